@@ -1,0 +1,146 @@
+//! Typed errors. Every message says what to do instead.
+
+use thiserror::Error;
+
+/// The four error kinds of the machine interface (`error` field of an answer).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorKind {
+    /// The policy forbids implicit promotion between these operands.
+    NoPromotion,
+    /// A Python scalar's value does not fit the dtype the policy gives it.
+    Overflow,
+    /// The op is not defined for the promoted dtype (or the framework lacks the dtype).
+    Unsupported,
+    /// The query itself is malformed.
+    Invalid,
+}
+
+impl ErrorKind {
+    /// The name used in answers: `no_promotion`, `overflow`, `unsupported`, `invalid`.
+    ///
+    /// ```
+    /// assert_eq!(promote::ErrorKind::NoPromotion.name(), "no_promotion");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::NoPromotion => "no_promotion",
+            ErrorKind::Overflow => "overflow",
+            ErrorKind::Unsupported => "unsupported",
+            ErrorKind::Invalid => "invalid",
+        }
+    }
+
+    /// Parse an answer's error name.
+    pub fn parse(s: &str) -> Option<ErrorKind> {
+        Some(match s {
+            "no_promotion" => ErrorKind::NoPromotion,
+            "overflow" => ErrorKind::Overflow,
+            "unsupported" => ErrorKind::Unsupported,
+            "invalid" => ErrorKind::Invalid,
+            _ => return None,
+        })
+    }
+}
+
+fn did_you_mean(s: &Option<String>) -> String {
+    match s {
+        Some(x) => format!("; did you mean `{x}`?"),
+        None => String::new(),
+    }
+}
+
+/// Everything that can go wrong, with the fields a caller needs to act on it.
+#[derive(Clone, Debug, Error, PartialEq)]
+pub enum PromoteError {
+    /// A dtype name no framework uses.
+    #[error("unknown dtype `{name}`{}", did_you_mean(suggestion))]
+    UnknownDType { name: String, suggestion: Option<String> },
+
+    /// An op name outside the spec.
+    #[error("unknown op `{name}`{}", did_you_mean(suggestion))]
+    UnknownOp { name: String, suggestion: Option<String> },
+
+    /// A policy name that is not built in.
+    #[error("unknown policy `{name}`{} (`promote policies` lists them, or pass --policy-file PATH.toml)", did_you_mean(suggestion))]
+    UnknownPolicy { name: String, suggestion: Option<String> },
+
+    /// The framework has no such dtype.
+    #[error("{policy} has no dtype {dtype}; it has: {available}")]
+    DTypeMissing { policy: String, dtype: String, available: String },
+
+    /// The policy refuses to promote these operands implicitly.
+    #[error("{policy}: {op} refuses to promote {operands} implicitly ({rule}); {advice}")]
+    NoPromotion { policy: String, op: String, operands: String, rule: String, advice: String },
+
+    /// The result cannot be written into `out`.
+    #[error("{policy}: the result of {op} is {result}, which cannot be cast into an out/in-place tensor of {out} ({rule}); write into a {result} tensor or cast the operands explicitly")]
+    OutCast { policy: String, op: String, result: String, out: String, rule: String },
+
+    /// A Python scalar does not fit its dtype.
+    #[error("{policy}: Python {literal_kind} {value} does not fit {dtype} in {op}; pass it as an array with an explicit dtype, or cast the other operand to a wider dtype")]
+    Overflow { policy: String, op: String, literal_kind: String, value: String, dtype: String },
+
+    /// The op is not defined for the dtype.
+    #[error("{policy}: {op} is not defined for {dtype} ({rule}); cast the operands to a dtype it supports")]
+    Unsupported { policy: String, op: String, dtype: String, rule: String },
+
+    /// A malformed query.
+    #[error("invalid query: {message}")]
+    Invalid { message: String },
+
+    /// A malformed policy file, with its position.
+    #[error("{file}:{line}:{column}: {message}")]
+    PolicyFile { file: String, line: usize, column: usize, message: String },
+}
+
+impl PromoteError {
+    /// The machine-interface kind of this error.
+    ///
+    /// ```
+    /// use promote::{ErrorKind, PromoteError};
+    /// let e = PromoteError::Invalid { message: "x".into() };
+    /// assert_eq!(e.kind(), ErrorKind::Invalid);
+    /// ```
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            PromoteError::NoPromotion { .. } | PromoteError::OutCast { .. } => ErrorKind::NoPromotion,
+            PromoteError::Overflow { .. } => ErrorKind::Overflow,
+            PromoteError::Unsupported { .. } | PromoteError::DTypeMissing { .. } => ErrorKind::Unsupported,
+            _ => ErrorKind::Invalid,
+        }
+    }
+
+    pub(crate) fn invalid(message: impl Into<String>) -> Self {
+        PromoteError::Invalid { message: message.into() }
+    }
+}
+
+/// Levenshtein distance, for "did you mean".
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// The candidate nearest to `name`, if any is reasonably near.
+///
+/// ```
+/// let s = promote::error::suggest("substract", ["add", "subtract"].into_iter());
+/// assert_eq!(s.as_deref(), Some("subtract"));
+/// ```
+pub fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<String> {
+    let name = name.to_ascii_lowercase();
+    candidates
+        .map(|c| (distance(&name, &c.to_ascii_lowercase()), c))
+        .filter(|(d, c)| *d <= (c.len().max(name.len()) / 2).max(2))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c.to_string())
+}

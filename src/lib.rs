@@ -1,0 +1,31 @@
+//! # promote
+//!
+//! How every major tensor framework promotes dtypes — PyTorch, JAX, NumPy, TensorFlow, Paddle,
+//! OneFlow, the Array API — as data, resolved into plans and executed on real arrays.
+//!
+//! The flow, one module each: [`dtype`] → [`operand`] → [`policy`] → [`plan`] → kernels → CLI.
+//!
+//! ```
+//! use promote::{builtin, Call, DType, Policy};
+//! let call: Call = "add int8 1.0".parse().unwrap();
+//! let torch = builtin("torch").unwrap().resolve(&call).unwrap();
+//! let jax = builtin("jax").unwrap().resolve(&call).unwrap();
+//! assert_eq!(torch.result, DType::Float32);
+//! assert!(jax.weak && !torch.weak);
+//! ```
+
+pub mod dtype;
+pub mod error;
+pub mod op;
+pub mod operand;
+pub mod plan;
+pub mod policy;
+pub mod query;
+pub mod cli;
+
+pub use dtype::{DType, Kind};
+pub use error::{ErrorKind, PromoteError};
+pub use op::{Call, Op};
+pub use operand::{Literal, Operand};
+pub use plan::{Plan, Step};
+pub use policy::{builtin, Policy, RulePolicy};

@@ -1,0 +1,469 @@
+//! Operands: a tensor (n-d or 0-d, strong or weak) or a Python literal of any size.
+//!
+//! The compact syntax, shared by the CLI and the fixtures:
+//!
+//! | text | operand |
+//! | --- | --- |
+//! | `int8` | a tensor with one or more dimensions |
+//! | `int8(5)`, `int8()` | a 0-d tensor holding 5 / a 0-d tensor |
+//! | `~int32`, `~int32(5)` | a weakly typed tensor (JAX `weak_type`, TF `WeakTensor`) |
+//! | `True`, `300`, `-1`, `1.0`, `1e+300`, `inf`, `nan`, `1j`, `(1e+300+0j)` | a Python literal, as `repr` writes it |
+//!
+//! ```
+//! use promote::{Operand, DType};
+//! let a: Operand = "int8(5)".parse().unwrap();
+//! assert_eq!(a.dtype(), Some(DType::Int8));
+//! assert!(a.is_zero_dim());
+//! let b: Operand = "18446744073709551616".parse().unwrap();
+//! assert!(b.literal().unwrap().as_int().unwrap().fits(DType::UInt64) == false);
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::dtype::DType;
+use crate::error::PromoteError;
+
+/// A Python int of any size: exact within ±2^127, and beyond that its sign and an
+/// approximate magnitude (enough to decide "fits or overflows" for every dtype).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PyInt {
+    exact: Option<i128>,
+    negative: bool,
+    approx: f64,
+    text: String,
+}
+
+impl PyInt {
+    /// Parse decimal digits with an optional sign (Python's `int(text)`; `_` separators allowed).
+    ///
+    /// ```
+    /// let i = promote::operand::PyInt::parse("-129").unwrap();
+    /// assert_eq!(i.exact(), Some(-129));
+    /// ```
+    pub fn parse(text: &str) -> Option<PyInt> {
+        let t = text.trim().replace('_', "");
+        let (negative, digits) = match t.strip_prefix('-') {
+            Some(d) => (true, d),
+            None => (false, t.strip_prefix('+').unwrap_or(&t)),
+        };
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let exact = digits.parse::<i128>().ok().map(|v| if negative { -v } else { v });
+        let magnitude: f64 = digits.parse().ok()?;
+        let canon = digits.trim_start_matches('0');
+        let canon = if canon.is_empty() { "0" } else { canon };
+        let negative = negative && canon != "0";
+        Some(PyInt {
+            exact,
+            negative,
+            approx: if negative { -magnitude } else { magnitude },
+            text: format!("{}{}", if negative { "-" } else { "" }, canon),
+        })
+    }
+
+    /// The value, where it fits an `i128`.
+    pub fn exact(&self) -> Option<i128> {
+        self.exact
+    }
+    /// Below zero.
+    pub fn is_negative(&self) -> bool {
+        self.negative
+    }
+    /// The nearest `f64` (may be infinite for ints beyond 1e308, as Python's `float(i)` overflows).
+    pub fn to_f64(&self) -> f64 {
+        self.approx
+    }
+    /// Whether the value lies in the range of an integer or bool dtype.
+    ///
+    /// ```
+    /// use promote::{operand::PyInt, DType};
+    /// assert!(PyInt::parse("255").unwrap().fits(DType::UInt8));
+    /// assert!(!PyInt::parse("-1").unwrap().fits(DType::UInt8));
+    /// ```
+    pub fn fits(&self, d: DType) -> bool {
+        match (self.exact, d.int_range()) {
+            (Some(v), Some((lo, hi))) => lo <= v && v <= hi,
+            (None, Some(_)) => false,
+            (_, None) => true,
+        }
+    }
+}
+
+impl fmt::Display for PyInt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+/// A Python literal: `bool`, `int`, `float` or `complex`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Literal {
+    Bool(bool),
+    Int(PyInt),
+    Float(f64),
+    Complex(f64, f64),
+}
+
+/// The four kinds of Python literal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LiteralKind {
+    Bool,
+    Int,
+    Float,
+    Complex,
+}
+
+impl LiteralKind {
+    /// `bool`, `int`, `float`, `complex`.
+    pub fn name(self) -> &'static str {
+        match self {
+            LiteralKind::Bool => "bool",
+            LiteralKind::Int => "int",
+            LiteralKind::Float => "float",
+            LiteralKind::Complex => "complex",
+        }
+    }
+    /// The dtype kind rank this literal kind compares as (bool 0, int 1, float 2, complex 3).
+    pub fn rank(self) -> u8 {
+        self as u8
+    }
+    /// All four, in rank order.
+    pub const ALL: [LiteralKind; 4] = [LiteralKind::Bool, LiteralKind::Int, LiteralKind::Float, LiteralKind::Complex];
+}
+
+fn parse_py_float(t: &str) -> Option<f64> {
+    match t {
+        "inf" | "+inf" => Some(f64::INFINITY),
+        "-inf" => Some(f64::NEG_INFINITY),
+        "nan" | "+nan" | "-nan" => Some(f64::NAN),
+        _ => {
+            let ok = !t.is_empty()
+                && t.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-' | b'_'));
+            if !ok {
+                return None;
+            }
+            t.replace('_', "").parse().ok()
+        }
+    }
+}
+
+impl Literal {
+    /// Parse Python's `repr` of a literal: `True`, `-1`, `1.0`, `1e+300`, `inf`, `nan`, `1j`, `(1+2j)`.
+    ///
+    /// ```
+    /// use promote::operand::{Literal, LiteralKind};
+    /// assert_eq!(Literal::parse("(1e+300+0j)").unwrap().kind(), LiteralKind::Complex);
+    /// assert_eq!(Literal::parse("1e300").unwrap().kind(), LiteralKind::Float);
+    /// assert_eq!(Literal::parse("300").unwrap().kind(), LiteralKind::Int);
+    /// ```
+    pub fn parse(text: &str) -> Option<Literal> {
+        let t = text.trim();
+        match t {
+            "True" => return Some(Literal::Bool(true)),
+            "False" => return Some(Literal::Bool(false)),
+            _ => {}
+        }
+        if let Some(i) = PyInt::parse(t) {
+            return Some(Literal::Int(i));
+        }
+        if let Some(f) = parse_py_float(t) {
+            return Some(Literal::Float(f));
+        }
+        // complex: "1j", "-2.5j", "(1+2j)", "(1e+300+0j)", "(nan+nanj)", "(-0-1j)"
+        let inner = t.strip_prefix('(').and_then(|r| r.strip_suffix(')')).unwrap_or(t);
+        let body = inner.strip_suffix('j').or_else(|| inner.strip_suffix('J'))?;
+        if let Some(im) = parse_py_float(body) {
+            return Some(Literal::Complex(0.0, im));
+        }
+        // split at the last sign that is not part of an exponent and not the first character
+        let bytes = body.as_bytes();
+        let split = (1..bytes.len())
+            .rev()
+            .find(|&i| (bytes[i] == b'+' || bytes[i] == b'-') && !matches!(bytes[i - 1], b'e' | b'E'))?;
+        let re = parse_py_float(&body[..split])?;
+        let im = parse_py_float(&body[split..])?;
+        Some(Literal::Complex(re, im))
+    }
+
+    /// Which of the four Python kinds this is.
+    pub fn kind(&self) -> LiteralKind {
+        match self {
+            Literal::Bool(_) => LiteralKind::Bool,
+            Literal::Int(_) => LiteralKind::Int,
+            Literal::Float(_) => LiteralKind::Float,
+            Literal::Complex(..) => LiteralKind::Complex,
+        }
+    }
+
+    /// The int value, for int literals.
+    pub fn as_int(&self) -> Option<&PyInt> {
+        match self {
+            Literal::Int(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// The value as a complex pair (bool as 0/1).
+    pub fn to_complex(&self) -> (f64, f64) {
+        match self {
+            Literal::Bool(b) => (f64::from(u8::from(*b)), 0.0),
+            Literal::Int(i) => (i.to_f64(), 0.0),
+            Literal::Float(f) => (*f, 0.0),
+            Literal::Complex(r, i) => (*r, *i),
+        }
+    }
+}
+
+fn py_float_repr(f: f64) -> String {
+    if f.is_nan() {
+        "nan".into()
+    } else if f.is_infinite() {
+        if f > 0.0 { "inf" } else { "-inf" }.into()
+    } else if f == f.trunc() && f.abs() < 1e16 {
+        format!("{f:.1}")
+    } else {
+        let s = format!("{f:e}");
+        // Rust writes 1e300 / 1.5e-7; Python writes 1e+300 / 1.5e-07
+        match s.split_once('e') {
+            Some((m, e)) => {
+                let (sign, digits) = match e.strip_prefix('-') {
+                    Some(d) => ('-', d),
+                    None => ('+', e),
+                };
+                if (-5..16).contains(&e.parse::<i32>().unwrap_or(99)) {
+                    format!("{f}")
+                } else {
+                    format!("{m}e{sign}{digits:0>2}")
+                }
+            }
+            None => s,
+        }
+    }
+}
+
+impl fmt::Display for Literal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Literal::Bool(b) => f.write_str(if *b { "True" } else { "False" }),
+            Literal::Int(i) => write!(f, "{i}"),
+            Literal::Float(x) => f.write_str(&py_float_repr(*x)),
+            Literal::Complex(re, im) => {
+                let ims = py_float_repr(*im);
+                let ims = ims.strip_suffix(".0").unwrap_or(&ims);
+                if *re == 0.0 && re.is_sign_positive() {
+                    write!(f, "{ims}j")
+                } else {
+                    let res = py_float_repr(*re);
+                    let res = res.strip_suffix(".0").unwrap_or(&res);
+                    let sign = if ims.starts_with('-') { "" } else { "+" };
+                    write!(f, "({res}{sign}{ims}j)")
+                }
+            }
+        }
+    }
+}
+
+/// An operand of an op: a tensor, or a Python literal.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Operand {
+    /// An array/tensor.
+    Tensor {
+        dtype: DType,
+        /// Weakly typed (JAX `weak_type`, TensorFlow `WeakTensor`).
+        weak: bool,
+        /// 0-dimensional.
+        zero_dim: bool,
+        /// The value of a 0-d tensor, where known (value-based policies read it).
+        value: Option<Literal>,
+    },
+    /// A Python literal.
+    Literal(Literal),
+}
+
+impl Operand {
+    /// A strongly typed tensor with one or more dimensions.
+    ///
+    /// ```
+    /// let t = promote::Operand::tensor(promote::DType::Int8);
+    /// assert_eq!(t.to_string(), "int8");
+    /// ```
+    pub fn tensor(dtype: DType) -> Operand {
+        Operand::Tensor { dtype, weak: false, zero_dim: false, value: None }
+    }
+    /// A weakly typed tensor.
+    pub fn weak(dtype: DType) -> Operand {
+        Operand::Tensor { dtype, weak: true, zero_dim: false, value: None }
+    }
+    /// A 0-d tensor, with its value if known.
+    pub fn zero_dim(dtype: DType, value: Option<Literal>) -> Operand {
+        Operand::Tensor { dtype, weak: false, zero_dim: true, value }
+    }
+    /// A Python literal from its repr (`"300"`, `"1.0"`, `"1j"`, `"True"`).
+    pub fn parse_literal(text: &str) -> Result<Operand, PromoteError> {
+        Literal::parse(text)
+            .map(Operand::Literal)
+            .ok_or_else(|| PromoteError::invalid(format!("`{text}` is not a Python literal (write it as repr does: True, -1, 1.0, 1e+300, inf, nan, 1j, (1+2j))")))
+    }
+
+    /// The tensor's dtype (`None` for literals).
+    pub fn dtype(&self) -> Option<DType> {
+        match self {
+            Operand::Tensor { dtype, .. } => Some(*dtype),
+            Operand::Literal(_) => None,
+        }
+    }
+    /// The literal, if this is one.
+    pub fn literal(&self) -> Option<&Literal> {
+        match self {
+            Operand::Literal(l) => Some(l),
+            _ => None,
+        }
+    }
+    /// A 0-d tensor.
+    pub fn is_zero_dim(&self) -> bool {
+        matches!(self, Operand::Tensor { zero_dim: true, .. })
+    }
+    /// A weakly typed tensor.
+    pub fn is_weak(&self) -> bool {
+        matches!(self, Operand::Tensor { weak: true, .. })
+    }
+    /// The operand's class, which policies map to promotion categories.
+    pub fn class(&self) -> OperandClass {
+        match self {
+            Operand::Tensor { weak: true, .. } => OperandClass::Weak,
+            Operand::Tensor { zero_dim: true, .. } => OperandClass::ZeroDim,
+            Operand::Tensor { .. } => OperandClass::Tensor,
+            Operand::Literal(_) => OperandClass::Literal,
+        }
+    }
+    /// The value a 0-d tensor holds, or a literal's value; 0-d tensors of unknown value count as 1.
+    pub fn value(&self) -> Option<Literal> {
+        match self {
+            Operand::Tensor { zero_dim: true, value, dtype, .. } => Some(value.clone().unwrap_or_else(|| one_of(*dtype))),
+            Operand::Tensor { .. } => None,
+            Operand::Literal(l) => Some(l.clone()),
+        }
+    }
+}
+
+/// The value 1 in a dtype's natural literal kind.
+fn one_of(d: DType) -> Literal {
+    match d.kind() {
+        crate::Kind::Bool => Literal::Bool(true),
+        crate::Kind::Unsigned | crate::Kind::Signed => Literal::Int(PyInt::parse("1").expect("1 parses")),
+        crate::Kind::Float => Literal::Float(1.0),
+        crate::Kind::Complex => Literal::Complex(1.0, 0.0),
+    }
+}
+
+/// What an operand is, as far as promotion cares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OperandClass {
+    /// A strongly typed tensor with one or more dimensions.
+    Tensor,
+    /// A strongly typed 0-d tensor.
+    ZeroDim,
+    /// A weakly typed tensor.
+    Weak,
+    /// A Python literal.
+    Literal,
+}
+
+impl OperandClass {
+    /// `tensor`, `zero_dim`, `weak`, `literal` — as policy files name them.
+    pub fn name(self) -> &'static str {
+        match self {
+            OperandClass::Tensor => "tensor",
+            OperandClass::ZeroDim => "zero_dim",
+            OperandClass::Weak => "weak",
+            OperandClass::Literal => "literal",
+        }
+    }
+}
+
+impl FromStr for Operand {
+    type Err = PromoteError;
+    /// Parse the compact syntax (see the module docs).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim();
+        if let Some(l) = Literal::parse(t) {
+            return Ok(Operand::Literal(l));
+        }
+        let (weak, rest) = match t.strip_prefix('~') {
+            Some(r) => (true, r),
+            None => (false, t),
+        };
+        let (name, value) = match rest.split_once('(') {
+            Some((n, v)) => {
+                let v = v.strip_suffix(')').ok_or_else(|| PromoteError::invalid(format!("`{s}`: a 0-d tensor is written `int8(5)`, with a closing parenthesis")))?;
+                (n, Some(v))
+            }
+            None => (rest, None),
+        };
+        let dtype = DType::parse(name)?;
+        let value = match value {
+            None => None,
+            Some("") => Some(None),
+            Some(v) => Some(Some(Literal::parse(v).ok_or_else(|| PromoteError::invalid(format!("`{v}` in `{s}` is not a value (write it as Python's repr does)")))?)),
+        };
+        Ok(match value {
+            None => Operand::Tensor { dtype, weak, zero_dim: false, value: None },
+            Some(value) => Operand::Tensor { dtype, weak, zero_dim: true, value },
+        })
+    }
+}
+
+impl fmt::Display for Operand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Operand::Literal(l) => write!(f, "{l}"),
+            Operand::Tensor { dtype, weak, zero_dim, value } => {
+                if *weak {
+                    f.write_str("~")?;
+                }
+                f.write_str(dtype.name())?;
+                if *zero_dim {
+                    match value {
+                        Some(v) => write!(f, "({v})")?,
+                        None => f.write_str("()")?,
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_round_trip_through_python_repr() {
+        for s in ["True", "False", "0", "-1", "300", "18446744073709551616", "-18446744073709551616", "1.0", "-0.0", "0.5", "1e+300", "1e+10", "3.4e+38", "inf", "-inf", "nan", "1j", "(1+2j)", "(1e+300+0j)", "(inf+0j)", "65504.0"] {
+            let l = Literal::parse(s).unwrap_or_else(|| panic!("{s}"));
+            assert_eq!(l.to_string(), s, "{s}");
+        }
+    }
+
+    #[test]
+    fn huge_ints_are_decidable() {
+        let big = PyInt::parse("340282366920938463463374607431768211456000").unwrap();
+        assert!(big.exact().is_none() && !big.fits(DType::UInt64) && big.fits(DType::Float32));
+        let m = PyInt::parse("-9223372036854775809").unwrap();
+        assert!(!m.fits(DType::Int64) && m.is_negative());
+        assert!(PyInt::parse("-9223372036854775808").unwrap().fits(DType::Int64));
+    }
+
+    #[test]
+    fn compact_operands_parse() {
+        for s in ["int8", "~int32", "float16(65504.0)", "~int8(5)", "bool(True)", "300", "(1+2j)", "uint64()"] {
+            let o: Operand = s.parse().unwrap();
+            assert_eq!(o.to_string(), s);
+        }
+        assert!("int7".parse::<Operand>().is_err());
+        assert!("int8(5".parse::<Operand>().is_err());
+    }
+}

@@ -1,0 +1,937 @@
+//! Policies: how one framework promotes.
+//!
+//! A policy is data (a TOML file in `policies/`, see `policies/README.md`). [`compile`] checks
+//! it and turns it into a [`RulePolicy`]: the lattice or table becomes a dense join table over
+//! *nodes* (the 15 dtypes plus the policy's weak nodes such as JAX's `i*`), the per-op rules
+//! become one array lookup per op, so resolving two tensors is a couple of loads.
+//!
+//! The flow of [`Policy::resolve`]: operands → nodes (tensor dtypes, weak nodes, literal nodes)
+//! → the promoted node (a `join` over all of them, or PyTorch/NumPy-style `categories`) → the
+//! literal range checks → the op's rule (compute dtype, result dtype, refusals) → the cast into
+//! `out`. Every stage appends a [`Step`] saying what it decided.
+
+pub mod lattice;
+pub mod spec;
+pub mod table;
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
+
+use crate::dtype::{DType, Kind};
+use crate::error::{suggest, PromoteError};
+use crate::op::{Call, Op};
+use crate::operand::{Literal, LiteralKind, Operand, OperandClass};
+use crate::plan::{Plan, Step};
+
+/// What every policy does: resolve a call into a plan, or refuse with a typed error.
+///
+/// ```
+/// use promote::{builtin, Policy, Call, DType};
+/// let jax = builtin("jax").unwrap();
+/// let plan = jax.resolve(&"add int8 1.0".parse::<Call>().unwrap()).unwrap();
+/// assert_eq!((plan.result, plan.weak), (DType::Float32, true));
+/// ```
+pub trait Policy: Send + Sync {
+    /// The policy's name (`torch`, `jax-x64`, ...).
+    fn name(&self) -> &str;
+    /// The framework and version it reproduces.
+    fn framework(&self) -> &str;
+    /// The dtypes the framework has.
+    fn dtypes(&self) -> &[DType];
+    /// Resolve a call.
+    fn resolve(&self, call: &Call) -> Result<Plan, PromoteError>;
+}
+
+/// A dense `n × n` join table over node indices; `None` is "does not promote".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JoinTable {
+    n: usize,
+    cells: Vec<u8>,
+}
+
+const NEVER: u8 = u8::MAX;
+
+impl JoinTable {
+    fn new(n: usize) -> JoinTable {
+        assert!(n < NEVER as usize, "at most 254 nodes");
+        JoinTable { n, cells: vec![NEVER; n * n] }
+    }
+    fn set(&mut self, a: usize, b: usize, v: Option<usize>) {
+        self.cells[a * self.n + b] = v.map_or(NEVER, |x| x as u8);
+    }
+    /// The join of nodes `a` and `b`.
+    #[inline]
+    pub fn join(&self, a: usize, b: usize) -> Option<usize> {
+        match self.cells[a * self.n + b] {
+            NEVER => None,
+            x => Some(x as usize),
+        }
+    }
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+    /// No nodes.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+}
+
+/// A node of a policy's promotion graph.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    /// Its name (`int8`, `i*`).
+    pub name: String,
+    /// The dtype a result at this node gets.
+    pub dtype: DType,
+    /// Whether a result at this node is weakly typed.
+    pub weak: bool,
+}
+
+/// How the promoted node is found.
+#[derive(Clone, Debug)]
+pub enum Scheme {
+    /// The join of every operand's node.
+    Join {
+        /// JAX: when all operands are weak, join their dtypes as strong ones, result weak.
+        all_weak_join_dtypes: bool,
+    },
+    /// Operands grouped by class into prioritised categories (PyTorch, NumPy).
+    Categories {
+        /// Category of each class (index by [`class_index`]); `None`: the class is not accepted.
+        category: [Option<usize>; 4],
+        /// Number of categories.
+        count: usize,
+        /// What a lower category of no higher kind contributes.
+        lower_by_value: bool,
+        /// A float meeting a lower complex: its complex counterpart (PyTorch).
+        float_meets_complex: [Option<DType>; 15],
+    },
+}
+
+fn class_index(c: OperandClass) -> usize {
+    match c {
+        OperandClass::Tensor => 0,
+        OperandClass::ZeroDim => 1,
+        OperandClass::Weak => 2,
+        OperandClass::Literal => 3,
+    }
+}
+
+/// Where a literal's value is checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RangeTarget {
+    /// The dtype of the literal's own node.
+    Node,
+    /// The promoted dtype.
+    Promoted,
+    /// The dtype the op computes in.
+    Compute,
+}
+
+/// Literal range checks.
+#[derive(Clone, Debug, Default)]
+pub struct Range {
+    pub int: Vec<RangeTarget>,
+    pub float: Vec<RangeTarget>,
+}
+
+/// What an op does with a promoted dtype.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Compute in this dtype.
+    Compute(DType),
+    /// Refuse.
+    Unsupported,
+}
+
+/// An op's compiled rule.
+#[derive(Clone, Debug)]
+pub struct OpRule {
+    /// Promoted dtype → action.
+    pub action: [Action; 15],
+    /// Result dtype (comparisons: bool); `None`: the compute dtype.
+    pub result: Option<DType>,
+    /// Tensors must share one dtype.
+    pub same_dtype: bool,
+    /// Weak stays weak.
+    pub keep_weak: bool,
+    /// Literal range override.
+    pub range: Option<Range>,
+    /// Where the rules come from.
+    pub sources: Vec<String>,
+}
+
+/// The `out` casting rule.
+#[derive(Clone, Debug)]
+pub enum OutRule {
+    /// Any cast.
+    Any,
+    /// Only the same dtype.
+    Equal,
+    /// The result must promote to `out` itself.
+    Safe,
+    /// A result may be cast to a dtype of the same or a later kind level.
+    Kinds([u8; 5], String),
+}
+
+/// A compiled, data-driven policy: the one built-in implementation of [`Policy`].
+#[derive(Clone, Debug)]
+pub struct RulePolicy {
+    pub name: String,
+    pub framework: String,
+    pub description: String,
+    pub provenance: String,
+    dtypes: Vec<DType>,
+    available: [bool; 15],
+    pub default_int: DType,
+    pub default_float: DType,
+    pub default_complex: DType,
+    canonical: [DType; 15],
+    pub nodes: Vec<Node>,
+    pub join: JoinTable,
+    /// `lattice` or `table`.
+    pub join_source: &'static str,
+    literal_node: [usize; 4],
+    weak_node: [usize; 15],
+    pub scheme: Scheme,
+    range: Range,
+    ops: Vec<OpRule>,
+    pub out: OutRule,
+    out_source: String,
+}
+
+/// Operand as the engine sees it.
+#[derive(Clone, Debug)]
+struct Input<'a> {
+    class: OperandClass,
+    /// Node it enters the promotion at.
+    node: usize,
+    /// The dtype that node stands for.
+    dtype: DType,
+    weak: bool,
+    operand: &'a Operand,
+}
+
+impl Policy for RulePolicy {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn framework(&self) -> &str {
+        &self.framework
+    }
+    fn dtypes(&self) -> &[DType] {
+        &self.dtypes
+    }
+    fn resolve(&self, call: &Call) -> Result<Plan, PromoteError> {
+        self.resolve_call(call)
+    }
+}
+
+impl RulePolicy {
+    /// Whether the framework has this dtype.
+    pub fn has(&self, d: DType) -> bool {
+        self.available[d.index()]
+    }
+
+    /// The dtype the framework silently replaces `d` by (JAX without x64: int64 → int32).
+    pub fn canonical(&self, d: DType) -> DType {
+        self.canonical[d.index()]
+    }
+
+    /// The compiled rule of an op.
+    pub fn op_rule(&self, op: Op) -> &OpRule {
+        &self.ops[op as usize]
+    }
+
+    /// Where the `out` rule comes from.
+    pub fn out_source(&self) -> &str {
+        &self.out_source
+    }
+
+    /// The promotion of two strong tensors, as the framework's table shows it (`None`: refused).
+    ///
+    /// ```
+    /// use promote::{builtin, DType};
+    /// let t = builtin("torch").unwrap();
+    /// assert_eq!(t.promote_types(DType::UInt8, DType::Int8), Some(DType::Int16));
+    /// ```
+    pub fn promote_types(&self, a: DType, b: DType) -> Option<DType> {
+        let (a, b) = (self.canonical(a), self.canonical(b));
+        self.join.join(a.index(), b.index()).map(|n| self.canonical(self.nodes[n].dtype))
+    }
+
+    fn check_available(&self, d: DType) -> Result<(), PromoteError> {
+        if self.has(d) {
+            Ok(())
+        } else {
+            Err(PromoteError::DTypeMissing {
+                policy: self.name.clone(),
+                dtype: d.name().into(),
+                available: self.dtypes.iter().map(|d| d.name()).collect::<Vec<_>>().join(", "),
+            })
+        }
+    }
+
+    fn input<'a>(&self, o: &'a Operand, steps: &mut Vec<Step>) -> Input<'a> {
+        let class = o.class();
+        match o {
+            Operand::Literal(l) => {
+                let node = self.literal_node[l.kind() as usize];
+                let n = &self.nodes[node];
+                steps.push(Step {
+                    rule: "literal",
+                    detail: format!("Python {} {} enters as {}{}", l.kind().name(), l, n.name, if n.weak { " (weak)" } else { "" }),
+                });
+                Input { class, node, dtype: self.canonical(n.dtype), weak: n.weak, operand: o }
+            }
+            Operand::Tensor { dtype, weak, .. } => {
+                let d = self.canonical(*dtype);
+                if d != *dtype {
+                    steps.push(Step { rule: "canonicalize", detail: format!("{} is {} in this mode", dtype, d) });
+                }
+                if *weak {
+                    let node = self.weak_node[d.index()];
+                    let n = &self.nodes[node];
+                    steps.push(Step { rule: "weak", detail: format!("weakly typed {} enters as {}", d, n.name) });
+                    Input { class, node, dtype: d, weak: true, operand: o }
+                } else {
+                    Input { class, node: d.index(), dtype: d, weak: false, operand: o }
+                }
+            }
+        }
+    }
+
+    fn node_name(&self, n: usize) -> &str {
+        &self.nodes[n].name
+    }
+
+    fn no_promotion(&self, call: &Call, a: &str, b: &str, why: String) -> PromoteError {
+        let ops: Vec<String> = call.operands.iter().map(|o| o.to_string()).collect();
+        PromoteError::NoPromotion {
+            policy: self.name.clone(),
+            op: call.op.name().into(),
+            operands: ops.join(" and "),
+            rule: why,
+            advice: format!("cast one operand explicitly (e.g. `.astype({})` / `.to({})`) so both share a dtype", b, b)
+                + if a != b { "" } else { "" },
+        }
+    }
+
+    /// The join over inputs for the `join` scheme: (dtype, weak).
+    fn join_inputs(&self, call: &Call, ins: &[Input], all_weak_join_dtypes: bool, steps: &mut Vec<Step>) -> Result<(DType, bool), PromoteError> {
+        if all_weak_join_dtypes && ins.iter().all(|i| i.weak) {
+            let mut acc = ins[0].dtype.index();
+            for i in &ins[1..] {
+                acc = self.join.join(acc, i.dtype.index()).ok_or_else(|| {
+                    self.no_promotion(call, ins[0].dtype.name(), i.dtype.name(), format!("no {} join of {} and {}", self.join_source, ins[0].dtype, i.dtype))
+                })?;
+            }
+            let d = self.canonical(self.nodes[acc].dtype);
+            steps.push(Step { rule: "weak", detail: format!("every operand is weak: their dtypes join as strong ones to {d}, and the result stays weak") });
+            return Ok((d, true));
+        }
+        let mut acc = ins[0].node;
+        for i in &ins[1..] {
+            let j = self.join.join(acc, i.node).ok_or_else(|| {
+                self.no_promotion(call, self.node_name(acc), self.node_name(i.node), format!("the {} has no join of {} and {}", self.join_source, self.node_name(acc), self.node_name(i.node)))
+            })?;
+            if ins.len() > 1 {
+                steps.push(Step { rule: self.join_source, detail: format!("join({}, {}) = {}", self.node_name(acc), self.node_name(i.node), self.node_name(j)) });
+            }
+            acc = j;
+        }
+        let n = &self.nodes[acc];
+        let d = self.canonical(n.dtype);
+        if n.weak {
+            steps.push(Step { rule: "weak", detail: format!("{} is a weak node: the result is {} and weakly typed", n.name, d) });
+        }
+        Ok((d, n.weak))
+    }
+
+    /// The `categories` scheme.
+    fn categorize(&self, call: &Call, ins: &[Input], category: &[Option<usize>; 4], count: usize, lower_by_value: bool, fmc: &[Option<DType>; 15], steps: &mut Vec<Step>) -> Result<DType, PromoteError> {
+        let mut cats: Vec<Vec<&Input>> = vec![Vec::new(); count];
+        for i in ins {
+            let c = category[class_index(i.class)].ok_or_else(|| {
+                PromoteError::invalid(format!("{} has no {} operands ({}); pass a plain tensor", self.name, i.class.name(), i.operand))
+            })?;
+            cats[c].push(i);
+        }
+        let mut acc: Option<(DType, Vec<&Input>)> = None;
+        for (ci, members) in cats.iter().enumerate().rev() {
+            if members.is_empty() {
+                continue;
+            }
+            let mut d = members[0].dtype;
+            for m in &members[1..] {
+                d = self.promote_types(d, m.dtype).ok_or_else(|| self.no_promotion(call, d.name(), m.dtype.name(), format!("the {} has no promotion of {} and {}", self.join_source, d, m.dtype)))?;
+            }
+            acc = Some(match acc.take() {
+                None => (d, members.clone()),
+                Some((lower, lower_members)) => {
+                    let combined = if lower.kind().rank() > d.kind().rank() {
+                        let r = match (lower.kind(), d.kind(), fmc[d.index()]) {
+                            (Kind::Complex, Kind::Float, Some(c)) => c,
+                            _ => self.promote_types(d, lower).ok_or_else(|| self.no_promotion(call, d.name(), lower.name(), format!("no promotion of {d} and {lower}")))?,
+                        };
+                        steps.push(Step { rule: "category", detail: format!("category {} ({}) is of a higher kind than category {} ({}): {}", ci + 2, lower, ci + 1, d, r) });
+                        r
+                    } else if lower_by_value {
+                        let mut r = d;
+                        for m in &lower_members {
+                            let v = m.operand.value().expect("lower categories hold values");
+                            let ms = min_scalar_type(&v);
+                            let nr = self.promote_types(r, ms).ok_or_else(|| self.no_promotion(call, r.name(), ms.name(), format!("no promotion of {r} and {ms}")))?;
+                            steps.push(Step { rule: "value", detail: format!("{} counts by its value as {} (no higher kind than {}): {}", m.operand, ms, d, nr) });
+                            r = nr;
+                        }
+                        r
+                    } else {
+                        steps.push(Step { rule: "category", detail: format!("category {} ({}) outranks category {} ({}) of no higher kind: {}", ci + 1, d, ci + 2, lower, d) });
+                        d
+                    };
+                    let mut all = members.clone();
+                    all.extend(lower_members);
+                    (combined, all)
+                }
+            });
+        }
+        Ok(acc.expect("at least one operand").0)
+    }
+
+    fn check_ranges(&self, call: &Call, ins: &[Input], range: &Range, promoted: DType, compute: DType) -> Result<(), PromoteError> {
+        for i in ins {
+            let Operand::Literal(l) = i.operand else { continue };
+            let targets = match l {
+                Literal::Int(_) => &range.int,
+                Literal::Float(_) | Literal::Complex(..) => &range.float,
+                Literal::Bool(_) => continue,
+            };
+            for t in targets {
+                let d = match t {
+                    RangeTarget::Node => i.dtype,
+                    RangeTarget::Promoted => promoted,
+                    RangeTarget::Compute => compute,
+                };
+                let fits = match l {
+                    Literal::Int(v) if d.int_range().is_some() => v.fits(d),
+                    Literal::Int(v) => v.to_f64().is_finite(),
+                    Literal::Float(f) => d.float_max().is_none_or(|m| !f.is_finite() || f.abs() <= m),
+                    Literal::Complex(re, im) => d.float_max().is_none_or(|m| [re, im].iter().all(|x| !x.is_finite() || x.abs() <= m)),
+                    Literal::Bool(_) => true,
+                };
+                if !fits {
+                    return Err(PromoteError::Overflow {
+                        policy: self.name.clone(),
+                        op: call.op.name().into(),
+                        literal_kind: l.kind().name().into(),
+                        value: l.to_string(),
+                        dtype: d.name().into(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn resolve_call(&self, call: &Call) -> Result<Plan, PromoteError> {
+        if call.operands.len() != call.op.arity() {
+            return Err(PromoteError::invalid(format!("{} takes {} operands, got {}", call.op, call.op.arity(), call.operands.len())));
+        }
+        for d in call.operands.iter().filter_map(|o| o.dtype()).chain(call.out) {
+            self.check_available(d)?;
+        }
+        let rule = &self.ops[call.op as usize];
+        let mut steps = Vec::new();
+        let ins: Vec<Input> = call.operands.iter().map(|o| self.input(o, &mut steps)).collect();
+
+        let (promoted, mut weak) = if rule.same_dtype {
+            let d = ins[0].dtype;
+            if let Some(other) = ins.iter().find(|i| i.dtype != d) {
+                return Err(self.no_promotion(call, d.name(), other.dtype.name(), format!("{} needs both operands of one dtype ({})", call.op, rule.sources.join("; "))));
+            }
+            steps.push(Step { rule: "op", detail: format!("{} takes operands of one dtype: {}", call.op, d) });
+            (d, false)
+        } else {
+            match &self.scheme {
+                Scheme::Join { all_weak_join_dtypes } => self.join_inputs(call, &ins, *all_weak_join_dtypes, &mut steps)?,
+                Scheme::Categories { category, count, lower_by_value, float_meets_complex } => {
+                    (self.categorize(call, &ins, category, *count, *lower_by_value, float_meets_complex, &mut steps)?, false)
+                }
+            }
+        };
+        let promoted = self.canonical(promoted);
+
+        let compute = match rule.action[promoted.index()] {
+            Action::Unsupported => {
+                return Err(PromoteError::Unsupported {
+                    policy: self.name.clone(),
+                    op: call.op.name().into(),
+                    dtype: promoted.name().into(),
+                    rule: if rule.sources.is_empty() { "op rule".into() } else { rule.sources.join("; ") },
+                })
+            }
+            Action::Compute(c) => self.canonical(c),
+        };
+        if compute != promoted {
+            steps.push(Step { rule: "op", detail: format!("{} computes {} in {}", call.op, promoted, compute) });
+        }
+        self.check_ranges(call, &ins, rule.range.as_ref().unwrap_or(&self.range), promoted, compute)?;
+        let mut result = rule.result.unwrap_or(compute);
+        if rule.result.is_some() {
+            steps.push(Step { rule: "op", detail: format!("{} returns {}", call.op, result) });
+        }
+        if !rule.keep_weak {
+            weak = false;
+        }
+        if let Some(out) = call.out {
+            let ok = match &self.out {
+                OutRule::Any => true,
+                OutRule::Equal => result == out,
+                OutRule::Safe => self.promote_types(result, out) == Some(out),
+                OutRule::Kinds(level, _) => level[result.kind() as usize] <= level[out.kind() as usize],
+            };
+            let rule_text = match &self.out {
+                OutRule::Kinds(_, text) => format!("casting into out follows kinds {text}"),
+                OutRule::Any => "any cast into out is allowed".into(),
+                OutRule::Equal => "out must have the result's dtype".into(),
+                OutRule::Safe => "the result must promote safely to out".into(),
+            };
+            if !ok {
+                return Err(PromoteError::OutCast { policy: self.name.clone(), op: call.op.name().into(), result: result.name().into(), out: out.name().into(), rule: rule_text });
+            }
+            steps.push(Step { rule: "out", detail: format!("{result} is written into {out} ({rule_text})") });
+            result = out;
+            weak = false;
+        }
+        if steps.is_empty() || (ins.len() == 1 && steps.iter().all(|s| s.rule != "op")) {
+            steps.push(Step { rule: "op", detail: format!("{} of {} gives {}", call.op, promoted, result) });
+        }
+        let inputs = ins.iter().map(|i| if rule.same_dtype { i.dtype } else { compute }).collect();
+        Ok(Plan { op: call.op, inputs, compute, result, weak, promoted, steps })
+    }
+}
+
+/// NumPy's `min_scalar_type`: the smallest dtype that holds a value (sign decides unsigned or signed).
+///
+/// ```
+/// use promote::{operand::Literal, policy::min_scalar_type, DType};
+/// assert_eq!(min_scalar_type(&Literal::parse("300").unwrap()), DType::UInt16);
+/// assert_eq!(min_scalar_type(&Literal::parse("-129").unwrap()), DType::Int16);
+/// assert_eq!(min_scalar_type(&Literal::parse("1e10").unwrap()), DType::Float32);
+/// ```
+pub fn min_scalar_type(v: &Literal) -> DType {
+    use DType::*;
+    match v {
+        Literal::Bool(_) => Bool,
+        Literal::Int(i) => {
+            let order: &[DType] = if i.is_negative() { &[Int8, Int16, Int32, Int64] } else { &[UInt8, UInt16, UInt32, UInt64] };
+            order.iter().copied().find(|d| i.fits(*d)).unwrap_or(if i.is_negative() { Float64 } else { Float64 })
+        }
+        Literal::Float(f) => {
+            if !f.is_finite() || f.abs() <= 65504.0 {
+                Float16
+            } else if f.abs() <= f32::MAX as f64 {
+                Float32
+            } else {
+                Float64
+            }
+        }
+        Literal::Complex(re, im) => {
+            if [re, im].iter().all(|x| !x.is_finite() || x.abs() <= f32::MAX as f64) {
+                Complex64
+            } else {
+                Complex128
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Compiling a policy file.
+
+/// Line and column (1-based) of a byte offset.
+fn line_col(src: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(src.len());
+    let before = &src[..offset];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rfind('\n').map_or(offset, |p| offset - p - 1) + 1;
+    (line, col)
+}
+
+struct Ctx<'a> {
+    file: &'a str,
+    src: &'a str,
+}
+
+impl Ctx<'_> {
+    fn err(&self, span: std::ops::Range<usize>, msg: impl Into<String>) -> PromoteError {
+        let (line, column) = line_col(self.src, span.start);
+        PromoteError::PolicyFile { file: self.file.into(), line, column, message: msg.into() }
+    }
+    /// An error at (line, column) inside a string field's text.
+    fn err_in(&self, field: &spec::Text, line: usize, col: usize, msg: impl Into<String>) -> PromoteError {
+        let start = field.span().start;
+        let raw = &self.src[start..];
+        let mut content = start;
+        if raw.starts_with("\"\"\"") || raw.starts_with("'''") {
+            content += 3;
+            if self.src[content..].starts_with("\r\n") {
+                content += 2;
+            } else if self.src[content..].starts_with('\n') {
+                content += 1;
+            }
+        } else {
+            content += 1;
+        }
+        let (l0, c0) = line_col(self.src, content);
+        let (line, column) = if line == 0 { (l0, c0 + col.saturating_sub(1)) } else { (l0 + line, col.max(1)) };
+        PromoteError::PolicyFile { file: self.file.into(), line, column, message: msg.into() }
+    }
+    fn dtype(&self, t: &spec::Text) -> Result<DType, PromoteError> {
+        DType::parse(t.get_ref()).map_err(|e| self.err(t.span(), e.to_string()))
+    }
+}
+
+/// Kinds and groups a selector may name, with the dtypes they cover.
+fn selector_dtypes(sel: &str) -> Option<(u8, Vec<DType>)> {
+    let of = |f: &dyn Fn(DType) -> bool| DType::ALL.iter().copied().filter(|d| f(*d)).collect::<Vec<_>>();
+    Some(match sel {
+        "*" => (0, DType::ALL.to_vec()),
+        "int" => (1, of(&|d| d.is_integer())),
+        "inexact" => (1, of(&|d| d.is_inexact())),
+        "bool" => (3, vec![DType::Bool]),
+        "unsigned" => (2, of(&|d| d.kind() == Kind::Unsigned)),
+        "signed" => (2, of(&|d| d.kind() == Kind::Signed)),
+        "float" => (2, of(&|d| d.kind() == Kind::Float)),
+        "complex" => (2, of(&|d| d.kind() == Kind::Complex)),
+        _ => (3, vec![DType::parse(sel).ok()?]),
+    })
+}
+
+const SELECTOR_WORDS: [&str; 8] = ["*", "int", "inexact", "bool", "unsigned", "signed", "float", "complex"];
+
+/// Compile a policy file's text; `file` names it in errors.
+///
+/// ```
+/// let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/policies/torch.toml")).unwrap();
+/// let p = promote::policy::compile(&src, "torch.toml").unwrap();
+/// assert_eq!(p.name, "torch");
+/// let bad = promote::policy::compile("name = 3", "bad.toml").unwrap_err();
+/// assert!(bad.to_string().starts_with("bad.toml:1:8:"), "{bad}");
+/// ```
+pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
+    let ctx = Ctx { file, src };
+    let spec: spec::PolicySpec = toml::from_str(src).map_err(|e| {
+        let span = e.span().unwrap_or(0..0);
+        ctx.err(span, e.message().to_string())
+    })?;
+
+    // dtypes
+    let mut available = [spec.dtypes.is_none(); 15];
+    let mut dtypes = Vec::new();
+    for t in spec.dtypes.iter().flatten() {
+        let d = ctx.dtype(t)?;
+        available[d.index()] = true;
+    }
+    for d in DType::ALL {
+        if available[d.index()] {
+            dtypes.push(d);
+        }
+    }
+    let mut canonical = DType::ALL;
+    for (k, v) in &spec.canonical {
+        let from = DType::parse(k).map_err(|e| ctx.err(v.span(), format!("canonical: {e}")))?;
+        canonical[from.index()] = ctx.dtype(v)?;
+    }
+    let default_int = canonical[ctx.dtype(&spec.defaults.int)?.index()];
+    let default_float = canonical[ctx.dtype(&spec.defaults.float)?.index()];
+    let default_complex = canonical[ctx.dtype(&spec.defaults.complex)?.index()];
+    let target_dtype = |t: &spec::Text| -> Result<DType, PromoteError> {
+        match t.get_ref().as_str() {
+            "default_int" => Ok(default_int),
+            "default_float" => Ok(default_float),
+            "default_complex" => Ok(default_complex),
+            _ => ctx.dtype(t),
+        }
+    };
+
+    // nodes: the 15 dtypes, then the extra ones
+    let mut nodes: Vec<Node> = DType::ALL.iter().map(|d| Node { name: d.name().into(), dtype: *d, weak: false }).collect();
+    for (name, ns) in &spec.nodes {
+        if DType::parse(name).is_ok() {
+            return Err(ctx.err(ns.dtype.span(), format!("node `{name}` has a dtype's name; weak nodes need names of their own, such as `i*`")));
+        }
+        nodes.push(Node { name: name.clone(), dtype: target_dtype(&ns.dtype)?, weak: ns.weak });
+    }
+    let names: BTreeMap<String, usize> = nodes.iter().enumerate().skip(15).map(|(i, n)| (n.name.clone(), i)).collect();
+    let lookup = |s: &str| -> Option<usize> { names.get(s).copied().or_else(|| DType::parse(s).ok().map(|d| d.index())) };
+    let node_err = |s: &str| {
+        let cands: Vec<&str> = names.keys().map(|k| k.as_str()).chain(DType::ALL.iter().map(|d| d.name())).collect();
+        match suggest(s, cands.into_iter()) {
+            Some(x) => format!("unknown node `{s}`; did you mean `{x}`?"),
+            None => format!("unknown node `{s}`"),
+        }
+    };
+
+    let (join, join_source) = match (&spec.lattice, &spec.table) {
+        (Some(l), None) => {
+            let mut edges = Vec::new();
+            for (ln, line) in l.edges.get_ref().lines().enumerate() {
+                let line = line.split('#').next().unwrap_or("");
+                if line.trim().is_empty() {
+                    continue;
+                }
+                let (lo, his) = line.split_once("->").ok_or_else(|| ctx.err_in(&l.edges, ln, 1, "an edge line is `LOWER -> UPPER [UPPER ...]`"))?;
+                let col_of = |w: &str| line.find(w).map_or(1, |p| p + 1);
+                let lo = lo.trim();
+                let a = lookup(lo).ok_or_else(|| ctx.err_in(&l.edges, ln, col_of(lo), node_err(lo)))?;
+                for hi in his.split_whitespace() {
+                    let b = lookup(hi).ok_or_else(|| ctx.err_in(&l.edges, ln, col_of(hi), node_err(hi)))?;
+                    edges.push((a, b));
+                }
+            }
+            let t = lattice::build(nodes.len(), &edges, l.partial).map_err(|e| {
+                let msg = match e {
+                    lattice::LatticeError::Cycle(c) => format!("the lattice has a cycle through {}", c.iter().map(|&i| nodes[i].name.as_str()).collect::<Vec<_>>().join(", ")),
+                    lattice::LatticeError::NoJoin(a, b) => format!("{} and {} have no upper bound: add an edge, or declare `partial = true` if they must not promote", nodes[a].name, nodes[b].name),
+                    lattice::LatticeError::Ambiguous(a, b, m) => format!("{} and {} have no least upper bound: {} are all minimal; add an edge to order them", nodes[a].name, nodes[b].name, m.iter().map(|&i| nodes[i].name.as_str()).collect::<Vec<_>>().join(", ")),
+                };
+                ctx.err(l.edges.span(), msg)
+            })?;
+            (t, "lattice")
+        }
+        (None, Some(t)) => {
+            let jt = table::build(t.cells.get_ref(), nodes.len(), &lookup).map_err(|(l, c, m)| ctx.err_in(&t.cells, l, c, m))?;
+            (jt, "table")
+        }
+        _ => return Err(ctx.err(0..0, "a policy needs exactly one of [lattice] and [table]")),
+    };
+
+    // operands
+    let mut literal_node = [DType::Bool.index(), default_int.index(), default_float.index(), default_complex.index()];
+    for (k, v) in &spec.operands.literal {
+        let kind = LiteralKind::ALL.iter().position(|x| x.name() == k).ok_or_else(|| ctx.err(v.span(), format!("literal kinds are bool, int, float, complex; not `{k}`")))?;
+        literal_node[kind] = lookup(v.get_ref()).ok_or_else(|| ctx.err(v.span(), node_err(v.get_ref())))?;
+    }
+    let mut weak_node: [usize; 15] = std::array::from_fn(|i| i);
+    let mut weak_rank = [0u8; 15];
+    for (sel, v) in &spec.operands.weak {
+        let (rank, ds) = selector_dtypes(sel).ok_or_else(|| ctx.err(v.span(), format!("unknown selector `{sel}`")))?;
+        let n = lookup(v.get_ref()).ok_or_else(|| ctx.err(v.span(), node_err(v.get_ref())))?;
+        for d in ds {
+            if rank >= weak_rank[d.index()] {
+                weak_rank[d.index()] = rank;
+                weak_node[d.index()] = n;
+            }
+        }
+    }
+
+    // combine
+    let scheme = match spec.combine.scheme.get_ref().as_str() {
+        "join" => Scheme::Join { all_weak_join_dtypes: spec.combine.all_weak_join_dtypes },
+        "categories" => {
+            let mut category = [None; 4];
+            for (ci, cat) in spec.combine.categories.iter().enumerate() {
+                for c in cat {
+                    let idx = ["tensor", "zero_dim", "weak", "literal"].iter().position(|x| x == c.get_ref()).ok_or_else(|| ctx.err(c.span(), format!("operand classes are tensor, zero_dim, weak, literal; not `{}`", c.get_ref())))?;
+                    if category[idx].is_some() {
+                        return Err(ctx.err(c.span(), format!("`{}` is in two categories", c.get_ref())));
+                    }
+                    category[idx] = Some(ci);
+                }
+            }
+            if category[0].is_none() {
+                return Err(ctx.err(spec.combine.scheme.span(), "categories must place `tensor`"));
+            }
+            let lower_by_value = match spec.combine.lower_same_kind.as_ref().map(|t| t.get_ref().as_str()) {
+                None | Some("nothing") => false,
+                Some("value") => true,
+                Some(x) => return Err(ctx.err(spec.combine.lower_same_kind.as_ref().expect("some").span(), format!("lower_same_kind is `nothing` or `value`, not `{x}`"))),
+            };
+            let mut fmc = [None; 15];
+            for (k, v) in &spec.combine.float_meets_complex {
+                let f = DType::parse(k).map_err(|e| ctx.err(v.span(), e.to_string()))?;
+                fmc[f.index()] = Some(ctx.dtype(v)?);
+            }
+            Scheme::Categories { category, count: spec.combine.categories.len(), lower_by_value, float_meets_complex: fmc }
+        }
+        x => return Err(ctx.err(spec.combine.scheme.span(), format!("scheme is `join` or `categories`, not `{x}`"))),
+    };
+
+    let range_of = |r: &spec::RangeSpec| -> Result<Range, PromoteError> {
+        let conv = |v: &Vec<spec::Text>| {
+            v.iter()
+                .map(|t| match t.get_ref().as_str() {
+                    "node" => Ok(RangeTarget::Node),
+                    "promoted" => Ok(RangeTarget::Promoted),
+                    "compute" => Ok(RangeTarget::Compute),
+                    x => Err(ctx.err(t.span(), format!("range targets are node, promoted, compute; not `{x}`"))),
+                })
+                .collect::<Result<Vec<_>, _>>()
+        };
+        Ok(Range { int: conv(&r.int)?, float: conv(&r.float)? })
+    };
+    let range = range_of(&spec.literal_range)?;
+
+    // ops: start from "compute in the promoted dtype", apply each rule in order
+    let mut ops: Vec<OpRule> = Op::ALL
+        .iter()
+        .map(|_| OpRule { action: std::array::from_fn(|i| Action::Compute(DType::ALL[i])), result: None, same_dtype: false, keep_weak: true, range: None, sources: Vec::new() })
+        .collect();
+    for r in &spec.ops {
+        let mut targets = Vec::new();
+        for o in &r.ops {
+            let name = o.get_ref().as_str();
+            let matched: Vec<Op> = Op::ALL.iter().copied().filter(|op| name == "all" || op.name() == name || op.group() == name).collect();
+            if matched.is_empty() {
+                let groups = ["arithmetic", "division", "comparison", "logical", "bitwise", "matmul", "reduction", "all"];
+                let s = suggest(name, Op::ALL.iter().map(|o| o.name()).chain(groups));
+                return Err(ctx.err(o.span(), format!("unknown op or group `{name}`{}", s.map(|x| format!("; did you mean `{x}`?")).unwrap_or_default())));
+            }
+            targets.extend(matched);
+        }
+        // selector → action, most specific selector wins
+        let mut acts: [Option<(u8, Action)>; 15] = [None; 15];
+        for (sel, v) in &r.compute {
+            let (rank, ds) = selector_dtypes(sel).ok_or_else(|| ctx.err(v.span(), format!("unknown selector `{sel}` (a dtype or one of {})", SELECTOR_WORDS.join(", "))))?;
+            let act = match v.get_ref().as_str() {
+                "unsupported" => Action::Unsupported,
+                _ => Action::Compute(target_dtype(v)?),
+            };
+            for d in ds {
+                if acts[d.index()].is_none_or(|(r0, _)| rank >= r0) {
+                    acts[d.index()] = Some((rank, act));
+                }
+            }
+        }
+        for sel in &r.unsupported {
+            let (_, ds) = selector_dtypes(sel.get_ref()).ok_or_else(|| ctx.err(sel.span(), format!("unknown selector `{}`", sel.get_ref())))?;
+            for d in ds {
+                acts[d.index()] = Some((u8::MAX, Action::Unsupported));
+            }
+        }
+        let result = r.result.as_ref().map(target_dtype).transpose()?;
+        let rr = r.literal_range.as_ref().map(range_of).transpose()?;
+        for op in targets {
+            let rule = &mut ops[op as usize];
+            for (i, a) in acts.iter().enumerate() {
+                if let Some((_, a)) = a {
+                    rule.action[i] = *a;
+                }
+            }
+            if result.is_some() {
+                rule.result = result;
+            }
+            if let Some(s) = r.same_dtype {
+                rule.same_dtype = s;
+            }
+            if let Some(k) = r.keep_weak {
+                rule.keep_weak = k;
+            }
+            if rr.is_some() {
+                rule.range = rr.clone();
+            }
+            if !r.source.is_empty() {
+                rule.sources.push(r.source.clone());
+            }
+        }
+    }
+
+    let out = match spec.out.casting.get_ref().as_str() {
+        "any" => OutRule::Any,
+        "equal" => OutRule::Equal,
+        "safe" => OutRule::Safe,
+        "kinds" => {
+            let k = spec.out.kinds.as_ref().ok_or_else(|| ctx.err(spec.out.casting.span(), "casting = \"kinds\" needs kinds = \"bool < unsigned < signed < float < complex\""))?;
+            let mut level = [u8::MAX; 5];
+            for (li, lvl) in k.get_ref().split('<').enumerate() {
+                for name in lvl.split('=') {
+                    let name = name.trim();
+                    let idx = ["bool", "unsigned", "signed", "float", "complex"].iter().position(|x| *x == name).ok_or_else(|| ctx.err(k.span(), format!("unknown kind `{name}` (bool, unsigned, signed, float, complex)")))?;
+                    level[idx] = li as u8;
+                }
+            }
+            if level.contains(&u8::MAX) {
+                return Err(ctx.err(k.span(), "kinds must name all five: bool, unsigned, signed, float, complex"));
+            }
+            OutRule::Kinds(level, k.get_ref().clone())
+        }
+        x => return Err(ctx.err(spec.out.casting.span(), format!("casting is kinds, any, equal or safe; not `{x}`"))),
+    };
+
+    Ok(RulePolicy {
+        name: spec.name,
+        framework: spec.framework,
+        description: spec.description,
+        provenance: spec.provenance,
+        dtypes,
+        available,
+        default_int,
+        default_float,
+        default_complex,
+        canonical,
+        nodes,
+        join,
+        join_source,
+        literal_node,
+        weak_node,
+        scheme,
+        range,
+        ops,
+        out,
+        out_source: spec.out.source,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// The built-in policies, embedded in the binary.
+
+macro_rules! builtins {
+    ($($name:literal => $file:literal,)*) => {
+        /// The names of the built-in policies, as the spec lists them.
+        pub const BUILTIN: &[&str] = &[$($name),*];
+        fn builtin_source(name: &str) -> Option<(&'static str, &'static str)> {
+            match name {
+                $($name => Some((include_str!(concat!("../../policies/", $file)), $file)),)*
+                _ => None,
+            }
+        }
+    };
+}
+
+builtins! {
+    "torch" => "torch.toml",
+    "jax" => "jax.toml",
+    "jax-x64" => "jax-x64.toml",
+    "jax-strict" => "jax-strict.toml",
+}
+
+/// A built-in policy by name, compiled once and shared.
+///
+/// ```
+/// let p = promote::builtin("torch").unwrap();
+/// assert_eq!(promote::Policy::name(&*p), "torch");
+/// assert!(promote::builtin("pytorch").unwrap_err().to_string().contains("did you mean `torch`"));
+/// ```
+pub fn builtin(name: &str) -> Result<Arc<RulePolicy>, PromoteError> {
+    static CACHE: OnceLock<std::sync::Mutex<BTreeMap<String, Arc<RulePolicy>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(p) = cache.lock().map_err(|_| PromoteError::invalid("policy cache poisoned"))?.get(name) {
+        return Ok(p.clone());
+    }
+    let (src, file) = builtin_source(name).ok_or_else(|| PromoteError::UnknownPolicy {
+        name: name.into(),
+        suggestion: suggest(name, BUILTIN.iter().copied()).or_else(|| BUILTIN.iter().find(|b| name.contains(*b) || b.contains(name)).map(|s| s.to_string())),
+    })?;
+    let p = Arc::new(compile(src, &format!("policies/{file}"))?);
+    cache.lock().map_err(|_| PromoteError::invalid("policy cache poisoned"))?.insert(name.into(), p.clone());
+    Ok(p)
+}
+
+/// Load a policy from a user's file.
+pub fn load_file(path: &std::path::Path) -> Result<RulePolicy, PromoteError> {
+    let src = std::fs::read_to_string(path).map_err(|e| PromoteError::PolicyFile { file: path.display().to_string(), line: 0, column: 0, message: format!("cannot read: {e}") })?;
+    compile(&src, &path.display().to_string())
+}
