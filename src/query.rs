@@ -104,3 +104,51 @@ pub fn answer_line(policy: &dyn Policy, line: &str) -> String {
         .and_then(|c| policy.resolve(&c));
     answer_value(&r).to_string()
 }
+
+/// The spec's JSON form of an operand.
+pub fn operand_json(o: &Operand) -> Value {
+    match o {
+        Operand::Literal(l) => json!({"scalar": l.kind().name(), "value": l.to_string()}),
+        Operand::Tensor { dtype, weak, zero_dim, value } => {
+            let mut m = Map::new();
+            m.insert("dtype".into(), json!(dtype.name()));
+            if *weak {
+                m.insert("weak".into(), json!(true));
+            }
+            if *zero_dim {
+                m.insert("ndim".into(), json!(0));
+                if let Some(v) = value {
+                    m.insert("value".into(), json!(v.to_string()));
+                }
+            }
+            Value::Object(m)
+        }
+    }
+}
+
+/// The spec's JSON query of a call.
+///
+/// ```
+/// let c: promote::Call = "add int8(5) 1j out=complex64".parse().unwrap();
+/// let q = promote::query::call_json(&c).to_string();
+/// assert_eq!(q, r#"{"op":"add","operands":[{"dtype":"int8","ndim":0,"value":"5"},{"scalar":"complex","value":"1j"}],"out":"complex64"}"#);
+/// assert_eq!(promote::query::parse_query(&serde_json::from_str(&q).unwrap()).unwrap(), c);
+/// ```
+pub fn call_json(c: &Call) -> Value {
+    let mut m = Map::new();
+    m.insert("op".into(), json!(c.op.name()));
+    m.insert("operands".into(), Value::Array(c.operands.iter().map(operand_json).collect()));
+    if let Some(o) = c.out {
+        m.insert("out".into(), json!(o.name()));
+    }
+    Value::Object(m)
+}
+
+/// The compact answer token of a JSON answer: `int16`, `~float32`, `!overflow`.
+pub fn answer_token(answer: &Value) -> String {
+    if let Some(e) = answer.get("error").and_then(|e| e.as_str()) {
+        return format!("!{e}");
+    }
+    let weak = answer.get("weak").and_then(|w| w.as_bool()).unwrap_or(false);
+    format!("{}{}", if weak { "~" } else { "" }, answer.get("dtype").and_then(|d| d.as_str()).unwrap_or("?"))
+}

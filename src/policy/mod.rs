@@ -104,8 +104,11 @@ pub enum Scheme {
         count: usize,
         /// What a lower category of no higher kind contributes.
         lower_by_value: bool,
-        /// A float meeting a lower complex: its complex counterpart (PyTorch).
-        float_meets_complex: [Option<DType>; 15],
+        /// A float meeting a lower complex: its complex counterpart (PyTorch); `Outside` where
+        /// that counterpart is none of the 15 (complex32).
+        float_meets_complex: [Option<Meet>; 15],
+        /// A bool or int meeting a lower complex takes the complex as it is (PyTorch).
+        int_meets_complex_lower: bool,
     },
 }
 
@@ -116,6 +119,13 @@ fn class_index(c: OperandClass) -> usize {
         OperandClass::Weak => 2,
         OperandClass::Literal => 3,
     }
+}
+
+/// A float meeting a lower complex category.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Meet {
+    DType(DType),
+    Outside,
 }
 
 /// Where a literal's value is checked.
@@ -160,6 +170,8 @@ pub struct OpRule {
     pub range: Option<Range>,
     /// Where the rules come from.
     pub sources: Vec<String>,
+    /// Result where the promoted dtype lies outside the 15 (`None`: unsupported).
+    pub outside: Option<DType>,
 }
 
 /// The `out` casting rule.
@@ -173,6 +185,186 @@ pub enum OutRule {
     Safe,
     /// A result may be cast to a dtype of the same or a later kind level.
     Kinds([u8; 5], String),
+}
+
+/// When a corner rule is checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Before the literals are converted (an API refusing a Python scalar).
+    Arguments,
+    /// Before promotion, after the literals are converted.
+    Operands,
+    /// After promotion, before the op's own dtype rule.
+    Promoted,
+    /// After the op's dtype rule.
+    Computed,
+}
+
+/// What a corner rule decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Then {
+    /// This error.
+    Error(crate::ErrorKind),
+    /// The promoted dtype, skipping the op's refusals.
+    Accept,
+    /// This result dtype.
+    DType(DType),
+}
+
+/// A target dtype of a fits / not_fits condition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FitTarget {
+    DType(DType),
+    Compute,
+}
+
+/// Conditions on one operand.
+#[derive(Clone, Debug, Default)]
+pub struct Matcher {
+    class: Option<[bool; 4]>,
+    dtype: Option<[bool; 15]>,
+    literal: Option<[bool; 4]>,
+    values: Vec<(f64, f64)>,
+    negative: Option<bool>,
+    not_fits: Option<FitTarget>,
+    fits: Option<FitTarget>,
+    wraps_to_zero: Option<bool>,
+}
+
+/// A compiled corner rule.
+#[derive(Clone, Debug)]
+pub struct CornerRule {
+    ops: u32,
+    pub at: Stage,
+    any: Option<Matcher>,
+    first: Option<Matcher>,
+    second: Option<Matcher>,
+    promoted: Option<[bool; 15]>,
+    compute: Option<[bool; 15]>,
+    pub then: Then,
+    pub source: String,
+}
+
+/// Whether a value fits a dtype: ints by range, floats by magnitude (inf and nan fit).
+fn value_fits(v: &Literal, d: DType) -> bool {
+    match (v, d.int_range()) {
+        (Literal::Int(i), Some(_)) => i.fits(d),
+        (Literal::Bool(_), Some(_)) => true,
+        (_, Some(_)) => false,
+        _ => {
+            let m = d.float_max().unwrap_or(f64::MAX);
+            let (re, im) = v.to_complex();
+            [re, im].iter().all(|x| !x.is_finite() || x.abs() <= m)
+        }
+    }
+}
+
+impl Matcher {
+    fn matches(&self, i: &Input, compute: DType) -> bool {
+        if let Some(c) = &self.class {
+            if !c[class_index(i.class)] {
+                return false;
+            }
+        }
+        if let Some(d) = &self.dtype {
+            if !d[i.dtype.index()] {
+                return false;
+            }
+        }
+        let lit = i.operand.literal();
+        if let Some(k) = &self.literal {
+            match lit {
+                Some(l) if k[l.kind() as usize] => {}
+                _ => return false,
+            }
+        }
+        let needs_value = !self.values.is_empty() || self.negative.is_some() || self.not_fits.is_some() || self.fits.is_some() || self.wraps_to_zero.is_some();
+        if !needs_value {
+            return true;
+        }
+        let Some(v) = i.operand.value() else { return false };
+        let (re, im) = v.to_complex();
+        if !self.values.is_empty() && !self.values.iter().any(|&(a, b)| a == re && b == im) {
+            return false;
+        }
+        if let Some(n) = self.negative {
+            let neg = match &v {
+                Literal::Int(x) => x.is_negative(),
+                _ => re < 0.0,
+            };
+            if neg != n {
+                return false;
+            }
+        }
+        let target = |t: FitTarget| match t {
+            FitTarget::DType(d) => d,
+            FitTarget::Compute => compute,
+        };
+        if let Some(t) = self.not_fits {
+            if value_fits(&v, target(t)) {
+                return false;
+            }
+        }
+        if let Some(t) = self.fits {
+            if !value_fits(&v, target(t)) {
+                return false;
+            }
+        }
+        if let Some(w) = self.wraps_to_zero {
+            let zero = match (&v, compute.int_range()) {
+                (Literal::Bool(b), Some(_)) => !b,
+                (Literal::Int(x), Some(_)) if compute == DType::Bool => x.exact() == Some(0),
+                (Literal::Int(x), Some(_)) => {
+                    let bits = compute.bits();
+                    match x.exact() {
+                        Some(e) => e.rem_euclid(1i128 << bits) == 0,
+                        // beyond i128: only exact multiples matter; treat as nonzero unless its text ends in enough zeros
+                        None => false,
+                    }
+                }
+                _ => false,
+            };
+            if zero != w {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+impl CornerRule {
+    fn applies(&self, op: Op, ins: &[Input], promoted: Option<DType>, compute: Option<DType>) -> bool {
+        if self.ops & (1 << op as u32) == 0 {
+            return false;
+        }
+        let c = compute.or(promoted).unwrap_or(DType::Bool);
+        if let (Some(sel), Some(p)) = (&self.promoted, promoted) {
+            if !sel[p.index()] {
+                return false;
+            }
+        }
+        if let (Some(sel), Some(cd)) = (&self.compute, compute) {
+            if !sel[cd.index()] {
+                return false;
+            }
+        }
+        if let Some(m) = &self.any {
+            if !ins.iter().any(|i| m.matches(i, c)) {
+                return false;
+            }
+        }
+        if let Some(m) = &self.first {
+            if !ins.first().is_some_and(|i| m.matches(i, c)) {
+                return false;
+            }
+        }
+        if let Some(m) = &self.second {
+            if !ins.get(1).is_some_and(|i| m.matches(i, c)) {
+                return false;
+            }
+        }
+        true
+    }
 }
 
 /// A compiled, data-driven policy: the one built-in implementation of [`Policy`].
@@ -192,13 +384,16 @@ pub struct RulePolicy {
     pub join: JoinTable,
     /// `lattice` or `table`.
     pub join_source: &'static str,
-    literal_node: [usize; 4],
+    literal_node: [Vec<usize>; 4],
     weak_node: [usize; 15],
     pub scheme: Scheme,
     range: Range,
     ops: Vec<OpRule>,
     pub out: OutRule,
     out_source: String,
+    out_first: bool,
+    /// Corner rules, in order.
+    pub rules: Vec<CornerRule>,
 }
 
 /// Operand as the engine sees it.
@@ -277,7 +472,8 @@ impl RulePolicy {
         let class = o.class();
         match o {
             Operand::Literal(l) => {
-                let node = self.literal_node[l.kind() as usize];
+                let cands = &self.literal_node[l.kind() as usize];
+                let node = cands.iter().copied().find(|&c| value_fits(l, self.nodes[c].dtype)).unwrap_or(cands[cands.len() - 1]);
                 let n = &self.nodes[node];
                 steps.push(Step {
                     rule: "literal",
@@ -350,7 +546,7 @@ impl RulePolicy {
     }
 
     /// The `categories` scheme.
-    fn categorize(&self, call: &Call, ins: &[Input], category: &[Option<usize>; 4], count: usize, lower_by_value: bool, fmc: &[Option<DType>; 15], steps: &mut Vec<Step>) -> Result<DType, PromoteError> {
+    fn categorize(&self, call: &Call, ins: &[Input], category: &[Option<usize>; 4], count: usize, lower_by_value: bool, fmc: &[Option<Meet>; 15], int_lower: bool, steps: &mut Vec<Step>) -> Result<Option<DType>, PromoteError> {
         let mut cats: Vec<Vec<&Input>> = vec![Vec::new(); count];
         for i in ins {
             let c = category[class_index(i.class)].ok_or_else(|| {
@@ -363,6 +559,13 @@ impl RulePolicy {
             if members.is_empty() {
                 continue;
             }
+            if let Some((lower, _)) = &acc {
+                let top = members.iter().map(|m| m.dtype).max_by_key(|d| d.kind().rank()).expect("non-empty");
+                if lower.kind() == Kind::Complex && top.kind() == Kind::Float && members.len() == 1 && fmc[top.index()] == Some(Meet::Outside) {
+                    steps.push(Step { rule: "category", detail: format!("{top} meeting a lower complex becomes its complex counterpart, which is none of the 15 dtypes") });
+                    return Ok(None);
+                }
+            }
             let mut d = members[0].dtype;
             for m in &members[1..] {
                 d = self.promote_types(d, m.dtype).ok_or_else(|| self.no_promotion(call, d.name(), m.dtype.name(), format!("the {} has no promotion of {} and {}", self.join_source, d, m.dtype)))?;
@@ -372,7 +575,8 @@ impl RulePolicy {
                 Some((lower, lower_members)) => {
                     let combined = if lower.kind().rank() > d.kind().rank() {
                         let r = match (lower.kind(), d.kind(), fmc[d.index()]) {
-                            (Kind::Complex, Kind::Float, Some(c)) => c,
+                            (Kind::Complex, Kind::Float, Some(Meet::DType(c))) => c,
+                            (Kind::Complex, Kind::Bool | Kind::Signed | Kind::Unsigned, _) if int_lower => lower,
                             _ => self.promote_types(d, lower).ok_or_else(|| self.no_promotion(call, d.name(), lower.name(), format!("no promotion of {d} and {lower}")))?,
                         };
                         steps.push(Step { rule: "category", detail: format!("category {} ({}) is of a higher kind than category {} ({}): {}", ci + 2, lower, ci + 1, d, r) });
@@ -397,10 +601,10 @@ impl RulePolicy {
                 }
             });
         }
-        Ok(acc.expect("at least one operand").0)
+        Ok(Some(acc.expect("at least one operand").0))
     }
 
-    fn check_ranges(&self, call: &Call, ins: &[Input], range: &Range, promoted: DType, compute: DType) -> Result<(), PromoteError> {
+    fn check_ranges(&self, call: &Call, ins: &[Input], range: &Range, promoted: DType, compute: DType, node_only: bool) -> Result<(), PromoteError> {
         for i in ins {
             let Operand::Literal(l) = i.operand else { continue };
             let targets = match l {
@@ -409,6 +613,9 @@ impl RulePolicy {
                 Literal::Bool(_) => continue,
             };
             for t in targets {
+                if node_only != (*t == RangeTarget::Node) {
+                    continue;
+                }
                 let d = match t {
                     RangeTarget::Node => i.dtype,
                     RangeTarget::Promoted => promoted,
@@ -435,6 +642,57 @@ impl RulePolicy {
         Ok(())
     }
 
+    fn corner(&self, call: &Call, ins: &[Input], at: Stage, promoted: Option<DType>, compute: Option<DType>) -> Option<&CornerRule> {
+        self.rules.iter().find(|r| r.at == at && r.applies(call.op, ins, promoted, compute))
+    }
+
+    fn corner_error(&self, call: &Call, r: &CornerRule, kind: crate::ErrorKind, dtype: Option<DType>) -> PromoteError {
+        let ops: Vec<String> = call.operands.iter().map(|o| o.to_string()).collect();
+        let rule = if r.source.is_empty() { "a rule of this framework".to_string() } else { r.source.clone() };
+        match kind {
+            crate::ErrorKind::NoPromotion => PromoteError::NoPromotion {
+                policy: self.name.clone(),
+                op: call.op.name().into(),
+                operands: ops.join(" and "),
+                rule,
+                advice: "cast the operands explicitly so both share a dtype".into(),
+            },
+            crate::ErrorKind::Overflow => {
+                let lit = call.operands.iter().find_map(|o| o.literal()).map(|l| (l.kind().name().to_string(), l.to_string()));
+                let (k, v) = lit.unwrap_or(("value".into(), ops.join(", ")));
+                PromoteError::Overflow { policy: self.name.clone(), op: call.op.name().into(), literal_kind: k, value: v, dtype: format!("{} ({rule})", dtype.map_or("its dtype", |d| d.name())) }
+            }
+            _ => PromoteError::Unsupported { policy: self.name.clone(), op: call.op.name().into(), dtype: dtype.map_or_else(|| ops.join(" and "), |d| d.name().to_string()), rule },
+        }
+    }
+
+    fn decided(&self, call: &Call, ins: &[Input], r: &CornerRule, d: DType, mut steps: Vec<Step>) -> Plan {
+        steps.push(Step { rule: "corner", detail: format!("{} gives {} ({})", call.op, d, r.source) });
+        let result = call.out.unwrap_or(d);
+        Plan { op: call.op, inputs: ins.iter().map(|_| d).collect(), compute: d, result, weak: false, promoted: d, steps }
+    }
+
+    fn out_check(&self, call: &Call, result: DType, steps: &mut Vec<Step>) -> Result<(), PromoteError> {
+        let Some(out) = call.out else { return Ok(()) };
+        let ok = match &self.out {
+            OutRule::Any => true,
+            OutRule::Equal => result == out,
+            OutRule::Safe => self.promote_types(result, out) == Some(out),
+            OutRule::Kinds(level, _) => level[result.kind() as usize] <= level[out.kind() as usize],
+        };
+        let rule_text = match &self.out {
+            OutRule::Kinds(_, text) => format!("casting into out follows kinds {text}"),
+            OutRule::Any => "any cast into out is allowed".into(),
+            OutRule::Equal => "out must have the result's dtype".into(),
+            OutRule::Safe => "the result must promote safely to out".into(),
+        };
+        if !ok {
+            return Err(PromoteError::OutCast { policy: self.name.clone(), op: call.op.name().into(), result: result.name().into(), out: out.name().into(), rule: rule_text });
+        }
+        steps.push(Step { rule: "out", detail: format!("{result} is written into {out} ({rule_text})") });
+        Ok(())
+    }
+
     fn resolve_call(&self, call: &Call) -> Result<Plan, PromoteError> {
         if call.operands.len() != call.op.arity() {
             return Err(PromoteError::invalid(format!("{} takes {} operands, got {}", call.op, call.op.arity(), call.operands.len())));
@@ -446,65 +704,126 @@ impl RulePolicy {
         let mut steps = Vec::new();
         let ins: Vec<Input> = call.operands.iter().map(|o| self.input(o, &mut steps)).collect();
 
+        // 1. corner rules on the arguments (an API refusing literals), the literals' conversion
+        //    (a literal must fit the dtype of the node it enters at), rules on the operands
+        if let Some(r) = self.corner(call, &ins, Stage::Arguments, None, None) {
+            match r.then {
+                Then::Error(k) => return Err(self.corner_error(call, r, k, None)),
+                Then::DType(d) => return Ok(self.decided(call, &ins, r, d, steps)),
+                Then::Accept => {}
+            }
+        }
+        self.check_ranges(call, &ins, rule.range.as_ref().unwrap_or(&self.range), DType::Bool, DType::Bool, true)?;
+        if let Some(r) = self.corner(call, &ins, Stage::Operands, None, None) {
+            match r.then {
+                Then::Error(k) => return Err(self.corner_error(call, r, k, None)),
+                Then::DType(d) => return Ok(self.decided(call, &ins, r, d, steps)),
+                Then::Accept => {}
+            }
+        }
+
+        // 3. promotion
         let (promoted, mut weak) = if rule.same_dtype {
             let d = ins[0].dtype;
             if let Some(other) = ins.iter().find(|i| i.dtype != d) {
                 return Err(self.no_promotion(call, d.name(), other.dtype.name(), format!("{} needs both operands of one dtype ({})", call.op, rule.sources.join("; "))));
             }
             steps.push(Step { rule: "op", detail: format!("{} takes operands of one dtype: {}", call.op, d) });
-            (d, false)
+            (Some(d), false)
         } else {
             match &self.scheme {
-                Scheme::Join { all_weak_join_dtypes } => self.join_inputs(call, &ins, *all_weak_join_dtypes, &mut steps)?,
-                Scheme::Categories { category, count, lower_by_value, float_meets_complex } => {
-                    (self.categorize(call, &ins, category, *count, *lower_by_value, float_meets_complex, &mut steps)?, false)
+                Scheme::Join { all_weak_join_dtypes } => {
+                    let (d, w) = self.join_inputs(call, &ins, *all_weak_join_dtypes, &mut steps)?;
+                    (Some(d), w)
+                }
+                Scheme::Categories { category, count, lower_by_value, float_meets_complex, int_meets_complex_lower } => {
+                    (self.categorize(call, &ins, category, *count, *lower_by_value, float_meets_complex, *int_meets_complex_lower, &mut steps)?, false)
                 }
             }
         };
-        let promoted = self.canonical(promoted);
-
-        let compute = match rule.action[promoted.index()] {
-            Action::Unsupported => {
-                return Err(PromoteError::Unsupported {
+        let Some(promoted) = promoted.map(|p| self.canonical(p)) else {
+            // the framework computes in a dtype outside the 15 (PyTorch's complex32)
+            if let (Some(out), true, None) = (call.out, self.out_first, rule.result) {
+                if out.kind() != Kind::Complex {
+                    return Err(PromoteError::OutCast { policy: self.name.clone(), op: call.op.name().into(), result: "complex32".into(), out: out.name().into(), rule: "a complex result cannot be cast into a real out".into() });
+                }
+            }
+            return match rule.outside {
+                Some(d) => {
+                    self.out_check(call, d, &mut steps)?;
+                    Ok(Plan { op: call.op, inputs: ins.iter().map(|i| i.dtype).collect(), compute: d, result: call.out.unwrap_or(d), weak: false, promoted: d, steps })
+                }
+                None => Err(PromoteError::Unsupported {
                     policy: self.name.clone(),
                     op: call.op.name().into(),
-                    dtype: promoted.name().into(),
-                    rule: if rule.sources.is_empty() { "op rule".into() } else { rule.sources.join("; ") },
-                })
-            }
-            Action::Compute(c) => self.canonical(c),
+                    dtype: "a dtype outside the 15 (complex32)".into(),
+                    rule: "the framework promotes these operands to a dtype this interface has no name for, and the op has no kernel for it".into(),
+                }),
+            };
         };
+
+        // 4. corner rules on the promoted dtype
+        let mut accepted = false;
+        if let Some(r) = self.corner(call, &ins, Stage::Promoted, Some(promoted), None) {
+            match r.then {
+                Then::Error(k) => return Err(self.corner_error(call, r, k, Some(promoted))),
+                Then::DType(d) => return Ok(self.decided(call, &ins, r, d, steps)),
+                Then::Accept => {
+                    steps.push(Step { rule: "corner", detail: format!("{} of {} is computed without the op's kernel ({})", call.op, promoted, r.source) });
+                    accepted = true;
+                }
+            }
+        }
+
+        // 5. the op's rule: compute dtype, result dtype, refusals
+        let action = if accepted { Action::Compute(promoted) } else { rule.action[promoted.index()] };
+        let compute = match action {
+            Action::Compute(c) => self.canonical(c),
+            Action::Unsupported => promoted,
+        };
+        let result = if accepted { promoted } else { rule.result.unwrap_or(compute) };
+        if self.out_first {
+            self.out_check(call, result, &mut steps)?;
+        }
+        if action == Action::Unsupported {
+            return Err(PromoteError::Unsupported {
+                policy: self.name.clone(),
+                op: call.op.name().into(),
+                dtype: promoted.name().into(),
+                rule: if rule.sources.is_empty() { "op rule".into() } else { rule.sources.join("; ") },
+            });
+        }
         if compute != promoted {
             steps.push(Step { rule: "op", detail: format!("{} computes {} in {}", call.op, promoted, compute) });
         }
-        self.check_ranges(call, &ins, rule.range.as_ref().unwrap_or(&self.range), promoted, compute)?;
-        let mut result = rule.result.unwrap_or(compute);
-        if rule.result.is_some() {
+        if rule.result.is_some() && !accepted {
             steps.push(Step { rule: "op", detail: format!("{} returns {}", call.op, result) });
         }
+
+        // 6. corner rules on the compute dtype, then the literal range checks
+        if let Some(r) = self.corner(call, &ins, Stage::Computed, Some(promoted), Some(compute)) {
+            match r.then {
+                Then::Error(k) => return Err(self.corner_error(call, r, k, Some(compute))),
+                Then::DType(d) => return Ok(self.decided(call, &ins, r, d, steps)),
+                Then::Accept => {}
+            }
+        }
+        self.check_ranges(call, &ins, rule.range.as_ref().unwrap_or(&self.range), promoted, compute, false)?;
         if !rule.keep_weak {
             weak = false;
         }
-        if let Some(out) = call.out {
-            let ok = match &self.out {
-                OutRule::Any => true,
-                OutRule::Equal => result == out,
-                OutRule::Safe => self.promote_types(result, out) == Some(out),
-                OutRule::Kinds(level, _) => level[result.kind() as usize] <= level[out.kind() as usize],
-            };
-            let rule_text = match &self.out {
-                OutRule::Kinds(_, text) => format!("casting into out follows kinds {text}"),
-                OutRule::Any => "any cast into out is allowed".into(),
-                OutRule::Equal => "out must have the result's dtype".into(),
-                OutRule::Safe => "the result must promote safely to out".into(),
-            };
-            if !ok {
-                return Err(PromoteError::OutCast { policy: self.name.clone(), op: call.op.name().into(), result: result.name().into(), out: out.name().into(), rule: rule_text });
-            }
-            steps.push(Step { rule: "out", detail: format!("{result} is written into {out} ({rule_text})") });
-            result = out;
-            weak = false;
+
+        // 7. the cast into out
+        if !self.out_first {
+            self.out_check(call, result, &mut steps)?;
         }
+        let result = match call.out {
+            Some(o) => {
+                weak = false;
+                o
+            }
+            None => result,
+        };
         if steps.is_empty() || (ins.len() == 1 && steps.iter().all(|s| s.rule != "op")) {
             steps.push(Step { rule: "op", detail: format!("{} of {} gives {}", call.op, promoted, result) });
         }
@@ -560,13 +879,13 @@ fn line_col(src: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
-struct Ctx<'a> {
+pub(crate) struct Ctx<'a> {
     file: &'a str,
     src: &'a str,
 }
 
 impl Ctx<'_> {
-    fn err(&self, span: std::ops::Range<usize>, msg: impl Into<String>) -> PromoteError {
+    pub(crate) fn err(&self, span: std::ops::Range<usize>, msg: impl Into<String>) -> PromoteError {
         let (line, column) = line_col(self.src, span.start);
         PromoteError::PolicyFile { file: self.file.into(), line, column, message: msg.into() }
     }
@@ -710,10 +1029,14 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
     };
 
     // operands
-    let mut literal_node = [DType::Bool.index(), default_int.index(), default_float.index(), default_complex.index()];
+    let mut literal_node = [vec![DType::Bool.index()], vec![default_int.index()], vec![default_float.index()], vec![default_complex.index()]];
     for (k, v) in &spec.operands.literal {
+        let items = v.get_ref().items();
+        if items.is_empty() {
+            return Err(ctx.err(v.span(), format!("operands.literal.{k} is an empty list")));
+        }
         let kind = LiteralKind::ALL.iter().position(|x| x.name() == k).ok_or_else(|| ctx.err(v.span(), format!("literal kinds are bool, int, float, complex; not `{k}`")))?;
-        literal_node[kind] = lookup(v.get_ref()).ok_or_else(|| ctx.err(v.span(), node_err(v.get_ref())))?;
+        literal_node[kind] = items.iter().map(|t| lookup(t).ok_or_else(|| ctx.err(v.span(), node_err(t)))).collect::<Result<Vec<_>, _>>()?;
     }
     let mut weak_node: [usize; 15] = std::array::from_fn(|i| i);
     let mut weak_rank = [0u8; 15];
@@ -753,9 +1076,14 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
             let mut fmc = [None; 15];
             for (k, v) in &spec.combine.float_meets_complex {
                 let f = DType::parse(k).map_err(|e| ctx.err(v.span(), e.to_string()))?;
-                fmc[f.index()] = Some(ctx.dtype(v)?);
+                fmc[f.index()] = Some(if v.get_ref() == "outside" { Meet::Outside } else { Meet::DType(ctx.dtype(v)?) });
             }
-            Scheme::Categories { category, count: spec.combine.categories.len(), lower_by_value, float_meets_complex: fmc }
+            let int_meets_complex_lower = match spec.combine.int_meets_complex.as_ref().map(|t| (t.get_ref().as_str(), t.span())) {
+                None | Some(("join", _)) => false,
+                Some(("lower", _)) => true,
+                Some((x, sp)) => return Err(ctx.err(sp, format!("int_meets_complex is `lower` or `join`, not `{x}`"))),
+            };
+            Scheme::Categories { category, count: spec.combine.categories.len(), lower_by_value, float_meets_complex: fmc, int_meets_complex_lower }
         }
         x => return Err(ctx.err(spec.combine.scheme.span(), format!("scheme is `join` or `categories`, not `{x}`"))),
     };
@@ -778,7 +1106,7 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
     // ops: start from "compute in the promoted dtype", apply each rule in order
     let mut ops: Vec<OpRule> = Op::ALL
         .iter()
-        .map(|_| OpRule { action: std::array::from_fn(|i| Action::Compute(DType::ALL[i])), result: None, same_dtype: false, keep_weak: true, range: None, sources: Vec::new() })
+        .map(|_| OpRule { action: std::array::from_fn(|i| Action::Compute(DType::ALL[i])), result: None, same_dtype: false, keep_weak: true, range: None, sources: Vec::new(), outside: None })
         .collect();
     for r in &spec.ops {
         let mut targets = Vec::new();
@@ -813,6 +1141,7 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
             }
         }
         let result = r.result.as_ref().map(target_dtype).transpose()?;
+        let outside = r.outside.as_ref().map(target_dtype).transpose()?;
         let rr = r.literal_range.as_ref().map(range_of).transpose()?;
         for op in targets {
             let rule = &mut ops[op as usize];
@@ -823,6 +1152,9 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
             }
             if result.is_some() {
                 rule.result = result;
+            }
+            if outside.is_some() {
+                rule.outside = outside;
             }
             if let Some(s) = r.same_dtype {
                 rule.same_dtype = s;
@@ -837,6 +1169,80 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
                 rule.sources.push(r.source.clone());
             }
         }
+    }
+
+    let mut rules = Vec::new();
+    for r in &spec.rules {
+        let mut mask = 0u32;
+        for o in &r.ops {
+            let name = o.get_ref().as_str();
+            let matched: Vec<Op> = Op::ALL.iter().copied().filter(|op| name == "all" || op.name() == name || op.group() == name).collect();
+            if matched.is_empty() {
+                return Err(ctx.err(o.span(), format!("unknown op or group `{name}`")));
+            }
+            for m in matched {
+                mask |= 1 << m as u32;
+            }
+        }
+        let at = match r.at.get_ref().as_str() {
+            "arguments" => Stage::Arguments,
+            "operands" => Stage::Operands,
+            "promoted" => Stage::Promoted,
+            "computed" => Stage::Computed,
+            x => return Err(ctx.err(r.at.span(), format!("at is arguments, operands, promoted or computed; not `{x}`"))),
+        };
+        let sel_mask = |v: &Vec<spec::Text>| -> Result<Option<[bool; 15]>, PromoteError> {
+            if v.is_empty() {
+                return Ok(None);
+            }
+            let mut m = [false; 15];
+            for t in v {
+                let (_, ds) = selector_dtypes(t.get_ref()).ok_or_else(|| ctx.err(t.span(), format!("unknown selector `{}` (a dtype or one of {})", t.get_ref(), SELECTOR_WORDS.join(", "))))?;
+                for d in ds {
+                    m[d.index()] = true;
+                }
+            }
+            Ok(Some(m))
+        };
+        let fit = |t: &Option<spec::Text>| -> Result<Option<FitTarget>, PromoteError> {
+            t.as_ref().map(|t| if t.get_ref() == "compute" { Ok(FitTarget::Compute) } else { ctx.dtype(t).map(FitTarget::DType) }).transpose()
+        };
+        let matcher = |m: &Option<spec::OperandMatch>| -> Result<Option<Matcher>, PromoteError> {
+            let Some(m) = m else { return Ok(None) };
+            let class = if m.class.is_empty() {
+                None
+            } else {
+                let mut c = [false; 4];
+                for t in &m.class {
+                    let i = ["tensor", "zero_dim", "weak", "literal"].iter().position(|x| x == t.get_ref()).ok_or_else(|| ctx.err(t.span(), "classes are tensor, zero_dim, weak, literal"))?;
+                    c[i] = true;
+                }
+                Some(c)
+            };
+            let literal = if m.literal.is_empty() {
+                None
+            } else {
+                let mut c = [false; 4];
+                for t in &m.literal {
+                    let i = LiteralKind::ALL.iter().position(|x| x.name() == t.get_ref()).ok_or_else(|| ctx.err(t.span(), "literal kinds are bool, int, float, complex"))?;
+                    c[i] = true;
+                }
+                Some(c)
+            };
+            let values = m.values_parsed(&ctx)?;
+            Ok(Some(Matcher { class, dtype: sel_mask(&m.dtype)?, literal, values, negative: m.negative, not_fits: fit(&m.not_fits)?, fits: fit(&m.fits)?, wraps_to_zero: m.wraps_to_zero }))
+        };
+        let then = match r.then.get_ref().as_str() {
+            "accept" => Then::Accept,
+            x => match crate::ErrorKind::parse(x) {
+                Some(k) => Then::Error(k),
+                None => Then::DType(ctx.dtype(&r.then)?),
+            },
+        };
+        if matches!(at, Stage::Arguments | Stage::Operands) && then == Then::Accept {
+            return Err(ctx.err(r.then.span(), "`accept` needs a promoted dtype: use it at promoted or computed"));
+        }
+        rules.push(CornerRule { ops: mask, at, any: matcher(&r.any)?, first: matcher(&r.first)?, second: matcher(&r.second)?, promoted: sel_mask(&r.promoted)?, compute: sel_mask(&r.compute)?, then, source: r.source.clone() });
     }
 
     let out = match spec.out.casting.get_ref().as_str() {
@@ -882,6 +1288,8 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
         ops,
         out,
         out_source: spec.out.source,
+        out_first: spec.out.before_op_refusals,
+        rules,
     })
 }
 

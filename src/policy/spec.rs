@@ -50,6 +50,63 @@ pub struct PolicySpec {
     pub ops: Vec<OpRuleSpec>,
     /// Writing into `out` / in place.
     pub out: OutSpec,
+    /// Framework corners beyond the tables: ordered rules, each with a condition and an outcome.
+    #[serde(default)]
+    pub rules: Vec<RuleSpec>,
+}
+
+/// One corner rule: at a stage of resolution, when its conditions hold, it decides.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleSpec {
+    /// Op names or groups.
+    pub ops: Vec<Text>,
+    /// `operands` (before promotion), `promoted` (before the op's dtype rule), `computed` (after it).
+    pub at: Text,
+    /// Some operand matches.
+    pub any: Option<OperandMatch>,
+    /// The first operand matches.
+    pub first: Option<OperandMatch>,
+    /// The second operand matches.
+    pub second: Option<OperandMatch>,
+    /// The promoted dtype matches one of these selectors.
+    #[serde(default)]
+    pub promoted: Vec<Text>,
+    /// The compute dtype matches one of these selectors (stage `computed`).
+    #[serde(default)]
+    pub compute: Vec<Text>,
+    /// `unsupported`, `no_promotion`, `overflow`, `accept` (the promoted dtype, skipping the
+    /// op's refusals), or a dtype (the result).
+    pub then: Text,
+    /// Where the rule comes from.
+    #[serde(default)]
+    pub source: String,
+}
+
+/// Conditions on one operand; every field given must hold.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OperandMatch {
+    /// `tensor`, `zero_dim`, `weak`, `literal`.
+    #[serde(default)]
+    pub class: Vec<Text>,
+    /// Selectors on the operand's dtype (a literal: the dtype of the node it enters at).
+    #[serde(default)]
+    pub dtype: Vec<Text>,
+    /// Literal kinds: `bool`, `int`, `float`, `complex`.
+    #[serde(default)]
+    pub literal: Vec<Text>,
+    /// The value (of a literal or 0-d tensor) equals one of these numbers.
+    #[serde(default)]
+    pub value: Vec<Text>,
+    /// The value is below zero.
+    pub negative: Option<bool>,
+    /// The value does not fit this dtype (or `compute`: the op's compute dtype; floats by magnitude).
+    pub not_fits: Option<Text>,
+    /// The value fits this dtype (or `compute`).
+    pub fits: Option<Text>,
+    /// The value, wrapped into the integral compute dtype, is zero.
+    pub wraps_to_zero: Option<bool>,
 }
 
 fn recorded() -> String {
@@ -97,9 +154,10 @@ pub struct TableSpec {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OperandSpec {
-    /// Literal kind (`bool`, `int`, `float`, `complex`) to node.
+    /// Literal kind (`bool`, `int`, `float`, `complex`) to node, or to a list of nodes: the first
+    /// whose dtype holds the value (PyTorch: `["int64", "uint64"]`).
     #[serde(default)]
-    pub literal: BTreeMap<String, Text>,
+    pub literal: BTreeMap<String, Spanned<OneOrMany>>,
     /// Weak tensors: selector (dtype, kind, `int`, `*`) to node; a weak tensor not listed is its dtype, weak.
     #[serde(default)]
     pub weak: BTreeMap<String, Text>,
@@ -122,6 +180,10 @@ pub struct CombineSpec {
     /// complex counterpart instead of the join (PyTorch's `toComplexType`). Float dtype to complex dtype.
     #[serde(default)]
     pub float_meets_complex: BTreeMap<String, Text>,
+    /// For `categories`: a bool or integer meeting a lower complex gives that complex dtype as it is
+    /// (`lower`, PyTorch's combine_categories) instead of the table's join (`join`, the default).
+    #[serde(default)]
+    pub int_meets_complex: Option<Text>,
     /// For `join`: when every operand is weak, join their dtypes as strong ones and mark the result weak (JAX).
     #[serde(default)]
     pub all_weak_join_dtypes: bool,
@@ -163,6 +225,9 @@ pub struct OpRuleSpec {
     pub keep_weak: Option<bool>,
     /// Overrides the policy's literal range checks for these ops.
     pub literal_range: Option<RangeSpec>,
+    /// Where the promoted dtype is outside the 15 (PyTorch's complex32): the result, e.g. `bool`
+    /// for `equal`; absent: `unsupported`.
+    pub outside: Option<Text>,
 }
 
 /// Writing into an existing tensor.
@@ -177,4 +242,35 @@ pub struct OutSpec {
     pub kinds: Option<Text>,
     #[serde(default)]
     pub source: String,
+    /// Check the cast into `out` before the op refuses a dtype (PyTorch: the cast check comes first).
+    #[serde(default)]
+    pub before_op_refusals: bool,
+}
+
+/// A node name or a list of them.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl OneOrMany {
+    /// The names, in order.
+    pub fn items(&self) -> Vec<&str> {
+        match self {
+            OneOrMany::One(t) => vec![t.as_str()],
+            OneOrMany::Many(v) => v.iter().map(|s| s.as_str()).collect(),
+        }
+    }
+}
+
+impl OperandMatch {
+    /// The `value` list as (real, imaginary) pairs.
+    pub(crate) fn values_parsed(&self, ctx: &super::Ctx) -> Result<Vec<(f64, f64)>, crate::PromoteError> {
+        self.value
+            .iter()
+            .map(|t| crate::Literal::parse(t.get_ref()).map(|l| l.to_complex()).ok_or_else(|| ctx.err(t.span(), format!("`{}` is not a number", t.get_ref()))))
+            .collect()
+    }
 }

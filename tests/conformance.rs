@@ -1,0 +1,93 @@
+//! Replays every recorded cell of `tests/fixtures/resolve/*.txt.gz` through the same code path as
+//! `promote resolve` (JSON query in, JSON answer out) and demands 100% per policy.
+//! Cells the framework itself could not answer (it crashed or hung: `X`) are counted apart.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::Path;
+
+use promote::{builtin, query, Call};
+
+struct Report {
+    cells: usize,
+    matched: usize,
+    unrecordable: usize,
+    header: String,
+    misses: Vec<String>,
+}
+
+fn replay(policy_name: &str, path: &Path) -> Report {
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(path).expect("fixture opens"))
+        .read_to_string(&mut text)
+        .expect("fixture is gzip text");
+    let policy = builtin(policy_name).unwrap_or_else(|e| panic!("fixture {} has no policy: {e}", path.display()));
+    let mut r = Report { cells: 0, matched: 0, unrecordable: 0, header: String::new(), misses: Vec::new() };
+    for line in text.lines() {
+        if let Some(h) = line.strip_prefix('#') {
+            r.header = h.trim().to_string();
+            continue;
+        }
+        let (cell, want) = line.rsplit_once(" : ").unwrap_or_else(|| panic!("bad fixture line {line:?}"));
+        r.cells += 1;
+        if want == "X" {
+            r.unrecordable += 1;
+            continue;
+        }
+        let call: Call = cell.parse().unwrap_or_else(|e| panic!("fixture cell {cell:?} does not parse: {e}"));
+        let q = query::call_json(&call).to_string();
+        let got: serde_json::Value = serde_json::from_str(&query::answer_line(&*policy, &q)).expect("answers are JSON");
+        let got = query::answer_token(&got);
+        if got == want {
+            r.matched += 1;
+        } else {
+            r.misses.push(format!("{cell} : want {want}, got {got}"));
+        }
+    }
+    r
+}
+
+#[test]
+fn every_recorded_cell_matches() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/resolve");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("fixtures dir").filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    files.sort();
+    let only = std::env::var("PROMOTE_POLICY").ok();
+    let mut reports = BTreeMap::new();
+    for f in files {
+        let Some(name) = f.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".txt.gz")) else { continue };
+        if only.as_deref().is_some_and(|o| o != name) {
+            continue;
+        }
+        if builtin(name).is_err() && std::env::var("PROMOTE_SKIP_MISSING").is_ok() {
+            continue;
+        }
+        reports.insert(name.to_string(), replay(name, &f));
+    }
+    println!("\n| policy | cells | matched | not recordable (X) | conformance | recorded from |");
+    println!("| --- | ---: | ---: | ---: | ---: | --- |");
+    let mut failed = false;
+    for (name, r) in &reports {
+        let answerable = r.cells - r.unrecordable;
+        println!(
+            "| {name} | {} | {} | {} | {:.3}% | {} |",
+            r.cells,
+            r.matched,
+            r.unrecordable,
+            100.0 * r.matched as f64 / answerable.max(1) as f64,
+            r.header.split_whitespace().find_map(|w| w.strip_prefix("framework=")).unwrap_or("?")
+        );
+        failed |= !r.misses.is_empty();
+    }
+    let dump = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    for (name, r) in &reports {
+        let _ = std::fs::write(dump.join(format!("misses-{name}.txt")), r.misses.join("\n"));
+        if !r.misses.is_empty() {
+            println!("\n{name}: {} mismatches (all in {}), first 40:", r.misses.len(), dump.join(format!("misses-{name}.txt")).display());
+            for m in r.misses.iter().take(40) {
+                println!("  {m}");
+            }
+        }
+    }
+    assert!(!failed, "some recorded cells do not match (see the table above)");
+}
