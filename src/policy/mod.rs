@@ -775,7 +775,7 @@ impl RulePolicy {
             }
         }
 
-        // 5. the op's rule: compute dtype, result dtype, refusals
+        // 5. the op's rule: compute dtype, result dtype, the literals' range in them, refusals
         let action = if accepted { Action::Compute(promoted) } else { rule.action[promoted.index()] };
         let compute = match action {
             Action::Compute(c) => self.canonical(c),
@@ -785,6 +785,7 @@ impl RulePolicy {
         if self.out_first {
             self.out_check(call, result, &mut steps)?;
         }
+        self.check_ranges(call, &ins, rule.range.as_ref().unwrap_or(&self.range), promoted, compute, false)?;
         if action == Action::Unsupported {
             return Err(PromoteError::Unsupported {
                 policy: self.name.clone(),
@@ -800,7 +801,7 @@ impl RulePolicy {
             steps.push(Step { rule: "op", detail: format!("{} returns {}", call.op, result) });
         }
 
-        // 6. corner rules on the compute dtype, then the literal range checks
+        // 6. corner rules on the compute dtype (value errors of the kernel)
         if let Some(r) = self.corner(call, &ins, Stage::Computed, Some(promoted), Some(compute)) {
             match r.then {
                 Then::Error(k) => return Err(self.corner_error(call, r, k, Some(compute))),
@@ -808,7 +809,6 @@ impl RulePolicy {
                 Then::Accept => {}
             }
         }
-        self.check_ranges(call, &ins, rule.range.as_ref().unwrap_or(&self.range), promoted, compute, false)?;
         if !rule.keep_weak {
             weak = false;
         }
@@ -1314,6 +1314,7 @@ builtins! {
     "jax" => "jax.toml",
     "jax-x64" => "jax-x64.toml",
     "jax-strict" => "jax-strict.toml",
+    "numpy" => "numpy.toml",
 }
 
 /// A built-in policy by name, compiled once and shared.
