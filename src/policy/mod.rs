@@ -97,19 +97,31 @@ pub enum Scheme {
         all_weak_join_dtypes: bool,
     },
     /// Operands grouped by class into prioritised categories (PyTorch, NumPy).
-    Categories {
-        /// Category of each class (index by [`class_index`]); `None`: the class is not accepted.
-        category: [Option<usize>; 4],
-        /// Number of categories.
-        count: usize,
-        /// What a lower category of no higher kind contributes.
-        lower_by_value: bool,
-        /// A float meeting a lower complex: its complex counterpart (PyTorch); `Outside` where
-        /// that counterpart is none of the 15 (complex32).
-        float_meets_complex: [Option<Meet>; 15],
-        /// A bool or int meeting a lower complex takes the complex as it is (PyTorch).
-        int_meets_complex_lower: bool,
-    },
+    Categories(Categories),
+}
+
+/// The parameters of the `categories` scheme.
+#[derive(Clone, Debug)]
+pub struct Categories {
+    /// Category of each class (index by [`class_index`]); `None`: the class is not accepted.
+    pub category: [Option<usize>; 4],
+    /// Number of categories.
+    pub count: usize,
+    /// What a lower category of no higher kind contributes: its value's smallest dtype (NumPy 1).
+    pub lower_by_value: bool,
+    /// A float meeting a lower complex: its complex counterpart (PyTorch); `Outside` where
+    /// that counterpart is none of the 15 (complex32).
+    pub float_meets_complex: [Option<Meet>; 15],
+    /// A bool or int meeting a lower complex takes the complex as it is (PyTorch).
+    pub int_meets_complex_lower: bool,
+    /// The rank of each kind (bool, unsigned, signed, float, complex) when categories compare.
+    pub rank: [u8; 5],
+}
+
+impl Categories {
+    fn rank(&self, d: DType) -> u8 {
+        self.rank[d.kind() as usize]
+    }
 }
 
 fn class_index(c: OperandClass) -> usize {
@@ -172,6 +184,8 @@ pub struct OpRule {
     pub sources: Vec<String>,
     /// Result where the promoted dtype lies outside the 15 (`None`: unsupported).
     pub outside: Option<DType>,
+    /// The op's loops, searched in order instead of promoting (NumPy 1's default resolver).
+    pub loops: Option<Vec<DType>>,
 }
 
 /// The `out` casting rule.
@@ -209,6 +223,8 @@ pub enum Then {
     Accept,
     /// This result dtype.
     DType(DType),
+    /// The first operand's dtype.
+    First,
 }
 
 /// A target dtype of a fits / not_fits condition.
@@ -226,7 +242,7 @@ pub struct Matcher {
     literal: Option<[bool; 4]>,
     values: Vec<(f64, f64)>,
     negative: Option<bool>,
-    not_fits: Option<FitTarget>,
+    not_fits: Vec<FitTarget>,
     fits: Option<FitTarget>,
     wraps_to_zero: Option<bool>,
 }
@@ -239,6 +255,8 @@ pub struct CornerRule {
     any: Option<Matcher>,
     first: Option<Matcher>,
     second: Option<Matcher>,
+    other: Option<Matcher>,
+    out: Option<bool>,
     promoted: Option<[bool; 15]>,
     compute: Option<[bool; 15]>,
     pub then: Then,
@@ -278,7 +296,7 @@ impl Matcher {
                 _ => return false,
             }
         }
-        let needs_value = !self.values.is_empty() || self.negative.is_some() || self.not_fits.is_some() || self.fits.is_some() || self.wraps_to_zero.is_some();
+        let needs_value = !self.values.is_empty() || self.negative.is_some() || !self.not_fits.is_empty() || self.fits.is_some() || self.wraps_to_zero.is_some();
         if !needs_value {
             return true;
         }
@@ -300,10 +318,8 @@ impl Matcher {
             FitTarget::DType(d) => d,
             FitTarget::Compute => compute,
         };
-        if let Some(t) = self.not_fits {
-            if value_fits(&v, target(t)) {
-                return false;
-            }
+        if self.not_fits.iter().any(|t| value_fits(&v, target(*t))) {
+            return false;
         }
         if let Some(t) = self.fits {
             if !value_fits(&v, target(t)) {
@@ -333,8 +349,11 @@ impl Matcher {
 }
 
 impl CornerRule {
-    fn applies(&self, op: Op, ins: &[Input], promoted: Option<DType>, compute: Option<DType>) -> bool {
-        if self.ops & (1 << op as u32) == 0 {
+    fn applies(&self, call: &Call, ins: &[Input], promoted: Option<DType>, compute: Option<DType>) -> bool {
+        if self.ops & (1 << call.op as u32) == 0 {
+            return false;
+        }
+        if self.out.is_some_and(|o| o != call.out.is_some()) {
             return false;
         }
         let c = compute.or(promoted).unwrap_or(DType::Bool);
@@ -349,7 +368,10 @@ impl CornerRule {
             }
         }
         if let Some(m) = &self.any {
-            if !ins.iter().any(|i| m.matches(i, c)) {
+            let hit = ins.iter().enumerate().any(|(k, i)| {
+                m.matches(i, c) && self.other.as_ref().is_none_or(|o| ins.iter().enumerate().any(|(j, x)| j != k && o.matches(x, c)))
+            });
+            if !hit {
                 return false;
             }
         }
@@ -546,21 +568,36 @@ impl RulePolicy {
     }
 
     /// The `categories` scheme.
-    fn categorize(&self, call: &Call, ins: &[Input], category: &[Option<usize>; 4], count: usize, lower_by_value: bool, fmc: &[Option<Meet>; 15], int_lower: bool, steps: &mut Vec<Step>) -> Result<Option<DType>, PromoteError> {
-        let mut cats: Vec<Vec<&Input>> = vec![Vec::new(); count];
+    /// The operands grouped into the scheme's categories, highest first.
+    fn group<'i, 'a>(&self, cs: &Categories, ins: &'i [Input<'a>]) -> Result<Vec<Vec<&'i Input<'a>>>, PromoteError> {
+        let mut cats: Vec<Vec<&Input>> = vec![Vec::new(); cs.count];
         for i in ins {
-            let c = category[class_index(i.class)].ok_or_else(|| {
+            let c = cs.category[class_index(i.class)].ok_or_else(|| {
                 PromoteError::invalid(format!("{} has no {} operands ({}); pass a plain tensor", self.name, i.class.name(), i.operand))
             })?;
             cats[c].push(i);
         }
+        Ok(cats)
+    }
+
+    /// NumPy 1's `should_use_min_scalar`: some operand of the top category, and no lower
+    /// operand of a higher kind rank.
+    fn use_min_scalar(&self, cs: &Categories, cats: &[Vec<&Input>]) -> bool {
+        let top = cats[0].iter().map(|i| cs.rank(i.dtype)).max();
+        let low = cats[1..].iter().flatten().map(|i| cs.rank(i.dtype)).max();
+        matches!((top, low), (Some(t), Some(l)) if l <= t)
+    }
+
+    fn categorize(&self, call: &Call, ins: &[Input], cs: &Categories, steps: &mut Vec<Step>) -> Result<Option<DType>, PromoteError> {
+        let cats = self.group(cs, ins)?;
+        let fmc = &cs.float_meets_complex;
         let mut acc: Option<(DType, Vec<&Input>)> = None;
         for (ci, members) in cats.iter().enumerate().rev() {
             if members.is_empty() {
                 continue;
             }
             if let Some((lower, _)) = &acc {
-                let top = members.iter().map(|m| m.dtype).max_by_key(|d| d.kind().rank()).expect("non-empty");
+                let top = members.iter().map(|m| m.dtype).max_by_key(|d| cs.rank(*d)).expect("non-empty");
                 if lower.kind() == Kind::Complex && top.kind() == Kind::Float && members.len() == 1 && fmc[top.index()] == Some(Meet::Outside) {
                     steps.push(Step { rule: "category", detail: format!("{top} meeting a lower complex becomes its complex counterpart, which is none of the 15 dtypes") });
                     return Ok(None);
@@ -573,19 +610,24 @@ impl RulePolicy {
             acc = Some(match acc.take() {
                 None => (d, members.clone()),
                 Some((lower, lower_members)) => {
-                    let combined = if lower.kind().rank() > d.kind().rank() {
+                    let combined = if cs.rank(lower) > cs.rank(d) {
                         let r = match (lower.kind(), d.kind(), fmc[d.index()]) {
                             (Kind::Complex, Kind::Float, Some(Meet::DType(c))) => c,
-                            (Kind::Complex, Kind::Bool | Kind::Signed | Kind::Unsigned, _) if int_lower => lower,
+                            (Kind::Complex, Kind::Bool | Kind::Signed | Kind::Unsigned, _) if cs.int_meets_complex_lower => lower,
                             _ => self.promote_types(d, lower).ok_or_else(|| self.no_promotion(call, d.name(), lower.name(), format!("no promotion of {d} and {lower}")))?,
                         };
                         steps.push(Step { rule: "category", detail: format!("category {} ({}) is of a higher kind than category {} ({}): {}", ci + 2, lower, ci + 1, d, r) });
                         r
-                    } else if lower_by_value {
+                    } else if cs.lower_by_value {
                         let mut r = d;
                         for m in &lower_members {
-                            let v = m.operand.value().expect("lower categories hold values");
-                            let ms = min_scalar_type(&v);
+                            let (ms, small) = min_scalar_type_of(m.operand);
+                            // a "small unsigned" value also fits the signed type of its size, and
+                            // counts as that next to anything but bool or unsigned
+                            let ms = match (small, r.kind()) {
+                                (true, Kind::Signed | Kind::Float | Kind::Complex) => signed_of(ms),
+                                _ => ms,
+                            };
                             let nr = self.promote_types(r, ms).ok_or_else(|| self.no_promotion(call, r.name(), ms.name(), format!("no promotion of {r} and {ms}")))?;
                             steps.push(Step { rule: "value", detail: format!("{} counts by its value as {} (no higher kind than {}): {}", m.operand, ms, d, nr) });
                             r = nr;
@@ -602,6 +644,36 @@ impl RulePolicy {
             });
         }
         Ok(Some(acc.expect("at least one operand").0))
+    }
+
+    /// NumPy 1's default type resolver: the first of the op's loops every operand casts to
+    /// safely (a lower-category operand by its value, where values count).
+    fn linear_search(&self, call: &Call, ins: &[Input], cs: &Categories, loops: &[DType], steps: &mut Vec<Step>) -> Result<DType, PromoteError> {
+        let cats = self.group(cs, ins)?;
+        let by_value = cs.lower_by_value && self.use_min_scalar(cs, &cats);
+        let safe = |d: DType, l: DType| self.promote_types(d, l) == Some(l);
+        for &l in loops {
+            let ok = cats.iter().enumerate().all(|(ci, members)| {
+                members.iter().all(|m| {
+                    if ci == 0 || !by_value {
+                        safe(m.dtype, l)
+                    } else {
+                        let (ms, small) = min_scalar_type_of(m.operand);
+                        safe(ms, l) || (small && safe(signed_of(ms), l))
+                    }
+                })
+            });
+            if ok {
+                steps.push(Step { rule: "loops", detail: format!("{} takes the first of its loops every operand casts to safely{}: {}", call.op, if by_value { " (scalars by value)" } else { "" }, l) });
+                return Ok(l);
+            }
+        }
+        Err(PromoteError::Unsupported {
+            policy: self.name.clone(),
+            op: call.op.name().into(),
+            dtype: call.operands.iter().map(|o| o.to_string()).collect::<Vec<_>>().join(" and "),
+            rule: format!("no loop of {} takes these operands safely (loops: {})", call.op, loops.iter().map(|d| d.name()).collect::<Vec<_>>().join(", ")),
+        })
     }
 
     fn check_ranges(&self, call: &Call, ins: &[Input], range: &Range, promoted: DType, compute: DType, node_only: bool) -> Result<(), PromoteError> {
@@ -643,7 +715,7 @@ impl RulePolicy {
     }
 
     fn corner(&self, call: &Call, ins: &[Input], at: Stage, promoted: Option<DType>, compute: Option<DType>) -> Option<&CornerRule> {
-        self.rules.iter().find(|r| r.at == at && r.applies(call.op, ins, promoted, compute))
+        self.rules.iter().find(|r| r.at == at && r.applies(call, ins, promoted, compute))
     }
 
     fn corner_error(&self, call: &Call, r: &CornerRule, kind: crate::ErrorKind, dtype: Option<DType>) -> PromoteError {
@@ -710,6 +782,7 @@ impl RulePolicy {
             match r.then {
                 Then::Error(k) => return Err(self.corner_error(call, r, k, None)),
                 Then::DType(d) => return Ok(self.decided(call, &ins, r, d, steps)),
+                Then::First => return Ok(self.decided(call, &ins, r, ins[0].dtype, steps)),
                 Then::Accept => {}
             }
         }
@@ -718,6 +791,7 @@ impl RulePolicy {
             match r.then {
                 Then::Error(k) => return Err(self.corner_error(call, r, k, None)),
                 Then::DType(d) => return Ok(self.decided(call, &ins, r, d, steps)),
+                Then::First => return Ok(self.decided(call, &ins, r, ins[0].dtype, steps)),
                 Then::Accept => {}
             }
         }
@@ -736,9 +810,10 @@ impl RulePolicy {
                     let (d, w) = self.join_inputs(call, &ins, *all_weak_join_dtypes, &mut steps)?;
                     (Some(d), w)
                 }
-                Scheme::Categories { category, count, lower_by_value, float_meets_complex, int_meets_complex_lower } => {
-                    (self.categorize(call, &ins, category, *count, *lower_by_value, float_meets_complex, *int_meets_complex_lower, &mut steps)?, false)
-                }
+                Scheme::Categories(cs) => match &rule.loops {
+                    Some(loops) => (Some(self.linear_search(call, &ins, cs, loops, &mut steps)?), false),
+                    None => (self.categorize(call, &ins, cs, &mut steps)?, false),
+                },
             }
         };
         let Some(promoted) = promoted.map(|p| self.canonical(p)) else {
@@ -768,6 +843,7 @@ impl RulePolicy {
             match r.then {
                 Then::Error(k) => return Err(self.corner_error(call, r, k, Some(promoted))),
                 Then::DType(d) => return Ok(self.decided(call, &ins, r, d, steps)),
+                Then::First => return Ok(self.decided(call, &ins, r, ins[0].dtype, steps)),
                 Then::Accept => {
                     steps.push(Step { rule: "corner", detail: format!("{} of {} is computed without the op's kernel ({})", call.op, promoted, r.source) });
                     accepted = true;
@@ -806,6 +882,7 @@ impl RulePolicy {
             match r.then {
                 Then::Error(k) => return Err(self.corner_error(call, r, k, Some(compute))),
                 Then::DType(d) => return Ok(self.decided(call, &ins, r, d, steps)),
+                Then::First => return Ok(self.decided(call, &ins, r, ins[0].dtype, steps)),
                 Then::Accept => {}
             }
         }
@@ -864,6 +941,61 @@ pub fn min_scalar_type(v: &Literal) -> DType {
                 Complex128
             }
         }
+    }
+}
+
+/// NumPy 1.26's `min_scalar_type` of an operand's value (`min_scalar_type_num`), with its
+/// "small unsigned" flag (a non-negative int that also fits the signed type of the same size).
+/// The thresholds are NumPy's: float16 below 65000 in magnitude (and every non-finite value),
+/// float32 below 3.4e38; a 0-d float16 stays float16, a 0-d complex64 complex64.
+///
+/// ```
+/// use promote::{policy::min_scalar_type_of, DType, Operand};
+/// assert_eq!(min_scalar_type_of(&"256".parse().unwrap()), (DType::UInt16, true));
+/// assert_eq!(min_scalar_type_of(&"65504.0".parse().unwrap()), (DType::Float32, false));
+/// assert_eq!(min_scalar_type_of(&"float32(inf)".parse().unwrap()), (DType::Float16, false));
+/// assert_eq!(min_scalar_type_of(&"(inf+0j)".parse().unwrap()), (DType::Complex128, false));
+/// ```
+pub fn min_scalar_type_of(o: &Operand) -> (DType, bool) {
+    use DType::*;
+    let dtype = o.dtype();
+    let Some(v) = o.value() else { return (dtype.unwrap_or(Bool), false) };
+    match (&v, dtype) {
+        (_, Some(Float16)) => (Float16, false),
+        (_, Some(Complex64)) => (Complex64, false),
+        (Literal::Bool(_), _) => (Bool, false),
+        (Literal::Int(i), _) if dtype.is_none_or(|d| d.is_integer() || d.is_bool()) => {
+            let order: &[DType] = if i.is_negative() { &[Int8, Int16, Int32, Int64] } else { &[UInt8, UInt16, UInt32, UInt64] };
+            match order.iter().copied().find(|d| i.fits(*d)) {
+                Some(d) => (d, !i.is_negative() && i.fits(signed_of(d))),
+                None => (Float64, false),
+            }
+        }
+        _ => {
+            let (re, im) = v.to_complex();
+            let complex = matches!(v, Literal::Complex(..)) || dtype.is_some_and(|d| d.is_complex());
+            if complex {
+                let small = [re, im].iter().all(|x| -3.4e38 < *x && *x < 3.4e38);
+                (if small { Complex64 } else { Complex128 }, false)
+            } else if !re.is_finite() || (-65000.0 < re && re < 65000.0) {
+                (Float16, false)
+            } else if dtype == Some(Float32) || (-3.4e38 < re && re < 3.4e38) {
+                (Float32, false)
+            } else {
+                (Float64, false)
+            }
+        }
+    }
+}
+
+/// The signed integer of the same size as an unsigned one (others unchanged).
+fn signed_of(d: DType) -> DType {
+    match d {
+        DType::UInt8 => DType::Int8,
+        DType::UInt16 => DType::Int16,
+        DType::UInt32 => DType::Int32,
+        DType::UInt64 => DType::Int64,
+        x => x,
     }
 }
 
@@ -1083,7 +1215,21 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
                 Some(("lower", _)) => true,
                 Some((x, sp)) => return Err(ctx.err(sp, format!("int_meets_complex is `lower` or `join`, not `{x}`"))),
             };
-            Scheme::Categories { category, count: spec.combine.categories.len(), lower_by_value, float_meets_complex: fmc, int_meets_complex_lower }
+            let mut rank = [0, 1, 1, 2, 3];
+            if let Some(k) = &spec.combine.kinds {
+                rank = [u8::MAX; 5];
+                for (li, lvl) in k.get_ref().split('<').enumerate() {
+                    for name in lvl.split('=') {
+                        let name = name.trim();
+                        let idx = ["bool", "unsigned", "signed", "float", "complex"].iter().position(|x| *x == name).ok_or_else(|| ctx.err(k.span(), format!("unknown kind `{name}` (bool, unsigned, signed, float, complex)")))?;
+                        rank[idx] = li as u8;
+                    }
+                }
+                if rank.contains(&u8::MAX) {
+                    return Err(ctx.err(k.span(), "kinds must name all five: bool, unsigned, signed, float, complex"));
+                }
+            }
+            Scheme::Categories(Categories { category, count: spec.combine.categories.len(), lower_by_value, float_meets_complex: fmc, int_meets_complex_lower, rank })
         }
         x => return Err(ctx.err(spec.combine.scheme.span(), format!("scheme is `join` or `categories`, not `{x}`"))),
     };
@@ -1106,7 +1252,7 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
     // ops: start from "compute in the promoted dtype", apply each rule in order
     let mut ops: Vec<OpRule> = Op::ALL
         .iter()
-        .map(|_| OpRule { action: std::array::from_fn(|i| Action::Compute(DType::ALL[i])), result: None, same_dtype: false, keep_weak: true, range: None, sources: Vec::new(), outside: None })
+        .map(|_| OpRule { action: std::array::from_fn(|i| Action::Compute(DType::ALL[i])), result: None, same_dtype: false, keep_weak: true, range: None, sources: Vec::new(), outside: None, loops: None })
         .collect();
     for r in &spec.ops {
         let mut targets = Vec::new();
@@ -1142,6 +1288,7 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
         }
         let result = r.result.as_ref().map(target_dtype).transpose()?;
         let outside = r.outside.as_ref().map(target_dtype).transpose()?;
+        let loops = r.loops.as_ref().map(|v| v.iter().map(|t| ctx.dtype(t)).collect::<Result<Vec<_>, _>>()).transpose()?;
         let rr = r.literal_range.as_ref().map(range_of).transpose()?;
         for op in targets {
             let rule = &mut ops[op as usize];
@@ -1155,6 +1302,9 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
             }
             if outside.is_some() {
                 rule.outside = outside;
+            }
+            if loops.is_some() {
+                rule.loops = loops.clone();
             }
             if let Some(s) = r.same_dtype {
                 rule.same_dtype = s;
@@ -1204,9 +1354,8 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
             }
             Ok(Some(m))
         };
-        let fit = |t: &Option<spec::Text>| -> Result<Option<FitTarget>, PromoteError> {
-            t.as_ref().map(|t| if t.get_ref() == "compute" { Ok(FitTarget::Compute) } else { ctx.dtype(t).map(FitTarget::DType) }).transpose()
-        };
+        let fit1 = |t: &spec::Text| -> Result<FitTarget, PromoteError> { if t.get_ref() == "compute" { Ok(FitTarget::Compute) } else { ctx.dtype(t).map(FitTarget::DType) } };
+        let fit = |t: &Option<spec::Text>| -> Result<Option<FitTarget>, PromoteError> { t.as_ref().map(fit1).transpose() };
         let matcher = |m: &Option<spec::OperandMatch>| -> Result<Option<Matcher>, PromoteError> {
             let Some(m) = m else { return Ok(None) };
             let class = if m.class.is_empty() {
@@ -1230,10 +1379,11 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
                 Some(c)
             };
             let values = m.values_parsed(&ctx)?;
-            Ok(Some(Matcher { class, dtype: sel_mask(&m.dtype)?, literal, values, negative: m.negative, not_fits: fit(&m.not_fits)?, fits: fit(&m.fits)?, wraps_to_zero: m.wraps_to_zero }))
+            Ok(Some(Matcher { class, dtype: sel_mask(&m.dtype)?, literal, values, negative: m.negative, not_fits: m.not_fits.iter().map(fit1).collect::<Result<Vec<_>, _>>()?, fits: fit(&m.fits)?, wraps_to_zero: m.wraps_to_zero }))
         };
         let then = match r.then.get_ref().as_str() {
             "accept" => Then::Accept,
+            "first" => Then::First,
             x => match crate::ErrorKind::parse(x) {
                 Some(k) => Then::Error(k),
                 None => Then::DType(ctx.dtype(&r.then)?),
@@ -1242,7 +1392,7 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
         if matches!(at, Stage::Arguments | Stage::Operands) && then == Then::Accept {
             return Err(ctx.err(r.then.span(), "`accept` needs a promoted dtype: use it at promoted or computed"));
         }
-        rules.push(CornerRule { ops: mask, at, any: matcher(&r.any)?, first: matcher(&r.first)?, second: matcher(&r.second)?, promoted: sel_mask(&r.promoted)?, compute: sel_mask(&r.compute)?, then, source: r.source.clone() });
+        rules.push(CornerRule { ops: mask, at, any: matcher(&r.any)?, first: matcher(&r.first)?, second: matcher(&r.second)?, other: matcher(&r.other)?, out: r.out, promoted: sel_mask(&r.promoted)?, compute: sel_mask(&r.compute)?, then, source: r.source.clone() });
     }
 
     let out = match spec.out.casting.get_ref().as_str() {
@@ -1315,6 +1465,7 @@ builtins! {
     "jax-x64" => "jax-x64.toml",
     "jax-strict" => "jax-strict.toml",
     "numpy" => "numpy.toml",
+    "numpy1" => "numpy1.toml",
 }
 
 /// A built-in policy by name, compiled once and shared.

@@ -69,6 +69,10 @@ pub struct RuleSpec {
     pub first: Option<OperandMatch>,
     /// The second operand matches.
     pub second: Option<OperandMatch>,
+    /// With `any`: another operand (not the one `any` matched) matches this.
+    pub other: Option<OperandMatch>,
+    /// The call writes into `out` (true) or not (false).
+    pub out: Option<bool>,
     /// The promoted dtype matches one of these selectors.
     #[serde(default)]
     pub promoted: Vec<Text>,
@@ -76,7 +80,7 @@ pub struct RuleSpec {
     #[serde(default)]
     pub compute: Vec<Text>,
     /// `unsupported`, `no_promotion`, `overflow`, `accept` (the promoted dtype, skipping the
-    /// op's refusals), or a dtype (the result).
+    /// op's refusals), `first` (the first operand's dtype), or a dtype (the result).
     pub then: Text,
     /// Where the rule comes from.
     #[serde(default)]
@@ -101,8 +105,9 @@ pub struct OperandMatch {
     pub value: Vec<Text>,
     /// The value is below zero.
     pub negative: Option<bool>,
-    /// The value does not fit this dtype (or `compute`: the op's compute dtype; floats by magnitude).
-    pub not_fits: Option<Text>,
+    /// The value fits none of these dtypes (or `compute`: the op's compute dtype; floats by magnitude).
+    #[serde(default)]
+    pub not_fits: Vec<Text>,
     /// The value fits this dtype (or `compute`).
     pub fits: Option<Text>,
     /// The value, wrapped into the integral compute dtype, is zero.
@@ -184,6 +189,10 @@ pub struct CombineSpec {
     /// (`lower`, PyTorch's combine_categories) instead of the table's join (`join`, the default).
     #[serde(default)]
     pub int_meets_complex: Option<Text>,
+    /// For `categories`: how kinds rank when categories compare, e.g. NumPy 1's
+    /// `"bool < unsigned = signed < float = complex"`; default `bool < unsigned = signed < float < complex`.
+    #[serde(default)]
+    pub kinds: Option<Text>,
     /// For `join`: when every operand is weak, join their dtypes as strong ones and mark the result weak (JAX).
     #[serde(default)]
     pub all_weak_join_dtypes: bool,
@@ -228,6 +237,9 @@ pub struct OpRuleSpec {
     /// Where the promoted dtype is outside the 15 (PyTorch's complex32): the result, e.g. `bool`
     /// for `equal`; absent: `unsupported`.
     pub outside: Option<Text>,
+    /// The op's loops in order: the first every operand casts to safely is used (NumPy 1's
+    /// linear-search resolver), instead of promoting.
+    pub loops: Option<Vec<Text>>,
 }
 
 /// Writing into an existing tensor.
