@@ -257,6 +257,7 @@ pub struct CornerRule {
     second: Option<Matcher>,
     other: Option<Matcher>,
     out: Option<bool>,
+    out_is_first: Option<bool>,
     promoted: Option<[bool; 15]>,
     compute: Option<[bool; 15]>,
     pub then: Then,
@@ -355,6 +356,12 @@ impl CornerRule {
         }
         if self.out.is_some_and(|o| o != call.out.is_some()) {
             return false;
+        }
+        if let Some(want) = self.out_is_first {
+            let Some(out) = call.out else { return false };
+            if (call.operands.first().and_then(|o| o.dtype()) == Some(out)) != want {
+                return false;
+            }
         }
         let c = compute.or(promoted).unwrap_or(DType::Bool);
         if let (Some(sel), Some(p)) = (&self.promoted, promoted) {
@@ -1392,7 +1399,7 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
         if matches!(at, Stage::Arguments | Stage::Operands) && then == Then::Accept {
             return Err(ctx.err(r.then.span(), "`accept` needs a promoted dtype: use it at promoted or computed"));
         }
-        rules.push(CornerRule { ops: mask, at, any: matcher(&r.any)?, first: matcher(&r.first)?, second: matcher(&r.second)?, other: matcher(&r.other)?, out: r.out, promoted: sel_mask(&r.promoted)?, compute: sel_mask(&r.compute)?, then, source: r.source.clone() });
+        rules.push(CornerRule { ops: mask, at, any: matcher(&r.any)?, first: matcher(&r.first)?, second: matcher(&r.second)?, other: matcher(&r.other)?, out: r.out, out_is_first: r.out_is_first, promoted: sel_mask(&r.promoted)?, compute: sel_mask(&r.compute)?, then, source: r.source.clone() });
     }
 
     let out = match spec.out.casting.get_ref().as_str() {
@@ -1466,6 +1473,7 @@ builtins! {
     "jax-strict" => "jax-strict.toml",
     "numpy" => "numpy.toml",
     "numpy1" => "numpy1.toml",
+    "array-api" => "array-api.toml",
 }
 
 /// A built-in policy by name, compiled once and shared.

@@ -73,6 +73,8 @@ pub struct RuleSpec {
     pub other: Option<OperandMatch>,
     /// The call writes into `out` (true) or not (false).
     pub out: Option<bool>,
+    /// The `out` dtype is (true) or is not (false) the first operand's dtype (an in-place `a op= b`).
+    pub out_is_first: Option<bool>,
     /// The promoted dtype matches one of these selectors.
     #[serde(default)]
     pub promoted: Vec<Text>,
