@@ -86,6 +86,8 @@ pub struct Node {
     pub dtype: DType,
     /// Whether a result at this node is weakly typed.
     pub weak: bool,
+    /// The node stands for a dtype outside the 15 (a table's `!` cell: PyTorch's complex32, OneFlow's int128).
+    pub outside: bool,
 }
 
 /// How the promoted node is found.
@@ -116,6 +118,19 @@ pub struct Categories {
     pub int_meets_complex_lower: bool,
     /// The rank of each kind (bool, unsigned, signed, float, complex) when categories compare.
     pub rank: [u8; 5],
+    /// How each category merges into the higher ones.
+    pub merge: Vec<Merge>,
+}
+
+/// How a lower category merges into a higher one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Merge {
+    /// By kind: it matters only when of a higher kind (PyTorch, NumPy).
+    Kind,
+    /// Never: it contributes nothing (OneFlow's 0-d tensors).
+    Nothing,
+    /// Always: the join of the two (OneFlow's Python scalars, through the table's scalar rows).
+    Join,
 }
 
 impl Categories {
@@ -165,6 +180,13 @@ pub enum Action {
     Compute(DType),
     /// Refuse.
     Unsupported,
+}
+
+/// One join of the promotion graph.
+enum Joined {
+    Node(usize),
+    Never,
+    Outside,
 }
 
 /// An op's compiled rule.
@@ -473,7 +495,16 @@ impl RulePolicy {
         &self.out_source
     }
 
-    /// The promotion of two strong tensors, as the framework's table shows it (`None`: refused).
+    fn join_nodes(&self, a: usize, b: usize) -> Joined {
+        match self.join.join(a, b) {
+            None => Joined::Never,
+            Some(n) if self.nodes[n].outside => Joined::Outside,
+            Some(n) => Joined::Node(n),
+        }
+    }
+
+    /// The promotion of two strong tensors, as the framework's table shows it (`None`: refused,
+    /// or a dtype outside the 15).
     ///
     /// ```
     /// use promote::{builtin, DType};
@@ -482,7 +513,10 @@ impl RulePolicy {
     /// ```
     pub fn promote_types(&self, a: DType, b: DType) -> Option<DType> {
         let (a, b) = (self.canonical(a), self.canonical(b));
-        self.join.join(a.index(), b.index()).map(|n| self.canonical(self.nodes[n].dtype))
+        match self.join_nodes(a.index(), b.index()) {
+            Joined::Node(n) => Some(self.canonical(self.nodes[n].dtype)),
+            _ => None,
+        }
     }
 
     fn check_available(&self, d: DType) -> Result<(), PromoteError> {
@@ -544,7 +578,7 @@ impl RulePolicy {
     }
 
     /// The join over inputs for the `join` scheme: (dtype, weak).
-    fn join_inputs(&self, call: &Call, ins: &[Input], all_weak_join_dtypes: bool, steps: &mut Vec<Step>) -> Result<(DType, bool), PromoteError> {
+    fn join_inputs(&self, call: &Call, ins: &[Input], all_weak_join_dtypes: bool, steps: &mut Vec<Step>) -> Result<(Option<DType>, bool), PromoteError> {
         if all_weak_join_dtypes && ins.iter().all(|i| i.weak) {
             let mut acc = ins[0].dtype.index();
             for i in &ins[1..] {
@@ -554,13 +588,17 @@ impl RulePolicy {
             }
             let d = self.canonical(self.nodes[acc].dtype);
             steps.push(Step { rule: "weak", detail: format!("every operand is weak: their dtypes join as strong ones to {d}, and the result stays weak") });
-            return Ok((d, true));
+            return Ok((Some(d), true));
         }
         let mut acc = ins[0].node;
         for i in &ins[1..] {
-            let j = self.join.join(acc, i.node).ok_or_else(|| {
-                self.no_promotion(call, self.node_name(acc), self.node_name(i.node), format!("the {} has no join of {} and {}", self.join_source, self.node_name(acc), self.node_name(i.node)))
-            })?;
+            let j = match self.join_nodes(acc, i.node) {
+                Joined::Node(j) => j,
+                Joined::Outside => return Ok((None, false)),
+                Joined::Never => {
+                    return Err(self.no_promotion(call, self.node_name(acc), self.node_name(i.node), format!("the {} has no join of {} and {}", self.join_source, self.node_name(acc), self.node_name(i.node))))
+                }
+            };
             if ins.len() > 1 {
                 steps.push(Step { rule: self.join_source, detail: format!("join({}, {}) = {}", self.node_name(acc), self.node_name(i.node), self.node_name(j)) });
             }
@@ -571,7 +609,7 @@ impl RulePolicy {
         if n.weak {
             steps.push(Step { rule: "weak", detail: format!("{} is a weak node: the result is {} and weakly typed", n.name, d) });
         }
-        Ok((d, n.weak))
+        Ok((Some(d), n.weak))
     }
 
     /// The `categories` scheme.
@@ -598,59 +636,87 @@ impl RulePolicy {
     fn categorize(&self, call: &Call, ins: &[Input], cs: &Categories, steps: &mut Vec<Step>) -> Result<Option<DType>, PromoteError> {
         let cats = self.group(cs, ins)?;
         let fmc = &cs.float_meets_complex;
-        let mut acc: Option<(DType, Vec<&Input>)> = None;
+        let join = |a: usize, b: usize| -> Result<Option<usize>, PromoteError> {
+            match self.join_nodes(a, b) {
+                Joined::Node(n) => Ok(Some(n)),
+                Joined::Outside => Ok(None),
+                Joined::Never => Err(self.no_promotion(call, self.node_name(a), self.node_name(b), format!("the {} has no promotion of {} and {}", self.join_source, self.node_name(a), self.node_name(b)))),
+            }
+        };
+        let dt = |n: usize| self.nodes[n].dtype;
+        // (node, the category it last came from, its members)
+        let mut acc: Option<(usize, usize, Vec<&Input>)> = None;
         for (ci, members) in cats.iter().enumerate().rev() {
             if members.is_empty() {
                 continue;
             }
-            if let Some((lower, _)) = &acc {
+            if let Some((lower, _, _)) = &acc {
                 let top = members.iter().map(|m| m.dtype).max_by_key(|d| cs.rank(*d)).expect("non-empty");
-                if lower.kind() == Kind::Complex && top.kind() == Kind::Float && members.len() == 1 && fmc[top.index()] == Some(Meet::Outside) {
+                if dt(*lower).kind() == Kind::Complex && top.kind() == Kind::Float && members.len() == 1 && fmc[top.index()] == Some(Meet::Outside) {
                     steps.push(Step { rule: "category", detail: format!("{top} meeting a lower complex becomes its complex counterpart, which is none of the 15 dtypes") });
                     return Ok(None);
                 }
             }
-            let mut d = members[0].dtype;
+            let mut d = members[0].node;
             for m in &members[1..] {
-                d = self.promote_types(d, m.dtype).ok_or_else(|| self.no_promotion(call, d.name(), m.dtype.name(), format!("the {} has no promotion of {} and {}", self.join_source, d, m.dtype)))?;
+                let Some(j) = join(d, m.node)? else { return Ok(None) };
+                d = j;
             }
             acc = Some(match acc.take() {
-                None => (d, members.clone()),
-                Some((lower, lower_members)) => {
-                    let combined = if cs.rank(lower) > cs.rank(d) {
-                        let r = match (lower.kind(), d.kind(), fmc[d.index()]) {
-                            (Kind::Complex, Kind::Float, Some(Meet::DType(c))) => c,
-                            (Kind::Complex, Kind::Bool | Kind::Signed | Kind::Unsigned, _) if cs.int_meets_complex_lower => lower,
-                            _ => self.promote_types(d, lower).ok_or_else(|| self.no_promotion(call, d.name(), lower.name(), format!("no promotion of {d} and {lower}")))?,
-                        };
-                        steps.push(Step { rule: "category", detail: format!("category {} ({}) is of a higher kind than category {} ({}): {}", ci + 2, lower, ci + 1, d, r) });
-                        r
-                    } else if cs.lower_by_value {
-                        let mut r = d;
-                        for m in &lower_members {
-                            let (ms, small) = min_scalar_type_of(m.operand);
-                            // a "small unsigned" value also fits the signed type of its size, and
-                            // counts as that next to anything but bool or unsigned
-                            let ms = match (small, r.kind()) {
-                                (true, Kind::Signed | Kind::Float | Kind::Complex) => signed_of(ms),
-                                _ => ms,
-                            };
-                            let nr = self.promote_types(r, ms).ok_or_else(|| self.no_promotion(call, r.name(), ms.name(), format!("no promotion of {r} and {ms}")))?;
-                            steps.push(Step { rule: "value", detail: format!("{} counts by its value as {} (no higher kind than {}): {}", m.operand, ms, d, nr) });
-                            r = nr;
+                None => (d, ci, members.clone()),
+                Some((lower, lower_cat, lower_members)) => {
+                    let (ld, hd) = (dt(lower), dt(d));
+                    let combined = match cs.merge[lower_cat] {
+                        Merge::Nothing => {
+                            steps.push(Step { rule: "category", detail: format!("category {} ({}) ignores category {} ({})", ci + 1, hd, lower_cat + 1, ld) });
+                            d
                         }
-                        r
-                    } else {
-                        steps.push(Step { rule: "category", detail: format!("category {} ({}) outranks category {} ({}) of no higher kind: {}", ci + 1, d, ci + 2, lower, d) });
-                        d
+                        Merge::Join => {
+                            let Some(j) = join(d, lower)? else { return Ok(None) };
+                            steps.push(Step { rule: "category", detail: format!("category {} ({}) joins category {} ({}): {}", ci + 1, self.node_name(d), lower_cat + 1, self.node_name(lower), self.node_name(j)) });
+                            j
+                        }
+                        Merge::Kind if cs.rank(ld) > cs.rank(hd) => {
+                            let r = match (ld.kind(), hd.kind(), fmc[hd.index()]) {
+                                (Kind::Complex, Kind::Float, Some(Meet::DType(c))) => c.index(),
+                                (Kind::Complex, Kind::Bool | Kind::Signed | Kind::Unsigned, _) if cs.int_meets_complex_lower => lower,
+                                _ => match join(d, lower)? {
+                                    Some(j) => j,
+                                    None => return Ok(None),
+                                },
+                            };
+                            steps.push(Step { rule: "category", detail: format!("category {} ({}) is of a higher kind than category {} ({}): {}", lower_cat + 1, ld, ci + 1, hd, dt(r)) });
+                            r
+                        }
+                        Merge::Kind if cs.lower_by_value => {
+                            let mut r = hd;
+                            for m in &lower_members {
+                                let (ms, small) = min_scalar_type_of(m.operand);
+                                // a "small unsigned" value also fits the signed type of its size, and
+                                // counts as that next to anything but bool or unsigned
+                                let ms = match (small, r.kind()) {
+                                    (true, Kind::Signed | Kind::Float | Kind::Complex) => signed_of(ms),
+                                    _ => ms,
+                                };
+                                let nr = self.promote_types(r, ms).ok_or_else(|| self.no_promotion(call, r.name(), ms.name(), format!("no promotion of {r} and {ms}")))?;
+                                steps.push(Step { rule: "value", detail: format!("{} counts by its value as {} (no higher kind than {}): {}", m.operand, ms, hd, nr) });
+                                r = nr;
+                            }
+                            r.index()
+                        }
+                        Merge::Kind => {
+                            steps.push(Step { rule: "category", detail: format!("category {} ({}) outranks category {} ({}) of no higher kind: {}", ci + 1, hd, lower_cat + 1, ld, hd) });
+                            d
+                        }
                     };
                     let mut all = members.clone();
                     all.extend(lower_members);
-                    (combined, all)
+                    (combined, ci, all)
                 }
             });
         }
-        Ok(Some(acc.expect("at least one operand").0))
+        let n = acc.expect("at least one operand").0;
+        Ok(Some(self.canonical(self.nodes[n].dtype)))
     }
 
     /// NumPy 1's default type resolver: the first of the op's loops every operand casts to
@@ -813,10 +879,7 @@ impl RulePolicy {
             (Some(d), false)
         } else {
             match &self.scheme {
-                Scheme::Join { all_weak_join_dtypes } => {
-                    let (d, w) = self.join_inputs(call, &ins, *all_weak_join_dtypes, &mut steps)?;
-                    (Some(d), w)
-                }
+                Scheme::Join { all_weak_join_dtypes } => self.join_inputs(call, &ins, *all_weak_join_dtypes, &mut steps)?,
                 Scheme::Categories(cs) => match &rule.loops {
                     Some(loops) => (Some(self.linear_search(call, &ins, cs, loops, &mut steps)?), false),
                     None => (self.categorize(call, &ins, cs, &mut steps)?, false),
@@ -1116,12 +1179,15 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
     };
 
     // nodes: the 15 dtypes, then the extra ones
-    let mut nodes: Vec<Node> = DType::ALL.iter().map(|d| Node { name: d.name().into(), dtype: *d, weak: false }).collect();
+    let mut nodes: Vec<Node> = DType::ALL.iter().map(|d| Node { name: d.name().into(), dtype: *d, weak: false, outside: false }).collect();
     for (name, ns) in &spec.nodes {
         if DType::parse(name).is_ok() {
             return Err(ctx.err(ns.dtype.span(), format!("node `{name}` has a dtype's name; weak nodes need names of their own, such as `i*`")));
         }
-        nodes.push(Node { name: name.clone(), dtype: target_dtype(&ns.dtype)?, weak: ns.weak });
+        nodes.push(Node { name: name.clone(), dtype: target_dtype(&ns.dtype)?, weak: ns.weak, outside: false });
+    }
+    if spec.table.is_some() {
+        nodes.push(Node { name: "!".into(), dtype: DType::Bool, weak: false, outside: true });
     }
     let names: BTreeMap<String, usize> = nodes.iter().enumerate().skip(15).map(|(i, n)| (n.name.clone(), i)).collect();
     let lookup = |s: &str| -> Option<usize> { names.get(s).copied().or_else(|| DType::parse(s).ok().map(|d| d.index())) };
@@ -1236,7 +1302,19 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
                     return Err(ctx.err(k.span(), "kinds must name all five: bool, unsigned, signed, float, complex"));
                 }
             }
-            Scheme::Categories(Categories { category, count: spec.combine.categories.len(), lower_by_value, float_meets_complex: fmc, int_meets_complex_lower, rank })
+            let mut merge = vec![Merge::Kind; spec.combine.categories.len()];
+            for (i, m) in spec.combine.merge.iter().enumerate() {
+                if i >= merge.len() {
+                    return Err(ctx.err(m.span(), "merge has more entries than there are categories"));
+                }
+                merge[i] = match m.get_ref().as_str() {
+                    "kind" => Merge::Kind,
+                    "nothing" => Merge::Nothing,
+                    "join" => Merge::Join,
+                    x => return Err(ctx.err(m.span(), format!("merge is kind, nothing or join; not `{x}`"))),
+                };
+            }
+            Scheme::Categories(Categories { category, count: spec.combine.categories.len(), lower_by_value, float_meets_complex: fmc, int_meets_complex_lower, rank, merge })
         }
         x => return Err(ctx.err(spec.combine.scheme.span(), format!("scheme is `join` or `categories`, not `{x}`"))),
     };

@@ -195,6 +195,10 @@ pub struct CombineSpec {
     /// `"bool < unsigned = signed < float = complex"`; default `bool < unsigned = signed < float < complex`.
     #[serde(default)]
     pub kinds: Option<Text>,
+    /// For `categories`: how each category merges into the higher ones, aligned with `categories`:
+    /// `kind` (the default: only when of a higher kind), `nothing`, or `join` (always the join).
+    #[serde(default)]
+    pub merge: Vec<Text>,
     /// For `join`: when every operand is weak, join their dtypes as strong ones and mark the result weak (JAX).
     #[serde(default)]
     pub all_weak_join_dtypes: bool,
