@@ -164,6 +164,9 @@ pub enum RangeTarget {
     Promoted,
     /// The dtype the op computes in.
     Compute,
+    /// The dtype of the literal's own node, checked last: the framework reports the overflow only
+    /// when nothing else failed (OneFlow leaves Python's OverflowError pending).
+    Deferred,
 }
 
 /// Literal range checks.
@@ -208,6 +211,10 @@ pub struct OpRule {
     pub outside: Option<DType>,
     /// The op's loops, searched in order instead of promoting (NumPy 1's default resolver).
     pub loops: Option<Vec<DType>>,
+    /// How this op takes Python literals, where it differs from the policy's `[operands]`.
+    pub literal: [Option<Vec<usize>>; 4],
+    /// The op ignores `out`: the framework rebinds instead of writing in place (OneFlow's `//=`).
+    pub ignore_out: bool,
 }
 
 /// The `out` casting rule.
@@ -247,6 +254,8 @@ pub enum Then {
     DType(DType),
     /// The first operand's dtype.
     First,
+    /// The second operand's dtype.
+    Second,
 }
 
 /// A target dtype of a fits / not_fits condition.
@@ -280,6 +289,7 @@ pub struct CornerRule {
     other: Option<Matcher>,
     out: Option<bool>,
     out_is_first: Option<bool>,
+    promoted_is_first: Option<bool>,
     promoted: Option<[bool; 15]>,
     compute: Option<[bool; 15]>,
     pub then: Then,
@@ -386,6 +396,12 @@ impl CornerRule {
             }
         }
         let c = compute.or(promoted).unwrap_or(DType::Bool);
+        if let Some(want) = self.promoted_is_first {
+            let first = ins.first().map(|i| i.dtype);
+            if promoted.is_none() || (promoted == first) != want {
+                return false;
+            }
+        }
         if let (Some(sel), Some(p)) = (&self.promoted, promoted) {
             if !sel[p.index()] {
                 return false;
@@ -531,11 +547,11 @@ impl RulePolicy {
         }
     }
 
-    fn input<'a>(&self, o: &'a Operand, steps: &mut Vec<Step>) -> Input<'a> {
+    fn input<'a>(&self, o: &'a Operand, rule: &OpRule, steps: &mut Vec<Step>) -> Input<'a> {
         let class = o.class();
         match o {
             Operand::Literal(l) => {
-                let cands = &self.literal_node[l.kind() as usize];
+                let cands = rule.literal[l.kind() as usize].as_ref().unwrap_or(&self.literal_node[l.kind() as usize]);
                 let node = cands.iter().copied().find(|&c| value_fits(l, self.nodes[c].dtype)).unwrap_or(cands[cands.len() - 1]);
                 let n = &self.nodes[node];
                 steps.push(Step {
@@ -749,7 +765,8 @@ impl RulePolicy {
         })
     }
 
-    fn check_ranges(&self, call: &Call, ins: &[Input], range: &Range, promoted: DType, compute: DType, node_only: bool) -> Result<(), PromoteError> {
+    /// `node_only`: `Some(true)` the node checks, `Some(false)` the promoted/compute ones, `None` the deferred ones.
+    fn check_ranges(&self, call: &Call, ins: &[Input], range: &Range, promoted: DType, compute: DType, node_only: Option<bool>) -> Result<(), PromoteError> {
         for i in ins {
             let Operand::Literal(l) = i.operand else { continue };
             let targets = match l {
@@ -758,11 +775,16 @@ impl RulePolicy {
                 Literal::Bool(_) => continue,
             };
             for t in targets {
-                if node_only != (*t == RangeTarget::Node) {
+                let stage = match t {
+                    RangeTarget::Node => Some(true),
+                    RangeTarget::Deferred => None,
+                    _ => Some(false),
+                };
+                if stage != node_only {
                     continue;
                 }
                 let d = match t {
-                    RangeTarget::Node => i.dtype,
+                    RangeTarget::Node | RangeTarget::Deferred => i.dtype,
                     RangeTarget::Promoted => promoted,
                     RangeTarget::Compute => compute,
                 };
@@ -811,10 +833,13 @@ impl RulePolicy {
         }
     }
 
-    fn decided(&self, call: &Call, ins: &[Input], r: &CornerRule, d: DType, mut steps: Vec<Step>) -> Plan {
+    fn decided(&self, call: &Call, ins: &[Input], r: &CornerRule, d: DType, mut steps: Vec<Step>) -> Result<Plan, PromoteError> {
         steps.push(Step { rule: "corner", detail: format!("{} gives {} ({})", call.op, d, r.source) });
+        self.out_check(call, d, &mut steps)?;
+        let rule = &self.ops[call.op as usize];
+        self.check_ranges(call, ins, rule.range.as_ref().unwrap_or(&self.range), d, d, None)?;
         let result = call.out.unwrap_or(d);
-        Plan { op: call.op, inputs: ins.iter().map(|_| d).collect(), compute: d, result, weak: false, promoted: d, steps }
+        Ok(Plan { op: call.op, inputs: ins.iter().map(|_| d).collect(), compute: d, result, weak: false, promoted: d, steps })
     }
 
     fn out_check(&self, call: &Call, result: DType, steps: &mut Vec<Step>) -> Result<(), PromoteError> {
@@ -847,24 +872,34 @@ impl RulePolicy {
         }
         let rule = &self.ops[call.op as usize];
         let mut steps = Vec::new();
-        let ins: Vec<Input> = call.operands.iter().map(|o| self.input(o, &mut steps)).collect();
+        let ins: Vec<Input> = call.operands.iter().map(|o| self.input(o, rule, &mut steps)).collect();
 
         // 1. corner rules on the arguments (an API refusing literals), the literals' conversion
         //    (a literal must fit the dtype of the node it enters at), rules on the operands
         if let Some(r) = self.corner(call, &ins, Stage::Arguments, None, None) {
             match r.then {
                 Then::Error(k) => return Err(self.corner_error(call, r, k, None)),
-                Then::DType(d) => return Ok(self.decided(call, &ins, r, d, steps)),
-                Then::First => return Ok(self.decided(call, &ins, r, ins[0].dtype, steps)),
+                Then::DType(d) => return self.decided(call, &ins, r, d, steps),
+                Then::First => return self.decided(call, &ins, r, ins[0].dtype, steps),
+                Then::Second => return self.decided(call, &ins, r, ins[ins.len() - 1].dtype, steps),
                 Then::Accept => {}
             }
         }
-        self.check_ranges(call, &ins, rule.range.as_ref().unwrap_or(&self.range), DType::Bool, DType::Bool, true)?;
+        let ignored;
+        let call = if rule.ignore_out && call.out.is_some() {
+            steps.push(Step { rule: "out", detail: format!("{} has no in-place form: the result is a new tensor, not written into out", call.op) });
+            ignored = Call { op: call.op, operands: call.operands.clone(), out: None };
+            &ignored
+        } else {
+            call
+        };
+        self.check_ranges(call, &ins, rule.range.as_ref().unwrap_or(&self.range), DType::Bool, DType::Bool, Some(true))?;
         if let Some(r) = self.corner(call, &ins, Stage::Operands, None, None) {
             match r.then {
                 Then::Error(k) => return Err(self.corner_error(call, r, k, None)),
-                Then::DType(d) => return Ok(self.decided(call, &ins, r, d, steps)),
-                Then::First => return Ok(self.decided(call, &ins, r, ins[0].dtype, steps)),
+                Then::DType(d) => return self.decided(call, &ins, r, d, steps),
+                Then::First => return self.decided(call, &ins, r, ins[0].dtype, steps),
+                Then::Second => return self.decided(call, &ins, r, ins[ins.len() - 1].dtype, steps),
                 Then::Accept => {}
             }
         }
@@ -912,8 +947,9 @@ impl RulePolicy {
         if let Some(r) = self.corner(call, &ins, Stage::Promoted, Some(promoted), None) {
             match r.then {
                 Then::Error(k) => return Err(self.corner_error(call, r, k, Some(promoted))),
-                Then::DType(d) => return Ok(self.decided(call, &ins, r, d, steps)),
-                Then::First => return Ok(self.decided(call, &ins, r, ins[0].dtype, steps)),
+                Then::DType(d) => return self.decided(call, &ins, r, d, steps),
+                Then::First => return self.decided(call, &ins, r, ins[0].dtype, steps),
+                Then::Second => return self.decided(call, &ins, r, ins[ins.len() - 1].dtype, steps),
                 Then::Accept => {
                     steps.push(Step { rule: "corner", detail: format!("{} of {} is computed without the op's kernel ({})", call.op, promoted, r.source) });
                     accepted = true;
@@ -931,7 +967,7 @@ impl RulePolicy {
         if self.out_first {
             self.out_check(call, result, &mut steps)?;
         }
-        self.check_ranges(call, &ins, rule.range.as_ref().unwrap_or(&self.range), promoted, compute, false)?;
+        self.check_ranges(call, &ins, rule.range.as_ref().unwrap_or(&self.range), promoted, compute, Some(false))?;
         if action == Action::Unsupported {
             return Err(PromoteError::Unsupported {
                 policy: self.name.clone(),
@@ -951,8 +987,9 @@ impl RulePolicy {
         if let Some(r) = self.corner(call, &ins, Stage::Computed, Some(promoted), Some(compute)) {
             match r.then {
                 Then::Error(k) => return Err(self.corner_error(call, r, k, Some(compute))),
-                Then::DType(d) => return Ok(self.decided(call, &ins, r, d, steps)),
-                Then::First => return Ok(self.decided(call, &ins, r, ins[0].dtype, steps)),
+                Then::DType(d) => return self.decided(call, &ins, r, d, steps),
+                Then::First => return self.decided(call, &ins, r, ins[0].dtype, steps),
+                Then::Second => return self.decided(call, &ins, r, ins[ins.len() - 1].dtype, steps),
                 Then::Accept => {}
             }
         }
@@ -971,6 +1008,7 @@ impl RulePolicy {
             }
             None => result,
         };
+        self.check_ranges(call, &ins, rule.range.as_ref().unwrap_or(&self.range), promoted, compute, None)?;
         if steps.is_empty() || (ins.len() == 1 && steps.iter().all(|s| s.rule != "op")) {
             steps.push(Step { rule: "op", detail: format!("{} of {} gives {}", call.op, promoted, result) });
         }
@@ -1326,7 +1364,8 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
                     "node" => Ok(RangeTarget::Node),
                     "promoted" => Ok(RangeTarget::Promoted),
                     "compute" => Ok(RangeTarget::Compute),
-                    x => Err(ctx.err(t.span(), format!("range targets are node, promoted, compute; not `{x}`"))),
+                    "deferred" => Ok(RangeTarget::Deferred),
+                    x => Err(ctx.err(t.span(), format!("range targets are node, promoted, compute, deferred; not `{x}`"))),
                 })
                 .collect::<Result<Vec<_>, _>>()
         };
@@ -1337,7 +1376,7 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
     // ops: start from "compute in the promoted dtype", apply each rule in order
     let mut ops: Vec<OpRule> = Op::ALL
         .iter()
-        .map(|_| OpRule { action: std::array::from_fn(|i| Action::Compute(DType::ALL[i])), result: None, same_dtype: false, keep_weak: true, range: None, sources: Vec::new(), outside: None, loops: None })
+        .map(|_| OpRule { action: std::array::from_fn(|i| Action::Compute(DType::ALL[i])), result: None, same_dtype: false, keep_weak: true, range: None, sources: Vec::new(), outside: None, loops: None, literal: Default::default(), ignore_out: false })
         .collect();
     for r in &spec.ops {
         let mut targets = Vec::new();
@@ -1374,6 +1413,11 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
         let result = r.result.as_ref().map(target_dtype).transpose()?;
         let outside = r.outside.as_ref().map(target_dtype).transpose()?;
         let loops = r.loops.as_ref().map(|v| v.iter().map(|t| ctx.dtype(t)).collect::<Result<Vec<_>, _>>()).transpose()?;
+        let mut lit: [Option<Vec<usize>>; 4] = Default::default();
+        for (k, v) in &r.literal {
+            let kind = LiteralKind::ALL.iter().position(|x| x.name() == k).ok_or_else(|| ctx.err(v.span(), format!("literal kinds are bool, int, float, complex; not `{k}`")))?;
+            lit[kind] = Some(v.get_ref().items().iter().map(|t| lookup(t).ok_or_else(|| ctx.err(v.span(), node_err(t)))).collect::<Result<Vec<_>, _>>()?);
+        }
         let rr = r.literal_range.as_ref().map(range_of).transpose()?;
         for op in targets {
             let rule = &mut ops[op as usize];
@@ -1390,6 +1434,14 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
             }
             if loops.is_some() {
                 rule.loops = loops.clone();
+            }
+            for (k, l) in lit.iter().enumerate() {
+                if l.is_some() {
+                    rule.literal[k] = l.clone();
+                }
+            }
+            if let Some(i) = r.ignore_out {
+                rule.ignore_out = i;
             }
             if let Some(s) = r.same_dtype {
                 rule.same_dtype = s;
@@ -1469,6 +1521,7 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
         let then = match r.then.get_ref().as_str() {
             "accept" => Then::Accept,
             "first" => Then::First,
+            "second" => Then::Second,
             x => match crate::ErrorKind::parse(x) {
                 Some(k) => Then::Error(k),
                 None => Then::DType(ctx.dtype(&r.then)?),
@@ -1477,7 +1530,7 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
         if matches!(at, Stage::Arguments | Stage::Operands) && then == Then::Accept {
             return Err(ctx.err(r.then.span(), "`accept` needs a promoted dtype: use it at promoted or computed"));
         }
-        rules.push(CornerRule { ops: mask, at, any: matcher(&r.any)?, first: matcher(&r.first)?, second: matcher(&r.second)?, other: matcher(&r.other)?, out: r.out, out_is_first: r.out_is_first, promoted: sel_mask(&r.promoted)?, compute: sel_mask(&r.compute)?, then, source: r.source.clone() });
+        rules.push(CornerRule { ops: mask, at, any: matcher(&r.any)?, first: matcher(&r.first)?, second: matcher(&r.second)?, other: matcher(&r.other)?, out: r.out, out_is_first: r.out_is_first, promoted_is_first: r.promoted_is_first, promoted: sel_mask(&r.promoted)?, compute: sel_mask(&r.compute)?, then, source: r.source.clone() });
     }
 
     let out = match spec.out.casting.get_ref().as_str() {
@@ -1552,6 +1605,7 @@ builtins! {
     "numpy" => "numpy.toml",
     "numpy1" => "numpy1.toml",
     "array-api" => "array-api.toml",
+    "oneflow" => "oneflow.toml",
 }
 
 /// A built-in policy by name, compiled once and shared.

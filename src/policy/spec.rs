@@ -75,6 +75,8 @@ pub struct RuleSpec {
     pub out: Option<bool>,
     /// The `out` dtype is (true) or is not (false) the first operand's dtype (an in-place `a op= b`).
     pub out_is_first: Option<bool>,
+    /// The promoted dtype is (true) or is not (false) the first operand's dtype.
+    pub promoted_is_first: Option<bool>,
     /// The promoted dtype matches one of these selectors.
     #[serde(default)]
     pub promoted: Vec<Text>,
@@ -205,7 +207,8 @@ pub struct CombineSpec {
 }
 
 /// Which dtypes a literal's value must fit: a list of `node` (the dtype the literal's node stands for),
-/// `promoted` (the operands' promoted dtype) and `compute` (the dtype the op computes in).
+/// `promoted` (the operands' promoted dtype), `compute` (the dtype the op computes in) and `deferred`
+/// (the node's dtype, checked after everything else).
 /// Only integer and bool targets bound an int literal; any float target bounds it by float64's range.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -243,6 +246,11 @@ pub struct OpRuleSpec {
     /// Where the promoted dtype is outside the 15 (PyTorch's complex32): the result, e.g. `bool`
     /// for `equal`; absent: `unsupported`.
     pub outside: Option<Text>,
+    /// How this op takes Python literals (kind to node or list of nodes), where it differs from `[operands]`.
+    #[serde(default)]
+    pub literal: BTreeMap<String, Spanned<OneOrMany>>,
+    /// The op ignores `out` (the framework rebinds `a = a op b` instead of writing in place).
+    pub ignore_out: Option<bool>,
     /// The op's loops in order: the first every operand casts to safely is used (NumPy 1's
     /// linear-search resolver), instead of promoting.
     pub loops: Option<Vec<Text>>,

@@ -1,0 +1,625 @@
+"""Derive the `oneflow` policy fixture from OneFlow's C++/Python-binding source (not recorded).
+
+    python tools/oracle/derive_oneflow.py            # -> tests/fixtures/resolve/oneflow.txt.gz
+    python tools/oracle/derive_oneflow.py --tables   # print the promotion tables as Markdown
+    python tools/oracle/derive_oneflow.py --dry-run  # print the cells, write nothing
+
+OneFlow's PyPI wheel is a placeholder, so nothing can be recorded: this script is a transcription of
+the source code paths, one function per C++ functor, each citing where it comes from. Every rule and
+every caveat is explained in tools/oracle/notes/oneflow.md; the citations below use these short names
+(all in github.com/Oneflow-Inc/oneflow, read through the search index; "L" = line in the stored text,
+"@" = character offset in the stored text where a file was too long to count lines):
+
+  dtype.cpp   oneflow/core/framework/dtype.cpp, newest stored version (the only one whose table has
+              bool, uint16..uint64 and complex types; index file id 7002913921, 14450 chars)
+  tp.cpp      oneflow/core/functional/tensor_processor.cpp @ c5a283cbca622fe65f10e8808eae884dc9740646
+  bf.h        oneflow/core/functional/impl/binary_functor.h (index id 6901943117)
+  bf.cpp      oneflow/core/functional/impl/binary_functor.cpp (index id 7096258466)
+  math.cpp    oneflow/core/functional/impl/math_functor.cpp (index id 6959478612)
+  scalar.h    oneflow/core/common/scalar.h (index id 7033709081)
+  scalar.cpp  oneflow/core/common/scalar.cpp (index id 6729711482)
+  common.cpp  oneflow/api/python/functional/common.cpp (index id 6898735265)
+  parg.cpp    oneflow/api/python/functional/python_arg.cpp (index id 7343726422)
+  tfn.cpp     oneflow/api/python/framework/tensor_functions.cpp (index id 7499496407)
+  yaml        oneflow/core/functional/functional_api.yaml @ 0022556449cd1116bdc42a2575d2b9927177fd48
+  unary.h     oneflow/core/functional/impl/unary_functor.h (index id 7166553968)
+  nn.cpp      oneflow/core/functional/impl/nn_functor.cpp (index id 7539653509)
+  mm_op.cpp   oneflow/user/ops/matmul_op.cpp (index id 7263510616)
+  common_impl oneflow/core/functional/impl/common.cpp (index id 7223172114)
+
+Scope: the dtype the functional front end computes (promotion, casts, scalar handling, in-place
+checks) and the errors raised there. Kernel availability per device is NOT modelled (see notes:
+the CPU primitives have no uint16/uint32/uint64/int16 kernels, so a real CPU run would fail on
+many cells this file answers with a dtype).
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import cases  # noqa: E402
+from syntax import DTYPES  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(HERE))
+OUT = os.path.join(ROOT, "tests", "fixtures", "resolve", "oneflow.txt.gz")
+HEADER = ("# policy=oneflow framework=oneflow (derived from source, commit unresolved: the search "
+          "index exposes no sha for the newest dtype.cpp, index file id 7002913921; tensor_processor.cpp "
+          "@ c5a283cbca622fe65f10e8808eae884dc9740646), not recorded by tools/oracle/derive_oneflow.py\n")
+
+# ---------------------------------------------------------------------------------------------
+# DataType enum (data_type.proto, as restated in dtype.cpp L190-211) and the short names the
+# lookup table uses (dtype.cpp L166-187).
+# ---------------------------------------------------------------------------------------------
+CODES = ["iv", "c1", "f4", "f8", "i1", "i4", "i8", "u1", "re", "f2", "bu", "bf", "b1", "u2", "u4",
+         "u8", "u16", "i2", "i16", "cp4", "cp8", "cp16"]  # index == DataType value (kInvalid=0 .. kComplex128=21)
+IDX = {c: i for i, c in enumerate(CODES)}
+
+# NumPy canonical name <-> OneFlow short code
+NP2OF = {"bool": "b1", "uint8": "u1", "uint16": "u2", "uint32": "u4", "uint64": "u8",
+         "int8": "i1", "int16": "i2", "int32": "i4", "int64": "i8", "bfloat16": "bf",
+         "float16": "f2", "float32": "f4", "float64": "f8", "complex64": "cp8", "complex128": "cp16"}
+OF2NP = {v: k for k, v in NP2OF.items()}
+OUTSIDE_NAMES = {"cp4": "complex32", "i16": "int128", "u16": "uint128", "iv": "invalid", "c1": "char",
+                 "re": "of_record", "bu": "tensor_buffer"}
+
+# dtype.cpp L225-248: _promoteTypesLookup, copied verbatim (row = a, column = b of promoteTypes(a, b)).
+_TABLE_TEXT = """
+      /*          iv   c1   f4   f8   i1   i4   i8   u1   re   f2   bu   bf   b1   u2   u4   u8   u16   i2   i16   cp4   cp8   cp16 */
+      /* iv */   {iv,  c1,  f4,  f8,  i1,  i4,  i8,  u1,  re,  f2,  bu,  bf,  b1,  u2,  u4,  u8,  u16,  i2,  i16,  cp4,  cp8,  cp16},
+      /* c1 */   {c1,  c1,  f4,  f8,  i1,  i4,  i8,  c1,  iv,  f2,  iv,  bf,  c1,  u2,  u4,  u8,  u16,  i2,  i16,  iv,   cp4,  cp16},
+      /* f4 */   {f4,  f4,  f4,  f8,  f4,  f4,  f4,  f4,  iv,  f4,  iv,  bf,  f4,  f4,  f4,  f4,  f4,   f4,  f4,   iv,   cp4,  cp16},
+      /* f8 */   {f8,  f8,  f8,  f8,  f8,  f8,  f8,  f8,  iv,  f8,  iv,  bf,  f8,  f8,  f8,  f8,  f8,   f8,  f8,   iv,   cp4,  cp16},
+      /* i1 */   {i1,  i1,  f4,  f8,  i1,  i4,  i8,  i2,  iv,  f2,  iv,  bf,  i1,  i4,  i8,  i16, iv,   i2,  i16,  iv,   cp4,  cp16},
+      /* i4 */   {i4,  i4,  f4,  f8,  i4,  i4,  i8,  i4,  iv,  f2,  iv,  bf,  i4,  i4,  i8,  i16, iv,   i4,  i16,  iv,   cp4,  cp16},
+      /* i8 */   {i8,  i8,  f4,  f8,  i8,  i8,  i8,  i8,  iv,  f2,  iv,  bf,  i8,  i8,  i8,  i16, iv,   i8,  i16,  iv,   cp4,  cp16},
+      /* u1 */   {u1,  c1,  f4,  f8,  i2,  i4,  i8,  u1,  iv,  f2,  iv,  bf,  u1,  u2,  u4,  u8,  u16,  i2,  i16,  iv,   cp4,  cp16},
+      /* re */   {iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,   iv,  iv,   iv,   iv,   iv},
+      /* f2 */   {f2,  f2,  f4,  f8,  f2,  f2,  f2,  f2,  iv,  f2,  iv,  bf,  f2,  f2,  f2,  f2,  iv,   f2,  f2,   iv,   cp4,  cp16},
+      /* bu */   {iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  bu,  iv,  iv,  iv,  iv,  iv,  iv,   iv,  iv,   iv,   iv,   iv},
+      /* bf */   {bf,  bf,  bf,  bf,  bf,  bf,  bf,  bf,  iv,  bf,  iv,  bf,  bf,  bf,  bf,  bf,  iv,   bf,  bf,   iv,   cp4,  cp16},
+      /* b1 */   {b1,  c1,  f4,  f8,  i1,  i4,  i8,  u1,  iv,  f2,  iv,  bf,  b1,  u2,  u4,  u8,  u16,  i2,  i16,  iv,   cp4,  cp16},
+      /* u2 */   {u2,  u2,  f4,  f8,  i4,  i4,  i8,  u2,  iv,  f2,  iv,  bf,  u2,  u2,  u4,  u8,  u16,  i4,  i16,  iv,   cp4,  cp16},
+      /* u4 */   {u4,  u4,  f4,  f8,  i8,  i8,  i8,  u4,  iv,  f2,  iv,  bf,  u4,  u4,  u4,  u8,  u16,  i8,  i16,  iv,   cp4,  cp16},
+      /* u8 */   {u8,  u8,  f4,  f8,  i16, i16, i16, u8,  iv,  f2,  iv,  bf,  u8,  u8,  u8,  u8,  u16,  i16, i16,  iv,   cp4,  cp16},
+      /* u16 */  {u16, u16, f4,  f8,  iv,  iv,  iv,  u16, iv,  f2,  iv,  bf,  u16, u16, u16, u16, u16,  iv,  iv,   iv,   cp4,  cp16},
+      /* i2 */   {i2,  i2,  f4,  f8,  i2,  i4,  i8,  i2,  iv,  f2,  iv,  bf,  i2,  i4,  i8,  i16, iv,   i2,  i16,  iv,   cp4,  cp16},
+      /* i16 */  {i16, i16, f4,  f8,  i16, i16, i16, i16, iv,  f2,  iv,  bf,  i16, i16, i16, i16, iv,   i16, i16,  iv,   cp4,  cp16},
+      /* cp4 */  {iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,   iv,  iv,   cp4,  cp8,  cp16},
+      /* cp8 */  {cp8, cp8, cp8, cp8, cp8, cp8, cp8, cp8, iv,  cp8, iv,  cp8, cp8, cp8, cp8, cp8, cp8,  cp8, cp8,  cp8,  cp8,  cp16},
+      /* cp16 */ {cp16,cp16,cp16,cp16,cp16,cp16,cp16,cp16,iv,  cp16,iv,  cp16,cp16,cp16,cp16,cp16,cp16, cp16,cp16, cp16, cp16, cp16}};
+"""
+
+
+def _parse_table(text):
+    rows = {}
+    for line in text.strip().splitlines()[1:]:
+        head, body = line.split("*/", 1)
+        name = head.replace("/*", "").strip()
+        body = body.strip().rstrip(",;").rstrip("}").strip().lstrip("{").rstrip("}")
+        rows[name] = [c.strip() for c in body.split(",")]
+    assert list(rows) == CODES, list(rows)
+    for r in rows.values():
+        assert len(r) == len(CODES) and all(c in IDX for c in r), r
+    return [rows[c] for c in CODES]
+
+
+TABLE = _parse_table(_TABLE_TEXT)
+
+# dtype.cpp L127-147: DType::priority_order[DataType_ARRAYSIZE], copied as written. It has only 21
+# initializers for 22 DataType values: the list skips kUInt16 (13), so from index 13 on every value
+# lands one slot early (its comment names the dtype it was *meant* for), and the last slot
+# (kComplex128 = 21) is value-initialized to 0 (C++ aggregate initialization of a static array).
+_PRIORITY_AS_WRITTEN = [0, 3, 13, 14, 4, 7, 9, 2, 19, 12, 20, 18, 1,
+                        6,   # written /*kUint32*/  -> index 13 = kUInt16
+                        8,   # written /*kUint64*/  -> index 14 = kUInt32
+                        10,  # written /*kUint128*/ -> index 15 = kUInt64
+                        5,   # written /*kInt16*/   -> index 16 = kUInt128
+                        11,  # written /*kInt128*/  -> index 17 = kInt16
+                        15,  # written /*kComplex32*/  -> index 18 = kInt128
+                        16,  # written /*kComplex64*/  -> index 19 = kComplex32
+                        17]  # written /*kComplex128*/ -> index 20 = kComplex64
+PRIORITY = _PRIORITY_AS_WRITTEN + [0] * (len(CODES) - len(_PRIORITY_AS_WRITTEN))  # kComplex128 -> 0
+
+
+def prio(code):
+    return PRIORITY[IDX[code]]
+
+
+# dtype.cpp L67-89: DTypeMeta(name, is_signed, is_integer, is_floating_point, is_complex)
+IS_INTEGER = {"i1", "i2", "i4", "i8", "i16", "u1", "u2", "u4", "u8", "u16"}   # bool is NOT integer
+IS_FLOATING = {"f2", "f4", "f8", "bf"}                                       # complex is NOT floating
+IS_COMPLEX = {"cp4", "cp8", "cp16"}
+
+
+def promote_types(a, b):
+    """dtype.cpp L165-251: promoteTypes(a, b) = _promoteTypesLookup[a][b]."""
+    return TABLE[IDX[a]][IDX[b]]
+
+
+class OFError(Exception):
+    def __init__(self, kind, why):
+        super().__init__(why)
+        self.kind = kind   # no_promotion / overflow / unsupported
+        self.why = why
+
+
+class T:
+    """A tensor as the functors see it: dtype code and number of axes (1 = 'tensor', 0 = 0-d)."""
+
+    def __init__(self, code, ndim):
+        self.code, self.ndim = code, ndim
+
+    def with_code(self, code):
+        return T(code, self.ndim)
+
+
+def cast(t, code):
+    """functional::Cast. A cast to a dtype outside the 15 (complex32, int128) has no kernel on any
+    device (ep/*/primitive type seqs); best reading: it raises, reported as !unsupported."""
+    if code not in OF2NP:
+        raise OFError("unsupported", f"cast to {OUTSIDE_NAMES.get(code, code)} (no kernel; outside the 15 dtypes)")
+    return t.with_code(code)
+
+
+# ---------------------------------------------------------------------------------------------
+# TensorProcessor (tp.cpp)
+# ---------------------------------------------------------------------------------------------
+def compute_common_dtype(ts):
+    """tp.cpp L31-42: 0-d tensors are skipped unless all inputs are 0-d; the fold is
+    common = promoteTypes(tensor.dtype, common), starting from kInvalidDataType."""
+    all_scalar = all(t.ndim == 0 for t in ts)
+    common = "iv"
+    for t in ts:
+        if not all_scalar and t.ndim == 0:
+            continue
+        common = promote_types(t.code, common)
+    return common
+
+
+def tensor_processor(ts, lowest=None, promote=False, promote_dtype=None, int_to_float=False):
+    """tp.cpp L101-138 TensorProcessor::Apply(); `lowest` is the per-input lowest dtype (one value
+    for all inputs, as every caller here passes), None = kInvalidDataType."""
+    ts = list(ts)
+    if promote:
+        different = len(ts) > 1 and any(t.code != ts[0].code for t in ts)  # tp.cpp L44-51
+        if different:
+            common = promote_dtype if promote_dtype is not None else compute_common_dtype(ts)  # L105-109
+            if int_to_float and common in IS_INTEGER:  # L110-114
+                common = "f4"
+            ts = [t if t.code == common else cast(t, common) for t in ts]  # L115, CastToSameType L53-60
+        else:
+            if len(ts) == 1 and ts[0].code not in IS_FLOATING:  # L117-121
+                target = lowest if lowest is not None else "f4"
+                if ts[0].code != target:
+                    ts = [cast(ts[0], target)]
+    else:
+        for i, t in enumerate(ts):  # L124-134
+            base = lowest
+            if base is not None and base != "iv" and prio(base) > prio(t.code):
+                ts[i] = cast(t, base)
+    return ts
+
+
+def check_inplace_cast_valid(x, x_cast):
+    """common_impl CheckInplaceCastValid: 'result type X can't be cast to the desired output type Y'."""
+    if x.code != x_cast.code:
+        raise OFError("no_promotion", f"result type {x_cast.code} can't be cast to the desired output type {x.code}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Tensor-tensor functors (bf.h, bf.cpp, math.cpp)
+# ---------------------------------------------------------------------------------------------
+def binary_functor(x, y):
+    """bf.h L38-56 BinaryFunctor: promote to the common dtype (0-d skipped)."""
+    return tensor_processor([x, y], promote=True)
+
+
+def binary_float_functor(x, y):
+    """bf.h L58-81 BinaryFloatFunctor (Div, Pow, BroadcastPow): if the raw table entry
+    promoteTypes(x, y) (no 0-d skipping) is an integer dtype, every input is cast up to float32 by
+    priority; otherwise promote to the common dtype and turn an integer common dtype into float32."""
+    if promote_types(x.code, y.code) in IS_INTEGER:
+        return tensor_processor([x, y], lowest="f4")
+    return tensor_processor([x, y], promote=True, int_to_float=True)
+
+
+def add_functor(x, y, inplace):
+    """bf.cpp L67-156 AddFunctor: in place, promote_dtype is forced to the input's dtype (L110)."""
+    xs = tensor_processor([x, y], promote=True, promote_dtype=x.code if inplace else None)
+    if inplace:
+        check_inplace_cast_valid(x, xs[0])  # L135 (always passes: x is never cast)
+    return xs[0].code
+
+
+def inplaceable_binary_functor(x, y, inplace):
+    """bf.h L103-128 (SubFunctor, bf.cpp L158-180)."""
+    xs = tensor_processor([x, y], promote=True)
+    if inplace:
+        check_inplace_cast_valid(x, xs[0])  # bf.h L116
+    return xs[0].code
+
+
+def inplace_mul_functor(x, y):
+    """bf.cpp L204-230 InplaceMulFunctor."""
+    xs = tensor_processor([x, y], promote=True)
+    check_inplace_cast_valid(x, xs[0])  # L224
+    return x.code
+
+
+def inplace_div_functor(x, y):
+    """bf.cpp L301-345 InplaceDivFunctor: like BinaryFloatFunctor, then the cast check."""
+    if promote_types(x.code, y.code) in IS_INTEGER:  # L323
+        xs = tensor_processor([x, y], lowest="f4")  # L324
+    else:
+        xs = tensor_processor([x, y], promote=True, int_to_float=True)  # L326-328
+    check_inplace_cast_valid(x, xs[0])  # L336
+    return x.code
+
+
+def inplace_broadcast_greater(x, y):
+    """bf.cpp InplaceBroadcastGreaterFunctor (Tensor.gt_) @~20.3k: promote, cast check, write into x."""
+    xs = tensor_processor([x, y], promote=True)
+    check_inplace_cast_valid(x, xs[0])
+    return x.code
+
+
+def reduce_sum_whole(x):
+    """math.cpp L466-487 ReduceSumWholeFunctor: 0-d input is returned as is (L474); otherwise lowest
+    dtype int64 by priority (L481)."""
+    if x.ndim == 0:
+        return x.code
+    return tensor_processor([x], lowest="i8")[0].code
+
+
+def reciprocal(x):
+    """unary.h FloatUnaryFunctor (Reciprocal is in FLOAT_UNARY_FUNC_SEQ): AddInputs({x}, Float)
+    .PromoteInputsToCommonDtype(true).PromoteIntegerInputsToFloatDtype(true) -> tp.cpp L117-121:
+    a single non-floating input (bool, ints AND complex) is cast to float32."""
+    return tensor_processor([x], lowest="f4", promote=True, int_to_float=True)[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Python scalars (common.cpp, parg.cpp, scalar.h, scalar.cpp)
+# ---------------------------------------------------------------------------------------------
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+class Scalar:
+    """scalar.h L28-110. tag: B (bool), S (int64), D (double), C (complex)."""
+
+    def __init__(self, tag, overflow=False):
+        self.tag, self.overflow = tag, overflow
+
+    def is_bool(self):
+        return self.tag == "B"          # scalar.h L88
+
+    def is_integral(self):
+        return self.tag == "S"          # scalar.h L89 (HAS_S || HAS_U; bool is not integral)
+
+    def is_floating(self):
+        return self.tag == "D"          # scalar.h L90
+
+    def is_complex(self):
+        return self.tag == "C"          # scalar.h L93
+
+    def mul(self, other):
+        """scalar.cpp L38-51 operator*: complex if either is complex, else double if either is
+        floating, else int64 (bool reads as 0/1 through As<int64_t>)."""
+        if self.is_complex() or other.is_complex():
+            return Scalar("C")
+        if self.is_floating() or other.is_floating():
+            return Scalar("D")
+        return Scalar("S")
+
+    def div(self, other):
+        return self.mul(other)  # same macro, scalar.cpp L55
+
+
+def unpack_literal(v):
+    """common.cpp L149-168 PyUnpackScalar: bool -> HAS_B, int -> static_cast<int64_t>(PyLong_AsLongLong)
+    (no overflow check: out of range returns -1 and leaves OverflowError pending), float -> double,
+    complex -> HAS_C."""
+    if isinstance(v, bool):
+        return Scalar("B")
+    if isinstance(v, int):
+        return Scalar("S", overflow=not (INT64_MIN <= v <= INT64_MAX))
+    if isinstance(v, float):
+        return Scalar("D")
+    if isinstance(v, complex):
+        return Scalar("C")
+    raise TypeError(v)
+
+
+def scalar_math_base(x, s, op_name, inplace=False):
+    """math.cpp L73-130 ScalarMathBaseFunctor."""
+    if s.is_floating():  # L88-96
+        lowest = "f4" if prio(x.code) < prio("f2") else x.code
+    elif s.is_integral():  # L97-108
+        if prio(x.code) == prio("b1"):
+            lowest = "i8"
+        elif op_name == "scalar_div":
+            lowest = "f2" if x.code == "f2" else "f4"
+        else:
+            lowest = x.code
+    else:  # L109-112: bool and complex Scalars
+        raise OFError("unsupported", f"The scalar in {op_name} should be float or int.")
+    xc = tensor_processor([x], lowest=lowest)[0]  # L113
+    if inplace:
+        check_inplace_cast_valid(x, xc)  # L116
+        return x.code
+    return xc.code
+
+
+def as_int64_scalar(s):
+    """scalar.h L65-72: As<int64_t>() / Value<int64_t>(); HAS_C hits `default: assert(false); return 0`.
+    Best reading: release builds define NDEBUG, so a complex Scalar silently becomes int64 0."""
+    return Scalar("S")
+
+
+def scalar_add(x, other, alpha=None, inplace=False):
+    """math.cpp L132-151 ScalarAddFunctor: other*alpha is re-made as double if either is floating,
+    else int64 (L144-148) -- so a bool literal becomes an int, and a complex one int 0 (NDEBUG)."""
+    alpha = alpha or Scalar("S")
+    if other.is_floating() or alpha.is_floating():
+        scalar = Scalar("D")
+    else:
+        scalar = as_int64_scalar(other)
+    return scalar_math_base(x, scalar, "scalar_add", inplace)
+
+
+def scalar_add2(lit, t, alpha_is_one=True):
+    """math.cpp L153-172 ScalarAdd2Functor (literal on the left): when alpha != 1 the tensor is first
+    multiplied by alpha, `other_ = ScalarMul(alpha, other)` (L168), then ScalarAdd(other_, input) (L170)."""
+    other = t if alpha_is_one else t.with_code(scalar_math_base(t, Scalar("S"), "scalar_mul"))
+    return scalar_add(other, lit)
+
+
+def scalar_sub(x, s, inplace=False):
+    """math.cpp L174-180 ScalarSubFunctor: ScalarAdd(input, Scalar(-1) * scalar, alpha, inplace) (L178)."""
+    return scalar_add(x, Scalar("S").mul(s), None, inplace)
+
+
+def scalar_sub2(lit, t):
+    """math.cpp L182-188 ScalarSub2Functor: ScalarAdd(scalar, input, Scalar(-1) * alpha) (L186), i.e.
+    ScalarAdd2Functor with alpha = -1 (an int Scalar): the tensor goes through ScalarMul(-1, t) first."""
+    return scalar_add2(lit, t, alpha_is_one=False)
+
+
+def scalar_logical(x, s):
+    """math.cpp ScalarLogicalBaseFunctor @96727: float -> lowest float32 for low-priority tensors;
+    int or bool -> lowest int64 for bool tensors; complex -> UNIMPLEMENTED. Output is bool."""
+    if s.is_floating():
+        lowest = "f4" if prio(x.code) < prio("f2") else x.code
+    elif s.is_integral() or s.is_bool():
+        lowest = "i8" if prio(x.code) == prio("b1") else x.code
+    else:
+        raise OFError("unsupported", "The scalar in scalar_logical_* should be float or int.")
+    tensor_processor([x], lowest=lowest)
+    return "b1"
+
+
+def inplace_scalar_logical_greater(x, s):
+    """math.cpp InplaceScalarLogicalGreaterFunctor (Tensor.gt_(scalar)), right after
+    ScalarLogicalGreater2Functor: same lowest dtype as above, but through
+    PromoteInputsToCommonDtype(true) -> tp.cpp L117-121 casts a non-floating x to `lowest`; then
+    CheckInplaceCastValid."""
+    if s.is_floating():
+        lowest = "f4" if prio(x.code) < prio("f2") else x.code
+    elif s.is_integral() or s.is_bool():
+        lowest = "i8" if prio(x.code) == prio("b1") else x.code
+    else:
+        raise OFError("unsupported", "The scalar in scalar_logical_inplace_greater should be float or int.")
+    xc = tensor_processor([x], lowest=lowest, promote=True)[0]
+    check_inplace_cast_valid(x, xc)
+    return x.code
+
+
+# ---------------------------------------------------------------------------------------------
+# The Python surface: which functor each cell reaches (tfn.cpp, yaml, parg.cpp)
+# ---------------------------------------------------------------------------------------------
+ARITH = {"add", "subtract", "multiply", "divide", "floor_divide", "remainder", "power", "maximum", "minimum"}
+COMPARE = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"}
+LOGICAL = {"logical_and", "logical_or", "logical_xor"}
+BITWISE = {"bitwise_and": "logical_and", "bitwise_or": "logical_or", "bitwise_xor": "logical_xor"}
+
+
+def tensor_tensor(op, a, b):
+    """Both operands tensors (n-d or 0-d). tfn.cpp L96-106: `&`,`^`,`|` are logical_and/xor/or and
+    `%` is fmod; yaml: each (Tensor, Tensor) overload."""
+    op = BITWISE.get(op, op)
+    if op in ("add",):
+        return add_functor(a, b, inplace=False)
+    if op == "subtract":
+        return inplaceable_binary_functor(a, b, inplace=False)
+    if op in ("multiply", "floor_divide", "remainder", "maximum", "minimum"):
+        # MulFunctor bf.cpp L182-202; FloorDivFunctor bf.cpp L397-406; BroadcastFModFunctor
+        # bf.cpp @22769; Maximum/MinimumFunctor math.cpp just before @96727.
+        return binary_functor(a, b)[0].code
+    if op in ("divide", "power"):
+        # DivFunctor bf.cpp L270-275; PowFunctor bf.cpp L385-395 (-> BroadcastPow when shapes
+        # differ, also a BinaryFloatFunctor, bf.cpp L151-156).
+        return binary_float_functor(a, b)[0].code
+    if op in COMPARE or op in LOGICAL:
+        binary_functor(a, b)  # Broadcast*Functor : BinaryFunctor; the ops' output dtype is kBool
+        return "b1"
+    raise ValueError(op)
+
+
+def tensor_literal(op, t, s):
+    """Tensor on the left, Python literal on the right (yaml (Tensor, Scalar) overloads)."""
+    op = BITWISE.get(op, op)
+    if op == "add":
+        return scalar_add(t, s)
+    if op == "subtract":
+        return scalar_sub(t, s)
+    if op == "multiply":
+        return scalar_math_base(t, s, "scalar_mul")
+    if op == "divide":
+        return scalar_math_base(t, s, "scalar_div")          # math.cpp L210-216
+    if op == "floor_divide":
+        return scalar_math_base(t, s, "scalar_floordiv")     # math.cpp L335-338
+    if op == "remainder":
+        return scalar_math_base(t, s, "scalar_fmod")         # math.cpp L345-348 (`%` is fmod)
+    if op == "power":
+        return scalar_math_base(t, s, "scalar_pow")          # math.cpp L275-278
+    if op in ("maximum", "minimum"):
+        raise OFError("unsupported", f"{op}(): only (Tensor input, Tensor other) -- TypeError from the arg parser")
+    if op in COMPARE or op in LOGICAL:
+        return scalar_logical(t, s)
+    raise ValueError(op)
+
+
+def literal_tensor(op, s, t):
+    """Python literal on the left: Python calls the tensor's slot with (literal, tensor)
+    (tfn.cpp NB_BINARY_FUNC packs (a, b) as given), comparisons are reflected by Python."""
+    op = BITWISE.get(op, op)
+    if op == "add":
+        return scalar_add2(s, t)                             # yaml (Scalar, Tensor) => ScalarAdd
+    if op == "subtract":
+        return scalar_sub2(s, t)                             # yaml (Scalar, Tensor) => ScalarSub
+    if op == "multiply":
+        return scalar_math_base(t, s, "scalar_mul")          # ScalarMul2Functor math.cpp L195-200
+    if op == "divide":
+        return scalar_math_base(reciprocal(t), s, "scalar_mul")  # ScalarDiv2Functor math.cpp L239-244
+    if op == "power":
+        return scalar_math_base(t, s, "scalar_reverse_pow")  # ScalarReversePowFunctor math.cpp L303-309
+    if op in ("floor_divide", "remainder", "maximum", "minimum"):
+        raise OFError("unsupported", f"no (Scalar, Tensor) overload for {op} -- TypeError from the arg parser")
+    if op in COMPARE or op in LOGICAL:
+        return scalar_logical(t, s)                          # reflected / *2Functor swap the operands
+    raise ValueError(op)
+
+
+FUNCTION_FORM = {"maximum", "minimum", "logical_and", "logical_or", "logical_xor"}
+
+
+def out_of_place(op, a, b):
+    """One binary cell without out=. Returns a dtype code or raises OFError."""
+    if a.__class__ is T and b.__class__ is T:
+        return tensor_tensor(op, a, b)
+    if a.__class__ is T:
+        s, lit_left = b, False
+    else:
+        s, lit_left = a, True
+    code = literal_tensor(op, s, b) if lit_left else tensor_literal(op, a, s)
+    if s.overflow:
+        # PyLong_AsLongLong left an OverflowError pending (common.cpp L153); once the functor has
+        # returned, NB_BINARY_FUNC's PyErr_Occurred() check (tfn.cpp L85) raises it.
+        raise OFError("overflow", "Python int too large to convert to C long (OverflowError left pending by PyLong_AsLongLong)")
+    return code
+
+
+def in_place(op, a, b):
+    """A cell with out= equal to a's dtype: the Python in-place operator or method (tfn.cpp L132-183)."""
+    lit = b.__class__ is Scalar
+    if op == "add":                      # a += b -> add(a, b, inplace=True)
+        code = scalar_add(a, b, None, True) if lit else add_functor(a, b, inplace=True)
+    elif op == "subtract":               # a -= b -> sub(a, b, inplace=True)
+        code = scalar_sub(a, b, True) if lit else inplaceable_binary_functor(a, b, inplace=True)
+    elif op == "multiply":               # a *= b -> mul_(a, b): InplaceScalarMul / InplaceMul
+        code = scalar_math_base(a, b, "scalar_mul", True) if lit else inplace_mul_functor(a, b)
+    elif op == "divide":                 # a /= b -> div_(a, b): InplaceScalarDiv / InplaceDiv
+        code = (scalar_math_base(a, Scalar("D").div(b), "scalar_mul", True) if lit   # math.cpp L267-273
+                else inplace_div_functor(a, b))
+    elif op in ("floor_divide", "remainder", "power", "bitwise_and", "bitwise_or", "bitwise_xor"):
+        # nb_inplace_floor_div / remainder / and / xor / or are NULL (tfn.cpp L173-183), so Python
+        # falls back to `a = a op b`; nb_inplace_pow builds an inplace=True dict but passes NULL
+        # (tfn.cpp L138-147): `a **= b` is out of place too. The result is the out-of-place one.
+        return out_of_place(op, a, b)
+    elif op == "greater":                # Tensor.gt_ (DIRECT_PASS greater_) is the only in-place comparison
+        code = inplace_scalar_logical_greater(a, b) if lit else inplace_broadcast_greater(a, b)
+    else:
+        raise OFError("unsupported", f"no in-place form and no out= argument for {op}")
+    if lit and b.overflow:
+        raise OFError("overflow", "Python int too large to convert to C long")
+    return code
+
+
+def answer(cell):
+    """The fixture token for one cases.Cell."""
+    try:
+        ops = [to_of(o) for o in cell.operands]
+        if cell.op == "sum":
+            code = reduce_sum_whole(ops[0])
+        elif cell.op == "matmul":
+            # nn.cpp MatMulFunctor @13645: two 1-d tensors reach the `a_num_axes == b_num_axes`
+            # branch -> batch_matmul, whose InferTensorDesc4Matmul (mm_op.cpp) CHECK_GE(NumAxes, 2)
+            # fails for every dtype.
+            raise OFError("unsupported", "matmul of two 1-d tensors: Check failed NumAxes >= 2")
+        elif cell.out is None:
+            code = out_of_place(cell.op, ops[0], ops[1])
+        elif cell.out != cell.operands[0].dtype:
+            raise OFError("unsupported", "functional_api.yaml signatures take no out= argument")
+        else:
+            code = in_place(cell.op, ops[0], ops[1])
+        if code not in OF2NP:
+            raise OFError("unsupported", f"result dtype {OUTSIDE_NAMES.get(code, code)} is outside the 15")
+        return OF2NP[code]
+    except OFError as e:
+        return "!" + e.kind
+
+
+def to_of(o):
+    if o.kind == "literal":
+        return unpack_literal(o.py)
+    return T(NP2OF[o.dtype], 0 if o.kind == "zerodim" else 1)
+
+
+def all_dtypes_of_newest_table():
+    """The 15 dtypes the newest table has (bool, uint8..uint64, int8..int64, bfloat16, float16..64,
+    complex64/128); complex32/int128/uint128 exist too but are not among the 15 of the spec."""
+    return [d for d in DTYPES if NP2OF[d] in CODES]
+
+
+def markdown_tables():
+    lines = ["Raw `_promoteTypesLookup` (dtype.cpp L225-248; row = `a`, column = `b` of `promoteTypes(a, b)`):", ""]
+    lines.append("| a \\ b | " + " | ".join(CODES) + " |")
+    lines.append("|" + "---|" * (len(CODES) + 1))
+    for c in CODES:
+        lines.append(f"| **{c}** | " + " | ".join(TABLE[IDX[c]]) + " |")
+    lines.append("")
+    names = all_dtypes_of_newest_table()
+    short = {d: d.replace("float", "f").replace("complex", "c").replace("uint", "u").replace("int", "i").replace("bfloat16", "bf16") for d in names}
+    lines.append("`add` tensor with tensor (rows = first operand `a`, columns = second operand `b`; "
+                 "`!u` = `!unsupported` because the common dtype is complex32/int128):")
+    lines.append("")
+    lines.append("| a \\ b | " + " | ".join(short[d] for d in names) + " |")
+    lines.append("|" + "---|" * (len(names) + 1))
+    for a in names:
+        row = []
+        for b in names:
+            tok = answer(cases.Cell("add", (cases.parse_operand(a), cases.parse_operand(b))))
+            row.append("!u" if tok == "!unsupported" else short[tok])
+        lines.append(f"| **{short[a]}** | " + " | ".join(row) + " |")
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tables", action="store_true")
+    ap.add_argument("--dry-run", action="store_true")
+    a = ap.parse_args()
+    if a.tables:
+        print(markdown_tables())
+        return
+    dts = all_dtypes_of_newest_table()
+    rows = [(c, answer(c)) for c in cases.cells(dts, weak=False)]
+    if a.dry_run:
+        for c, ans in rows:
+            print(f"{c} : {ans}")
+        return
+    tmp = OUT + ".tmp"
+    with gzip.open(tmp, "wt", compresslevel=9) as f:
+        f.write(HEADER)
+        for c, ans in rows:
+            f.write(f"{c} : {ans}\n")
+    os.replace(tmp, OUT)
+    print(f"wrote {OUT} ({len(rows)} cells)")
+
+
+if __name__ == "__main__":
+    main()
