@@ -297,11 +297,24 @@ impl DType {
     /// ```
     pub fn parse(s: &str) -> Result<DType, PromoteError> {
         let t = s.trim();
-        let t = ["numpy.", "np.", "torch.", "jnp.", "jax.numpy.", "tf.", "paddle.", "oneflow.", "flow."]
-            .iter()
-            .find_map(|p| t.strip_prefix(p))
+        let t = [
+            "numpy.",
+            "np.",
+            "torch.",
+            "jnp.",
+            "jax.numpy.",
+            "tf.",
+            "paddle.",
+            "oneflow.",
+            "flow.",
+        ]
+        .iter()
+        .find_map(|p| t.strip_prefix(p))
+        .unwrap_or(t);
+        let t = t
+            .strip_prefix("dtype('")
+            .and_then(|r| r.strip_suffix("')"))
             .unwrap_or(t);
-        let t = t.strip_prefix("dtype('").and_then(|r| r.strip_suffix("')")).unwrap_or(t);
         // NumPy type strings with a byte order use byte sizes: <i8 is int64, <f2 float16.
         if let Some(code) = t.strip_prefix(['<', '=', '|', '>']) {
             let by_bytes = match code {
@@ -338,8 +351,11 @@ impl DType {
         }
         Err(PromoteError::UnknownDType {
             name: s.to_string(),
-            suggestion: suggest(&lower, DType::ALL.iter().flat_map(|d| d.aliases().iter().copied()))
-                .map(|a| DType::parse(&a).map(|d| d.name().to_string()).unwrap_or(a)),
+            suggestion: suggest(
+                &lower,
+                DType::ALL.iter().flat_map(|d| d.aliases().iter().copied()),
+            )
+            .map(|a| DType::parse(&a).map(|d| d.name().to_string()).unwrap_or(a)),
         })
     }
 }

@@ -54,35 +54,71 @@ fn did_you_mean(s: &Option<String>) -> String {
 pub enum PromoteError {
     /// A dtype name no framework uses.
     #[error("unknown dtype `{name}`{}", did_you_mean(suggestion))]
-    UnknownDType { name: String, suggestion: Option<String> },
+    UnknownDType {
+        name: String,
+        suggestion: Option<String>,
+    },
 
     /// An op name outside the spec.
     #[error("unknown op `{name}`{}", did_you_mean(suggestion))]
-    UnknownOp { name: String, suggestion: Option<String> },
+    UnknownOp {
+        name: String,
+        suggestion: Option<String>,
+    },
 
     /// A policy name that is not built in.
     #[error("unknown policy `{name}`{} (`promote policies` lists them, or pass --policy-file PATH.toml)", did_you_mean(suggestion))]
-    UnknownPolicy { name: String, suggestion: Option<String> },
+    UnknownPolicy {
+        name: String,
+        suggestion: Option<String>,
+    },
 
     /// The framework has no such dtype.
     #[error("{policy} has no dtype {dtype}; it has: {available}")]
-    DTypeMissing { policy: String, dtype: String, available: String },
+    DTypeMissing {
+        policy: String,
+        dtype: String,
+        available: String,
+    },
 
     /// The policy refuses to promote these operands implicitly.
     #[error("{policy}: {op} refuses to promote {operands} implicitly ({rule}); {advice}")]
-    NoPromotion { policy: String, op: String, operands: String, rule: String, advice: String },
+    NoPromotion {
+        policy: String,
+        op: String,
+        operands: String,
+        rule: String,
+        advice: String,
+    },
 
     /// The result cannot be written into `out`.
     #[error("{policy}: the result of {op} is {result}, which cannot be cast into an out/in-place tensor of {out} ({rule}); write into a {result} tensor or cast the operands explicitly")]
-    OutCast { policy: String, op: String, result: String, out: String, rule: String },
+    OutCast {
+        policy: String,
+        op: String,
+        result: String,
+        out: String,
+        rule: String,
+    },
 
     /// A Python scalar does not fit its dtype.
     #[error("{policy}: Python {literal_kind} {value} does not fit {dtype} in {op}; pass it as an array with an explicit dtype, or cast the other operand to a wider dtype")]
-    Overflow { policy: String, op: String, literal_kind: String, value: String, dtype: String },
+    Overflow {
+        policy: String,
+        op: String,
+        literal_kind: String,
+        value: String,
+        dtype: String,
+    },
 
     /// The op is not defined for the dtype.
     #[error("{policy}: {op} is not defined for {dtype} ({rule}); cast the operands to a dtype it supports")]
-    Unsupported { policy: String, op: String, dtype: String, rule: String },
+    Unsupported {
+        policy: String,
+        op: String,
+        dtype: String,
+        rule: String,
+    },
 
     /// A malformed query.
     #[error("invalid query: {message}")]
@@ -90,7 +126,12 @@ pub enum PromoteError {
 
     /// A malformed policy file, with its position.
     #[error("{file}:{line}:{column}: {message}")]
-    PolicyFile { file: String, line: usize, column: usize, message: String },
+    PolicyFile {
+        file: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
 }
 
 impl PromoteError {
@@ -103,15 +144,21 @@ impl PromoteError {
     /// ```
     pub fn kind(&self) -> ErrorKind {
         match self {
-            PromoteError::NoPromotion { .. } | PromoteError::OutCast { .. } => ErrorKind::NoPromotion,
+            PromoteError::NoPromotion { .. } | PromoteError::OutCast { .. } => {
+                ErrorKind::NoPromotion
+            }
             PromoteError::Overflow { .. } => ErrorKind::Overflow,
-            PromoteError::Unsupported { .. } | PromoteError::DTypeMissing { .. } => ErrorKind::Unsupported,
+            PromoteError::Unsupported { .. } | PromoteError::DTypeMissing { .. } => {
+                ErrorKind::Unsupported
+            }
             _ => ErrorKind::Invalid,
         }
     }
 
     pub(crate) fn invalid(message: impl Into<String>) -> Self {
-        PromoteError::Invalid { message: message.into() }
+        PromoteError::Invalid {
+            message: message.into(),
+        }
     }
 }
 

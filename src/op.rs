@@ -59,17 +59,23 @@ impl Op {
     /// assert!(Op::parse("substract").unwrap_err().to_string().contains("subtract"));
     /// ```
     pub fn parse(s: &str) -> Result<Op, PromoteError> {
-        Op::ALL.iter().copied().find(|o| o.name() == s).ok_or_else(|| PromoteError::UnknownOp {
-            name: s.to_string(),
-            suggestion: suggest(s, Op::ALL.iter().map(|o| o.name())),
-        })
+        Op::ALL
+            .iter()
+            .copied()
+            .find(|o| o.name() == s)
+            .ok_or_else(|| PromoteError::UnknownOp {
+                name: s.to_string(),
+                suggestion: suggest(s, Op::ALL.iter().map(|o| o.name())),
+            })
     }
 
     /// The op group policies attach rules to: `arithmetic`, `division`, `comparison`, `logical`, `bitwise`, `matmul`, `reduction`.
     pub fn group(self) -> &'static str {
         use Op::*;
         match self {
-            Add | Subtract | Multiply | FloorDivide | Remainder | Power | Maximum | Minimum => "arithmetic",
+            Add | Subtract | Multiply | FloorDivide | Remainder | Power | Maximum | Minimum => {
+                "arithmetic"
+            }
             Divide => "division",
             Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual => "comparison",
             LogicalAnd | LogicalOr | LogicalXor => "logical",
@@ -120,8 +126,14 @@ impl Call {
                 operands.len()
             )));
         }
-        if op == Op::Matmul && operands.iter().any(|o| o.is_zero_dim() || o.literal().is_some()) {
-            return Err(PromoteError::invalid("matmul takes tensors of one or more dimensions; use multiply for scalars"));
+        if op == Op::Matmul
+            && operands
+                .iter()
+                .any(|o| o.is_zero_dim() || o.literal().is_some())
+        {
+            return Err(PromoteError::invalid(
+                "matmul takes tensors of one or more dimensions; use multiply for scalars",
+            ));
         }
         Ok(Call { op, operands, out })
     }
@@ -133,7 +145,9 @@ impl FromStr for Call {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let mut toks: Vec<&str> = s.split_whitespace().collect();
         if toks.is_empty() {
-            return Err(PromoteError::invalid("empty call: write `OP OPERAND [OPERAND] [out=DTYPE]`"));
+            return Err(PromoteError::invalid(
+                "empty call: write `OP OPERAND [OPERAND] [out=DTYPE]`",
+            ));
         }
         let mut out = None;
         if let Some(last) = toks.last() {
@@ -143,7 +157,10 @@ impl FromStr for Call {
             }
         }
         let op = Op::parse(toks[0])?;
-        let operands = toks[1..].iter().map(|t| t.parse()).collect::<Result<Vec<Operand>, _>>()?;
+        let operands = toks[1..]
+            .iter()
+            .map(|t| t.parse())
+            .collect::<Result<Vec<Operand>, _>>()?;
         Call::new(op, operands, out)
     }
 }

@@ -50,7 +50,10 @@ impl PyInt {
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        let exact = digits.parse::<i128>().ok().map(|v| if negative { -v } else { v });
+        let exact = digits
+            .parse::<i128>()
+            .ok()
+            .map(|v| if negative { -v } else { v });
         let magnitude: f64 = digits.parse().ok()?;
         let canon = digits.trim_start_matches('0');
         let canon = if canon.is_empty() { "0" } else { canon };
@@ -130,7 +133,12 @@ impl LiteralKind {
         self as u8
     }
     /// All four, in rank order.
-    pub const ALL: [LiteralKind; 4] = [LiteralKind::Bool, LiteralKind::Int, LiteralKind::Float, LiteralKind::Complex];
+    pub const ALL: [LiteralKind; 4] = [
+        LiteralKind::Bool,
+        LiteralKind::Int,
+        LiteralKind::Float,
+        LiteralKind::Complex,
+    ];
 }
 
 fn parse_py_float(t: &str) -> Option<f64> {
@@ -140,7 +148,9 @@ fn parse_py_float(t: &str) -> Option<f64> {
         "nan" | "+nan" | "-nan" => Some(f64::NAN),
         _ => {
             let ok = !t.is_empty()
-                && t.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-' | b'_'));
+                && t.bytes().all(|b| {
+                    b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-' | b'_')
+                });
             if !ok {
                 return None;
             }
@@ -172,16 +182,21 @@ impl Literal {
             return Some(Literal::Float(f));
         }
         // complex: "1j", "-2.5j", "(1+2j)", "(1e+300+0j)", "(nan+nanj)", "(-0-1j)"
-        let inner = t.strip_prefix('(').and_then(|r| r.strip_suffix(')')).unwrap_or(t);
-        let body = inner.strip_suffix('j').or_else(|| inner.strip_suffix('J'))?;
+        let inner = t
+            .strip_prefix('(')
+            .and_then(|r| r.strip_suffix(')'))
+            .unwrap_or(t);
+        let body = inner
+            .strip_suffix('j')
+            .or_else(|| inner.strip_suffix('J'))?;
         if let Some(im) = parse_py_float(body) {
             return Some(Literal::Complex(0.0, im));
         }
         // split at the last sign that is not part of an exponent and not the first character
         let bytes = body.as_bytes();
-        let split = (1..bytes.len())
-            .rev()
-            .find(|&i| (bytes[i] == b'+' || bytes[i] == b'-') && !matches!(bytes[i - 1], b'e' | b'E'))?;
+        let split = (1..bytes.len()).rev().find(|&i| {
+            (bytes[i] == b'+' || bytes[i] == b'-') && !matches!(bytes[i - 1], b'e' | b'E')
+        })?;
         let re = parse_py_float(&body[..split])?;
         let im = parse_py_float(&body[split..])?;
         Some(Literal::Complex(re, im))
@@ -290,15 +305,30 @@ impl Operand {
     /// assert_eq!(t.to_string(), "int8");
     /// ```
     pub fn tensor(dtype: DType) -> Operand {
-        Operand::Tensor { dtype, weak: false, zero_dim: false, value: None }
+        Operand::Tensor {
+            dtype,
+            weak: false,
+            zero_dim: false,
+            value: None,
+        }
     }
     /// A weakly typed tensor.
     pub fn weak(dtype: DType) -> Operand {
-        Operand::Tensor { dtype, weak: true, zero_dim: false, value: None }
+        Operand::Tensor {
+            dtype,
+            weak: true,
+            zero_dim: false,
+            value: None,
+        }
     }
     /// A 0-d tensor, with its value if known.
     pub fn zero_dim(dtype: DType, value: Option<Literal>) -> Operand {
-        Operand::Tensor { dtype, weak: false, zero_dim: true, value }
+        Operand::Tensor {
+            dtype,
+            weak: false,
+            zero_dim: true,
+            value,
+        }
     }
     /// A Python literal from its repr (`"300"`, `"1.0"`, `"1j"`, `"True"`).
     pub fn parse_literal(text: &str) -> Result<Operand, PromoteError> {
@@ -341,7 +371,12 @@ impl Operand {
     /// The value a 0-d tensor holds, or a literal's value; 0-d tensors of unknown value count as 1.
     pub fn value(&self) -> Option<Literal> {
         match self {
-            Operand::Tensor { zero_dim: true, value, dtype, .. } => Some(value.clone().unwrap_or_else(|| one_of(*dtype))),
+            Operand::Tensor {
+                zero_dim: true,
+                value,
+                dtype,
+                ..
+            } => Some(value.clone().unwrap_or_else(|| one_of(*dtype))),
             Operand::Tensor { .. } => None,
             Operand::Literal(l) => Some(l.clone()),
         }
@@ -352,7 +387,9 @@ impl Operand {
 fn one_of(d: DType) -> Literal {
     match d.kind() {
         crate::Kind::Bool => Literal::Bool(true),
-        crate::Kind::Unsigned | crate::Kind::Signed => Literal::Int(PyInt::parse("1").expect("1 parses")),
+        crate::Kind::Unsigned | crate::Kind::Signed => {
+            Literal::Int(PyInt::parse("1").expect("1 parses"))
+        }
         crate::Kind::Float => Literal::Float(1.0),
         crate::Kind::Complex => Literal::Complex(1.0, 0.0),
     }
@@ -397,7 +434,11 @@ impl FromStr for Operand {
         };
         let (name, value) = match rest.split_once('(') {
             Some((n, v)) => {
-                let v = v.strip_suffix(')').ok_or_else(|| PromoteError::invalid(format!("`{s}`: a 0-d tensor is written `int8(5)`, with a closing parenthesis")))?;
+                let v = v.strip_suffix(')').ok_or_else(|| {
+                    PromoteError::invalid(format!(
+                        "`{s}`: a 0-d tensor is written `int8(5)`, with a closing parenthesis"
+                    ))
+                })?;
                 (n, Some(v))
             }
             None => (rest, None),
@@ -406,11 +447,25 @@ impl FromStr for Operand {
         let value = match value {
             None => None,
             Some("") => Some(None),
-            Some(v) => Some(Some(Literal::parse(v).ok_or_else(|| PromoteError::invalid(format!("`{v}` in `{s}` is not a value (write it as Python's repr does)")))?)),
+            Some(v) => Some(Some(Literal::parse(v).ok_or_else(|| {
+                PromoteError::invalid(format!(
+                    "`{v}` in `{s}` is not a value (write it as Python's repr does)"
+                ))
+            })?)),
         };
         Ok(match value {
-            None => Operand::Tensor { dtype, weak, zero_dim: false, value: None },
-            Some(value) => Operand::Tensor { dtype, weak, zero_dim: true, value },
+            None => Operand::Tensor {
+                dtype,
+                weak,
+                zero_dim: false,
+                value: None,
+            },
+            Some(value) => Operand::Tensor {
+                dtype,
+                weak,
+                zero_dim: true,
+                value,
+            },
         })
     }
 }
@@ -419,7 +474,12 @@ impl fmt::Display for Operand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Operand::Literal(l) => write!(f, "{l}"),
-            Operand::Tensor { dtype, weak, zero_dim, value } => {
+            Operand::Tensor {
+                dtype,
+                weak,
+                zero_dim,
+                value,
+            } => {
                 if *weak {
                     f.write_str("~")?;
                 }
@@ -442,7 +502,29 @@ mod tests {
 
     #[test]
     fn literals_round_trip_through_python_repr() {
-        for s in ["True", "False", "0", "-1", "300", "18446744073709551616", "-18446744073709551616", "1.0", "-0.0", "0.5", "1e+300", "1e+10", "3.4e+38", "inf", "-inf", "nan", "1j", "(1+2j)", "(1e+300+0j)", "(inf+0j)", "65504.0"] {
+        for s in [
+            "True",
+            "False",
+            "0",
+            "-1",
+            "300",
+            "18446744073709551616",
+            "-18446744073709551616",
+            "1.0",
+            "-0.0",
+            "0.5",
+            "1e+300",
+            "1e+10",
+            "3.4e+38",
+            "inf",
+            "-inf",
+            "nan",
+            "1j",
+            "(1+2j)",
+            "(1e+300+0j)",
+            "(inf+0j)",
+            "65504.0",
+        ] {
             let l = Literal::parse(s).unwrap_or_else(|| panic!("{s}"));
             assert_eq!(l.to_string(), s, "{s}");
         }
@@ -454,12 +536,23 @@ mod tests {
         assert!(big.exact().is_none() && !big.fits(DType::UInt64) && big.fits(DType::Float32));
         let m = PyInt::parse("-9223372036854775809").unwrap();
         assert!(!m.fits(DType::Int64) && m.is_negative());
-        assert!(PyInt::parse("-9223372036854775808").unwrap().fits(DType::Int64));
+        assert!(PyInt::parse("-9223372036854775808")
+            .unwrap()
+            .fits(DType::Int64));
     }
 
     #[test]
     fn compact_operands_parse() {
-        for s in ["int8", "~int32", "float16(65504.0)", "~int8(5)", "bool(True)", "300", "(1+2j)", "uint64()"] {
+        for s in [
+            "int8",
+            "~int32",
+            "float16(65504.0)",
+            "~int8(5)",
+            "bool(True)",
+            "300",
+            "(1+2j)",
+            "uint64()",
+        ] {
             let o: Operand = s.parse().unwrap();
             assert_eq!(o.to_string(), s);
         }

@@ -21,22 +21,34 @@ fn replay(policy_name: &str, path: &Path) -> Report {
     flate2::read::GzDecoder::new(std::fs::File::open(path).expect("fixture opens"))
         .read_to_string(&mut text)
         .expect("fixture is gzip text");
-    let policy = builtin(policy_name).unwrap_or_else(|e| panic!("fixture {} has no policy: {e}", path.display()));
-    let mut r = Report { cells: 0, matched: 0, unrecordable: 0, header: String::new(), misses: Vec::new() };
+    let policy = builtin(policy_name)
+        .unwrap_or_else(|e| panic!("fixture {} has no policy: {e}", path.display()));
+    let mut r = Report {
+        cells: 0,
+        matched: 0,
+        unrecordable: 0,
+        header: String::new(),
+        misses: Vec::new(),
+    };
     for line in text.lines() {
         if let Some(h) = line.strip_prefix('#') {
             r.header = h.trim().to_string();
             continue;
         }
-        let (cell, want) = line.rsplit_once(" : ").unwrap_or_else(|| panic!("bad fixture line {line:?}"));
+        let (cell, want) = line
+            .rsplit_once(" : ")
+            .unwrap_or_else(|| panic!("bad fixture line {line:?}"));
         r.cells += 1;
         if want == "X" {
             r.unrecordable += 1;
             continue;
         }
-        let call: Call = cell.parse().unwrap_or_else(|e| panic!("fixture cell {cell:?} does not parse: {e}"));
+        let call: Call = cell
+            .parse()
+            .unwrap_or_else(|e| panic!("fixture cell {cell:?} does not parse: {e}"));
         let q = query::call_json(&call).to_string();
-        let got: serde_json::Value = serde_json::from_str(&query::answer_line(&*policy, &q)).expect("answers are JSON");
+        let got: serde_json::Value =
+            serde_json::from_str(&query::answer_line(&*policy, &q)).expect("answers are JSON");
         let got = query::answer_token(&got);
         if got == want {
             r.matched += 1;
@@ -50,12 +62,22 @@ fn replay(policy_name: &str, path: &Path) -> Report {
 #[test]
 fn every_recorded_cell_matches() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/resolve");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("fixtures dir").filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("fixtures dir")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .collect();
     files.sort();
     let only = std::env::var("PROMOTE_POLICY").ok();
     let mut reports = BTreeMap::new();
     for f in files {
-        let Some(name) = f.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".txt.gz")) else { continue };
+        let Some(name) = f
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(".txt.gz"))
+        else {
+            continue;
+        };
         if only.as_deref().is_some_and(|o| o != name) {
             continue;
         }
@@ -75,7 +97,10 @@ fn every_recorded_cell_matches() {
             r.matched,
             r.unrecordable,
             100.0 * r.matched as f64 / answerable.max(1) as f64,
-            r.header.split_whitespace().find_map(|w| w.strip_prefix("framework=")).unwrap_or("?")
+            r.header
+                .split_whitespace()
+                .find_map(|w| w.strip_prefix("framework="))
+                .unwrap_or("?")
         );
         failed |= !r.misses.is_empty();
     }
@@ -83,11 +108,18 @@ fn every_recorded_cell_matches() {
     for (name, r) in &reports {
         let _ = std::fs::write(dump.join(format!("misses-{name}.txt")), r.misses.join("\n"));
         if !r.misses.is_empty() {
-            println!("\n{name}: {} mismatches (all in {}), first 40:", r.misses.len(), dump.join(format!("misses-{name}.txt")).display());
+            println!(
+                "\n{name}: {} mismatches (all in {}), first 40:",
+                r.misses.len(),
+                dump.join(format!("misses-{name}.txt")).display()
+            );
             for m in r.misses.iter().take(40) {
                 println!("  {m}");
             }
         }
     }
-    assert!(!failed, "some recorded cells do not match (see the table above)");
+    assert!(
+        !failed,
+        "some recorded cells do not match (see the table above)"
+    );
 }

@@ -55,7 +55,11 @@ pub fn build(n: usize, edges: &[(usize, usize)], partial: bool) -> Result<JoinTa
     for a in 0..n {
         for b in a..n {
             let ub: Vec<usize> = (0..n).filter(|&c| reach[a][c] && reach[b][c]).collect();
-            let minimal: Vec<usize> = ub.iter().copied().filter(|&c| !ub.iter().any(|&d| d != c && reach[d][c])).collect();
+            let minimal: Vec<usize> = ub
+                .iter()
+                .copied()
+                .filter(|&c| !ub.iter().any(|&d| d != c && reach[d][c]))
+                .collect();
             match minimal.len() {
                 0 if partial => {}
                 0 => return Err(LatticeError::NoJoin(a, b)),
@@ -76,11 +80,17 @@ mod tests {
 
     #[test]
     fn cycles_and_ambiguity_are_named() {
-        assert!(matches!(build(2, &[(0, 1), (1, 0)], false), Err(LatticeError::Cycle(_))));
+        assert!(matches!(
+            build(2, &[(0, 1), (1, 0)], false),
+            Err(LatticeError::Cycle(_))
+        ));
         // 0 and 1 both below 2 and 3, which are incomparable
         let e = build(4, &[(0, 2), (0, 3), (1, 2), (1, 3)], false).unwrap_err();
         assert_eq!(e, LatticeError::Ambiguous(0, 1, vec![2, 3]));
-        assert_eq!(build(2, &[], false).unwrap_err(), LatticeError::NoJoin(0, 1));
+        assert_eq!(
+            build(2, &[], false).unwrap_err(),
+            LatticeError::NoJoin(0, 1)
+        );
         assert_eq!(build(2, &[], true).unwrap().join(0, 1), None);
     }
 }

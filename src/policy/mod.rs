@@ -38,8 +38,21 @@ pub trait Policy: Send + Sync {
     fn framework(&self) -> &str;
     /// The dtypes the framework has.
     fn dtypes(&self) -> &[DType];
-    /// Resolve a call.
+    /// Resolve a call into a full plan, with the steps that explain it.
     fn resolve(&self, call: &Call) -> Result<Plan, PromoteError>;
+
+    /// Only the answer of the machine interface: the result dtype and weak flag. Cheaper than
+    /// [`Policy::resolve`] (no explanation is written; two strong tensors are one table load).
+    ///
+    /// ```
+    /// use promote::{builtin, Call, DType, Policy};
+    /// let t = builtin("torch").unwrap();
+    /// let call: Call = "add int8 uint8".parse().unwrap();
+    /// assert_eq!(t.result(&call).unwrap(), (DType::Int16, false));
+    /// ```
+    fn result(&self, call: &Call) -> Result<(DType, bool), PromoteError> {
+        self.resolve(call).map(|p| (p.result, p.weak))
+    }
 }
 
 /// A dense `n × n` join table over node indices; `None` is "does not promote".
@@ -54,7 +67,10 @@ const NEVER: u8 = u8::MAX;
 impl JoinTable {
     fn new(n: usize) -> JoinTable {
         assert!(n < NEVER as usize, "at most 254 nodes");
-        JoinTable { n, cells: vec![NEVER; n * n] }
+        JoinTable {
+            n,
+            cells: vec![NEVER; n * n],
+        }
     }
     fn set(&mut self, a: usize, b: usize, v: Option<usize>) {
         self.cells[a * self.n + b] = v.map_or(NEVER, |x| x as u8);
@@ -183,6 +199,30 @@ pub enum Action {
     Compute(DType),
     /// Refuse.
     Unsupported,
+}
+
+/// The steps of a resolution, recorded only when someone will read them.
+struct Trace {
+    on: bool,
+    steps: Vec<Step>,
+}
+
+impl Trace {
+    fn new(on: bool) -> Trace {
+        Trace {
+            on,
+            steps: Vec::new(),
+        }
+    }
+    #[inline]
+    fn note(&mut self, rule: &'static str, detail: impl FnOnce() -> String) {
+        if self.on {
+            self.steps.push(Step {
+                rule,
+                detail: detail(),
+            });
+        }
+    }
 }
 
 /// One join of the promotion graph.
@@ -329,11 +369,17 @@ impl Matcher {
                 _ => return false,
             }
         }
-        let needs_value = !self.values.is_empty() || self.negative.is_some() || !self.not_fits.is_empty() || self.fits.is_some() || self.wraps_to_zero.is_some();
+        let needs_value = !self.values.is_empty()
+            || self.negative.is_some()
+            || !self.not_fits.is_empty()
+            || self.fits.is_some()
+            || self.wraps_to_zero.is_some();
         if !needs_value {
             return true;
         }
-        let Some(v) = i.operand.value() else { return false };
+        let Some(v) = i.operand.value() else {
+            return false;
+        };
         let (re, im) = v.to_complex();
         if !self.values.is_empty() && !self.values.iter().any(|&(a, b)| a == re && b == im) {
             return false;
@@ -382,7 +428,13 @@ impl Matcher {
 }
 
 impl CornerRule {
-    fn applies(&self, call: &Call, ins: &[Input], promoted: Option<DType>, compute: Option<DType>) -> bool {
+    fn applies(
+        &self,
+        call: &Call,
+        ins: &[Input],
+        promoted: Option<DType>,
+        compute: Option<DType>,
+    ) -> bool {
         if self.ops & (1 << call.op as u32) == 0 {
             return false;
         }
@@ -414,7 +466,12 @@ impl CornerRule {
         }
         if let Some(m) = &self.any {
             let hit = ins.iter().enumerate().any(|(k, i)| {
-                m.matches(i, c) && self.other.as_ref().is_none_or(|o| ins.iter().enumerate().any(|(j, x)| j != k && o.matches(x, c)))
+                m.matches(i, c)
+                    && self.other.as_ref().is_none_or(|o| {
+                        ins.iter()
+                            .enumerate()
+                            .any(|(j, x)| j != k && o.matches(x, c))
+                    })
             });
             if !hit {
                 return false;
@@ -461,6 +518,8 @@ pub struct RulePolicy {
     out_first: bool,
     /// Corner rules, in order.
     pub rules: Vec<CornerRule>,
+    /// Every op over two strong tensors (sum: one), resolved once: dtype index | 0x80 if weak.
+    fast: Vec<u8>,
 }
 
 /// Operand as the engine sees it.
@@ -486,9 +545,38 @@ impl Policy for RulePolicy {
         &self.dtypes
     }
     fn resolve(&self, call: &Call) -> Result<Plan, PromoteError> {
-        self.resolve_call(call)
+        self.resolve_call(call, true)
+    }
+    #[inline]
+    fn result(&self, call: &Call) -> Result<(DType, bool), PromoteError> {
+        if call.out.is_none() {
+            let strong = |o: &Operand| match o {
+                Operand::Tensor {
+                    dtype,
+                    weak: false,
+                    zero_dim: false,
+                    ..
+                } => Some(dtype.index()),
+                _ => None,
+            };
+            let key = match call.operands.as_slice() {
+                [a, b] => strong(a).zip(strong(b)),
+                [a] => strong(a).map(|a| (a, 0)),
+                _ => None,
+            };
+            if let Some((a, b)) = key {
+                let cell = self.fast[(call.op as usize * 15 + a) * 15 + b];
+                if cell != FAST_SLOW {
+                    return Ok((DType::ALL[(cell & 0x7f) as usize], cell & 0x80 != 0));
+                }
+            }
+        }
+        self.resolve_call(call, false).map(|p| (p.result, p.weak))
     }
 }
+
+/// A cell of the fast table that needs the full resolver (an error, with its message).
+const FAST_SLOW: u8 = 0xff;
 
 impl RulePolicy {
     /// Whether the framework has this dtype.
@@ -542,36 +630,74 @@ impl RulePolicy {
             Err(PromoteError::DTypeMissing {
                 policy: self.name.clone(),
                 dtype: d.name().into(),
-                available: self.dtypes.iter().map(|d| d.name()).collect::<Vec<_>>().join(", "),
+                available: self
+                    .dtypes
+                    .iter()
+                    .map(|d| d.name())
+                    .collect::<Vec<_>>()
+                    .join(", "),
             })
         }
     }
 
-    fn input<'a>(&self, o: &'a Operand, rule: &OpRule, steps: &mut Vec<Step>) -> Input<'a> {
+    fn input<'a>(&self, o: &'a Operand, rule: &OpRule, steps: &mut Trace) -> Input<'a> {
         let class = o.class();
         match o {
             Operand::Literal(l) => {
-                let cands = rule.literal[l.kind() as usize].as_ref().unwrap_or(&self.literal_node[l.kind() as usize]);
-                let node = cands.iter().copied().find(|&c| value_fits(l, self.nodes[c].dtype)).unwrap_or(cands[cands.len() - 1]);
+                let cands = rule.literal[l.kind() as usize]
+                    .as_ref()
+                    .unwrap_or(&self.literal_node[l.kind() as usize]);
+                let node = cands
+                    .iter()
+                    .copied()
+                    .find(|&c| value_fits(l, self.nodes[c].dtype))
+                    .unwrap_or(cands[cands.len() - 1]);
                 let n = &self.nodes[node];
-                steps.push(Step {
-                    rule: "literal",
-                    detail: format!("Python {} {} enters as {}{}", l.kind().name(), l, n.name, if n.weak { " (weak)" } else { "" }),
+                steps.note("literal", || {
+                    format!(
+                        "Python {} {} enters as {}{}",
+                        l.kind().name(),
+                        l,
+                        n.name,
+                        if n.weak { " (weak)" } else { "" }
+                    )
                 });
-                Input { class, node, dtype: self.canonical(n.dtype), weak: n.weak, operand: o }
+                Input {
+                    class,
+                    node,
+                    dtype: self.canonical(n.dtype),
+                    weak: n.weak,
+                    operand: o,
+                }
             }
             Operand::Tensor { dtype, weak, .. } => {
                 let d = self.canonical(*dtype);
                 if d != *dtype {
-                    steps.push(Step { rule: "canonicalize", detail: format!("{} is {} in this mode", dtype, d) });
+                    steps.note("canonicalize", || {
+                        format!("{} is {} in this mode", dtype, d)
+                    });
                 }
                 if *weak {
                     let node = self.weak_node[d.index()];
                     let n = &self.nodes[node];
-                    steps.push(Step { rule: "weak", detail: format!("weakly typed {} enters as {}", d, n.name) });
-                    Input { class, node, dtype: d, weak: true, operand: o }
+                    steps.note("weak", || {
+                        format!("weakly typed {} enters as {}", d, n.name)
+                    });
+                    Input {
+                        class,
+                        node,
+                        dtype: d,
+                        weak: true,
+                        operand: o,
+                    }
                 } else {
-                    Input { class, node: d.index(), dtype: d, weak: false, operand: o }
+                    Input {
+                        class,
+                        node: d.index(),
+                        dtype: d,
+                        weak: false,
+                        operand: o,
+                    }
                 }
             }
         }
@@ -594,16 +720,30 @@ impl RulePolicy {
     }
 
     /// The join over inputs for the `join` scheme: (dtype, weak).
-    fn join_inputs(&self, call: &Call, ins: &[Input], all_weak_join_dtypes: bool, steps: &mut Vec<Step>) -> Result<(Option<DType>, bool), PromoteError> {
+    fn join_inputs(
+        &self,
+        call: &Call,
+        ins: &[Input],
+        all_weak_join_dtypes: bool,
+        steps: &mut Trace,
+    ) -> Result<(Option<DType>, bool), PromoteError> {
         if all_weak_join_dtypes && ins.iter().all(|i| i.weak) {
             let mut acc = ins[0].dtype.index();
             for i in &ins[1..] {
                 acc = self.join.join(acc, i.dtype.index()).ok_or_else(|| {
-                    self.no_promotion(call, ins[0].dtype.name(), i.dtype.name(), format!("no {} join of {} and {}", self.join_source, ins[0].dtype, i.dtype))
+                    self.no_promotion(
+                        call,
+                        ins[0].dtype.name(),
+                        i.dtype.name(),
+                        format!(
+                            "no {} join of {} and {}",
+                            self.join_source, ins[0].dtype, i.dtype
+                        ),
+                    )
                 })?;
             }
             let d = self.canonical(self.nodes[acc].dtype);
-            steps.push(Step { rule: "weak", detail: format!("every operand is weak: their dtypes join as strong ones to {d}, and the result stays weak") });
+            steps.note("weak", || format!("every operand is weak: their dtypes join as strong ones to {d}, and the result stays weak"));
             return Ok((Some(d), true));
         }
         let mut acc = ins[0].node;
@@ -612,29 +752,60 @@ impl RulePolicy {
                 Joined::Node(j) => j,
                 Joined::Outside => return Ok((None, false)),
                 Joined::Never => {
-                    return Err(self.no_promotion(call, self.node_name(acc), self.node_name(i.node), format!("the {} has no join of {} and {}", self.join_source, self.node_name(acc), self.node_name(i.node))))
+                    return Err(self.no_promotion(
+                        call,
+                        self.node_name(acc),
+                        self.node_name(i.node),
+                        format!(
+                            "the {} has no join of {} and {}",
+                            self.join_source,
+                            self.node_name(acc),
+                            self.node_name(i.node)
+                        ),
+                    ))
                 }
             };
             if ins.len() > 1 {
-                steps.push(Step { rule: self.join_source, detail: format!("join({}, {}) = {}", self.node_name(acc), self.node_name(i.node), self.node_name(j)) });
+                steps.note(self.join_source, || {
+                    format!(
+                        "join({}, {}) = {}",
+                        self.node_name(acc),
+                        self.node_name(i.node),
+                        self.node_name(j)
+                    )
+                });
             }
             acc = j;
         }
         let n = &self.nodes[acc];
         let d = self.canonical(n.dtype);
         if n.weak {
-            steps.push(Step { rule: "weak", detail: format!("{} is a weak node: the result is {} and weakly typed", n.name, d) });
+            steps.note("weak", || {
+                format!(
+                    "{} is a weak node: the result is {} and weakly typed",
+                    n.name, d
+                )
+            });
         }
         Ok((Some(d), n.weak))
     }
 
     /// The `categories` scheme.
     /// The operands grouped into the scheme's categories, highest first.
-    fn group<'i, 'a>(&self, cs: &Categories, ins: &'i [Input<'a>]) -> Result<Vec<Vec<&'i Input<'a>>>, PromoteError> {
+    fn group<'i, 'a>(
+        &self,
+        cs: &Categories,
+        ins: &'i [Input<'a>],
+    ) -> Result<Vec<Vec<&'i Input<'a>>>, PromoteError> {
         let mut cats: Vec<Vec<&Input>> = vec![Vec::new(); cs.count];
         for i in ins {
             let c = cs.category[class_index(i.class)].ok_or_else(|| {
-                PromoteError::invalid(format!("{} has no {} operands ({}); pass a plain tensor", self.name, i.class.name(), i.operand))
+                PromoteError::invalid(format!(
+                    "{} has no {} operands ({}); pass a plain tensor",
+                    self.name,
+                    i.class.name(),
+                    i.operand
+                ))
             })?;
             cats[c].push(i);
         }
@@ -649,14 +820,30 @@ impl RulePolicy {
         matches!((top, low), (Some(t), Some(l)) if l <= t)
     }
 
-    fn categorize(&self, call: &Call, ins: &[Input], cs: &Categories, steps: &mut Vec<Step>) -> Result<Option<DType>, PromoteError> {
+    fn categorize(
+        &self,
+        call: &Call,
+        ins: &[Input],
+        cs: &Categories,
+        steps: &mut Trace,
+    ) -> Result<Option<DType>, PromoteError> {
         let cats = self.group(cs, ins)?;
         let fmc = &cs.float_meets_complex;
         let join = |a: usize, b: usize| -> Result<Option<usize>, PromoteError> {
             match self.join_nodes(a, b) {
                 Joined::Node(n) => Ok(Some(n)),
                 Joined::Outside => Ok(None),
-                Joined::Never => Err(self.no_promotion(call, self.node_name(a), self.node_name(b), format!("the {} has no promotion of {} and {}", self.join_source, self.node_name(a), self.node_name(b)))),
+                Joined::Never => Err(self.no_promotion(
+                    call,
+                    self.node_name(a),
+                    self.node_name(b),
+                    format!(
+                        "the {} has no promotion of {} and {}",
+                        self.join_source,
+                        self.node_name(a),
+                        self.node_name(b)
+                    ),
+                )),
             }
         };
         let dt = |n: usize| self.nodes[n].dtype;
@@ -667,15 +854,25 @@ impl RulePolicy {
                 continue;
             }
             if let Some((lower, _, _)) = &acc {
-                let top = members.iter().map(|m| m.dtype).max_by_key(|d| cs.rank(*d)).expect("non-empty");
-                if dt(*lower).kind() == Kind::Complex && top.kind() == Kind::Float && members.len() == 1 && fmc[top.index()] == Some(Meet::Outside) {
-                    steps.push(Step { rule: "category", detail: format!("{top} meeting a lower complex becomes its complex counterpart, which is none of the 15 dtypes") });
+                let top = members
+                    .iter()
+                    .map(|m| m.dtype)
+                    .max_by_key(|d| cs.rank(*d))
+                    .expect("non-empty");
+                if dt(*lower).kind() == Kind::Complex
+                    && top.kind() == Kind::Float
+                    && members.len() == 1
+                    && fmc[top.index()] == Some(Meet::Outside)
+                {
+                    steps.note("category", || format!("{top} meeting a lower complex becomes its complex counterpart, which is none of the 15 dtypes"));
                     return Ok(None);
                 }
             }
             let mut d = members[0].node;
             for m in &members[1..] {
-                let Some(j) = join(d, m.node)? else { return Ok(None) };
+                let Some(j) = join(d, m.node)? else {
+                    return Ok(None);
+                };
                 d = j;
             }
             acc = Some(match acc.take() {
@@ -684,24 +881,47 @@ impl RulePolicy {
                     let (ld, hd) = (dt(lower), dt(d));
                     let combined = match cs.merge[lower_cat] {
                         Merge::Nothing => {
-                            steps.push(Step { rule: "category", detail: format!("category {} ({}) ignores category {} ({})", ci + 1, hd, lower_cat + 1, ld) });
+                            steps.note("category", || {
+                                format!(
+                                    "category {} ({}) ignores category {} ({})",
+                                    ci + 1,
+                                    hd,
+                                    lower_cat + 1,
+                                    ld
+                                )
+                            });
                             d
                         }
                         Merge::Join => {
-                            let Some(j) = join(d, lower)? else { return Ok(None) };
-                            steps.push(Step { rule: "category", detail: format!("category {} ({}) joins category {} ({}): {}", ci + 1, self.node_name(d), lower_cat + 1, self.node_name(lower), self.node_name(j)) });
+                            let Some(j) = join(d, lower)? else {
+                                return Ok(None);
+                            };
+                            steps.note("category", || {
+                                format!(
+                                    "category {} ({}) joins category {} ({}): {}",
+                                    ci + 1,
+                                    self.node_name(d),
+                                    lower_cat + 1,
+                                    self.node_name(lower),
+                                    self.node_name(j)
+                                )
+                            });
                             j
                         }
                         Merge::Kind if cs.rank(ld) > cs.rank(hd) => {
                             let r = match (ld.kind(), hd.kind(), fmc[hd.index()]) {
                                 (Kind::Complex, Kind::Float, Some(Meet::DType(c))) => c.index(),
-                                (Kind::Complex, Kind::Bool | Kind::Signed | Kind::Unsigned, _) if cs.int_meets_complex_lower => lower,
+                                (Kind::Complex, Kind::Bool | Kind::Signed | Kind::Unsigned, _)
+                                    if cs.int_meets_complex_lower =>
+                                {
+                                    lower
+                                }
                                 _ => match join(d, lower)? {
                                     Some(j) => j,
                                     None => return Ok(None),
                                 },
                             };
-                            steps.push(Step { rule: "category", detail: format!("category {} ({}) is of a higher kind than category {} ({}): {}", lower_cat + 1, ld, ci + 1, hd, dt(r)) });
+                            steps.note("category", || format!("category {} ({}) is of a higher kind than category {} ({}): {}", lower_cat + 1, ld, ci + 1, hd, dt(r)));
                             r
                         }
                         Merge::Kind if cs.lower_by_value => {
@@ -711,17 +931,31 @@ impl RulePolicy {
                                 // a "small unsigned" value also fits the signed type of its size, and
                                 // counts as that next to anything but bool or unsigned
                                 let ms = match (small, r.kind()) {
-                                    (true, Kind::Signed | Kind::Float | Kind::Complex) => signed_of(ms),
+                                    (true, Kind::Signed | Kind::Float | Kind::Complex) => {
+                                        signed_of(ms)
+                                    }
                                     _ => ms,
                                 };
-                                let nr = self.promote_types(r, ms).ok_or_else(|| self.no_promotion(call, r.name(), ms.name(), format!("no promotion of {r} and {ms}")))?;
-                                steps.push(Step { rule: "value", detail: format!("{} counts by its value as {} (no higher kind than {}): {}", m.operand, ms, hd, nr) });
+                                let nr = self.promote_types(r, ms).ok_or_else(|| {
+                                    self.no_promotion(
+                                        call,
+                                        r.name(),
+                                        ms.name(),
+                                        format!("no promotion of {r} and {ms}"),
+                                    )
+                                })?;
+                                steps.note("value", || {
+                                    format!(
+                                        "{} counts by its value as {} (no higher kind than {}): {}",
+                                        m.operand, ms, hd, nr
+                                    )
+                                });
                                 r = nr;
                             }
                             r.index()
                         }
                         Merge::Kind => {
-                            steps.push(Step { rule: "category", detail: format!("category {} ({}) outranks category {} ({}) of no higher kind: {}", ci + 1, hd, lower_cat + 1, ld, hd) });
+                            steps.note("category", || format!("category {} ({}) outranks category {} ({}) of no higher kind: {}", ci + 1, hd, lower_cat + 1, ld, hd));
                             d
                         }
                     };
@@ -737,7 +971,14 @@ impl RulePolicy {
 
     /// NumPy 1's default type resolver: the first of the op's loops every operand casts to
     /// safely (a lower-category operand by its value, where values count).
-    fn linear_search(&self, call: &Call, ins: &[Input], cs: &Categories, loops: &[DType], steps: &mut Vec<Step>) -> Result<DType, PromoteError> {
+    fn linear_search(
+        &self,
+        call: &Call,
+        ins: &[Input],
+        cs: &Categories,
+        loops: &[DType],
+        steps: &mut Trace,
+    ) -> Result<DType, PromoteError> {
         let cats = self.group(cs, ins)?;
         let by_value = cs.lower_by_value && self.use_min_scalar(cs, &cats);
         let safe = |d: DType, l: DType| self.promote_types(d, l) == Some(l);
@@ -753,22 +994,52 @@ impl RulePolicy {
                 })
             });
             if ok {
-                steps.push(Step { rule: "loops", detail: format!("{} takes the first of its loops every operand casts to safely{}: {}", call.op, if by_value { " (scalars by value)" } else { "" }, l) });
+                steps.note("loops", || {
+                    format!(
+                        "{} takes the first of its loops every operand casts to safely{}: {}",
+                        call.op,
+                        if by_value { " (scalars by value)" } else { "" },
+                        l
+                    )
+                });
                 return Ok(l);
             }
         }
         Err(PromoteError::Unsupported {
             policy: self.name.clone(),
             op: call.op.name().into(),
-            dtype: call.operands.iter().map(|o| o.to_string()).collect::<Vec<_>>().join(" and "),
-            rule: format!("no loop of {} takes these operands safely (loops: {})", call.op, loops.iter().map(|d| d.name()).collect::<Vec<_>>().join(", ")),
+            dtype: call
+                .operands
+                .iter()
+                .map(|o| o.to_string())
+                .collect::<Vec<_>>()
+                .join(" and "),
+            rule: format!(
+                "no loop of {} takes these operands safely (loops: {})",
+                call.op,
+                loops
+                    .iter()
+                    .map(|d| d.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         })
     }
 
     /// `node_only`: `Some(true)` the node checks, `Some(false)` the promoted/compute ones, `None` the deferred ones.
-    fn check_ranges(&self, call: &Call, ins: &[Input], range: &Range, promoted: DType, compute: DType, node_only: Option<bool>) -> Result<(), PromoteError> {
+    fn check_ranges(
+        &self,
+        call: &Call,
+        ins: &[Input],
+        range: &Range,
+        promoted: DType,
+        compute: DType,
+        node_only: Option<bool>,
+    ) -> Result<(), PromoteError> {
         for i in ins {
-            let Operand::Literal(l) = i.operand else { continue };
+            let Operand::Literal(l) = i.operand else {
+                continue;
+            };
             let targets = match l {
                 Literal::Int(_) => &range.int,
                 Literal::Float(_) | Literal::Complex(..) => &range.float,
@@ -791,8 +1062,12 @@ impl RulePolicy {
                 let fits = match l {
                     Literal::Int(v) if d.int_range().is_some() => v.fits(d),
                     Literal::Int(v) => v.to_f64().is_finite(),
-                    Literal::Float(f) => d.float_max().is_none_or(|m| !f.is_finite() || f.abs() <= m),
-                    Literal::Complex(re, im) => d.float_max().is_none_or(|m| [re, im].iter().all(|x| !x.is_finite() || x.abs() <= m)),
+                    Literal::Float(f) => {
+                        d.float_max().is_none_or(|m| !f.is_finite() || f.abs() <= m)
+                    }
+                    Literal::Complex(re, im) => d
+                        .float_max()
+                        .is_none_or(|m| [re, im].iter().all(|x| !x.is_finite() || x.abs() <= m)),
                     Literal::Bool(_) => true,
                 };
                 if !fits {
@@ -809,13 +1084,32 @@ impl RulePolicy {
         Ok(())
     }
 
-    fn corner(&self, call: &Call, ins: &[Input], at: Stage, promoted: Option<DType>, compute: Option<DType>) -> Option<&CornerRule> {
-        self.rules.iter().find(|r| r.at == at && r.applies(call, ins, promoted, compute))
+    fn corner(
+        &self,
+        call: &Call,
+        ins: &[Input],
+        at: Stage,
+        promoted: Option<DType>,
+        compute: Option<DType>,
+    ) -> Option<&CornerRule> {
+        self.rules
+            .iter()
+            .find(|r| r.at == at && r.applies(call, ins, promoted, compute))
     }
 
-    fn corner_error(&self, call: &Call, r: &CornerRule, kind: crate::ErrorKind, dtype: Option<DType>) -> PromoteError {
+    fn corner_error(
+        &self,
+        call: &Call,
+        r: &CornerRule,
+        kind: crate::ErrorKind,
+        dtype: Option<DType>,
+    ) -> PromoteError {
         let ops: Vec<String> = call.operands.iter().map(|o| o.to_string()).collect();
-        let rule = if r.source.is_empty() { "a rule of this framework".to_string() } else { r.source.clone() };
+        let rule = if r.source.is_empty() {
+            "a rule of this framework".to_string()
+        } else {
+            r.source.clone()
+        };
         match kind {
             crate::ErrorKind::NoPromotion => PromoteError::NoPromotion {
                 policy: self.name.clone(),
@@ -825,24 +1119,63 @@ impl RulePolicy {
                 advice: "cast the operands explicitly so both share a dtype".into(),
             },
             crate::ErrorKind::Overflow => {
-                let lit = call.operands.iter().find_map(|o| o.literal()).map(|l| (l.kind().name().to_string(), l.to_string()));
+                let lit = call
+                    .operands
+                    .iter()
+                    .find_map(|o| o.literal())
+                    .map(|l| (l.kind().name().to_string(), l.to_string()));
                 let (k, v) = lit.unwrap_or(("value".into(), ops.join(", ")));
-                PromoteError::Overflow { policy: self.name.clone(), op: call.op.name().into(), literal_kind: k, value: v, dtype: format!("{} ({rule})", dtype.map_or("its dtype", |d| d.name())) }
+                PromoteError::Overflow {
+                    policy: self.name.clone(),
+                    op: call.op.name().into(),
+                    literal_kind: k,
+                    value: v,
+                    dtype: format!("{} ({rule})", dtype.map_or("its dtype", |d| d.name())),
+                }
             }
-            _ => PromoteError::Unsupported { policy: self.name.clone(), op: call.op.name().into(), dtype: dtype.map_or_else(|| ops.join(" and "), |d| d.name().to_string()), rule },
+            _ => PromoteError::Unsupported {
+                policy: self.name.clone(),
+                op: call.op.name().into(),
+                dtype: dtype.map_or_else(|| ops.join(" and "), |d| d.name().to_string()),
+                rule,
+            },
         }
     }
 
-    fn decided(&self, call: &Call, ins: &[Input], r: &CornerRule, d: DType, mut steps: Vec<Step>) -> Result<Plan, PromoteError> {
-        steps.push(Step { rule: "corner", detail: format!("{} gives {} ({})", call.op, d, r.source) });
+    fn decided(
+        &self,
+        call: &Call,
+        ins: &[Input],
+        r: &CornerRule,
+        d: DType,
+        mut steps: Trace,
+    ) -> Result<Plan, PromoteError> {
+        steps.note("corner", || {
+            format!("{} gives {} ({})", call.op, d, r.source)
+        });
         self.out_check(call, d, &mut steps)?;
         let rule = &self.ops[call.op as usize];
-        self.check_ranges(call, ins, rule.range.as_ref().unwrap_or(&self.range), d, d, None)?;
+        self.check_ranges(
+            call,
+            ins,
+            rule.range.as_ref().unwrap_or(&self.range),
+            d,
+            d,
+            None,
+        )?;
         let result = call.out.unwrap_or(d);
-        Ok(Plan { op: call.op, inputs: ins.iter().map(|_| d).collect(), compute: d, result, weak: false, promoted: d, steps })
+        Ok(Plan {
+            op: call.op,
+            inputs: ins.iter().map(|_| d).collect(),
+            compute: d,
+            result,
+            weak: false,
+            promoted: d,
+            steps: steps.steps,
+        })
     }
 
-    fn out_check(&self, call: &Call, result: DType, steps: &mut Vec<Step>) -> Result<(), PromoteError> {
+    fn out_check(&self, call: &Call, result: DType, steps: &mut Trace) -> Result<(), PromoteError> {
         let Some(out) = call.out else { return Ok(()) };
         let ok = match &self.out {
             OutRule::Any => true,
@@ -857,22 +1190,44 @@ impl RulePolicy {
             OutRule::Safe => "the result must promote safely to out".into(),
         };
         if !ok {
-            return Err(PromoteError::OutCast { policy: self.name.clone(), op: call.op.name().into(), result: result.name().into(), out: out.name().into(), rule: rule_text });
+            return Err(PromoteError::OutCast {
+                policy: self.name.clone(),
+                op: call.op.name().into(),
+                result: result.name().into(),
+                out: out.name().into(),
+                rule: rule_text,
+            });
         }
-        steps.push(Step { rule: "out", detail: format!("{result} is written into {out} ({rule_text})") });
+        steps.note("out", || {
+            format!("{result} is written into {out} ({rule_text})")
+        });
         Ok(())
     }
 
-    fn resolve_call(&self, call: &Call) -> Result<Plan, PromoteError> {
+    fn resolve_call(&self, call: &Call, explain: bool) -> Result<Plan, PromoteError> {
         if call.operands.len() != call.op.arity() {
-            return Err(PromoteError::invalid(format!("{} takes {} operands, got {}", call.op, call.op.arity(), call.operands.len())));
+            return Err(PromoteError::invalid(format!(
+                "{} takes {} operands, got {}",
+                call.op,
+                call.op.arity(),
+                call.operands.len()
+            )));
         }
-        for d in call.operands.iter().filter_map(|o| o.dtype()).chain(call.out) {
+        for d in call
+            .operands
+            .iter()
+            .filter_map(|o| o.dtype())
+            .chain(call.out)
+        {
             self.check_available(d)?;
         }
         let rule = &self.ops[call.op as usize];
-        let mut steps = Vec::new();
-        let ins: Vec<Input> = call.operands.iter().map(|o| self.input(o, rule, &mut steps)).collect();
+        let mut steps = Trace::new(explain);
+        let ins: Vec<Input> = call
+            .operands
+            .iter()
+            .map(|o| self.input(o, rule, &mut steps))
+            .collect();
 
         // 1. corner rules on the arguments (an API refusing literals), the literals' conversion
         //    (a literal must fit the dtype of the node it enters at), rules on the operands
@@ -881,25 +1236,45 @@ impl RulePolicy {
                 Then::Error(k) => return Err(self.corner_error(call, r, k, None)),
                 Then::DType(d) => return self.decided(call, &ins, r, d, steps),
                 Then::First => return self.decided(call, &ins, r, ins[0].dtype, steps),
-                Then::Second => return self.decided(call, &ins, r, ins[ins.len() - 1].dtype, steps),
+                Then::Second => {
+                    return self.decided(call, &ins, r, ins[ins.len() - 1].dtype, steps)
+                }
                 Then::Accept => {}
             }
         }
         let ignored;
         let call = if rule.ignore_out && call.out.is_some() {
-            steps.push(Step { rule: "out", detail: format!("{} has no in-place form: the result is a new tensor, not written into out", call.op) });
-            ignored = Call { op: call.op, operands: call.operands.clone(), out: None };
+            steps.note("out", || {
+                format!(
+                    "{} has no in-place form: the result is a new tensor, not written into out",
+                    call.op
+                )
+            });
+            ignored = Call {
+                op: call.op,
+                operands: call.operands.clone(),
+                out: None,
+            };
             &ignored
         } else {
             call
         };
-        self.check_ranges(call, &ins, rule.range.as_ref().unwrap_or(&self.range), DType::Bool, DType::Bool, Some(true))?;
+        self.check_ranges(
+            call,
+            &ins,
+            rule.range.as_ref().unwrap_or(&self.range),
+            DType::Bool,
+            DType::Bool,
+            Some(true),
+        )?;
         if let Some(r) = self.corner(call, &ins, Stage::Operands, None, None) {
             match r.then {
                 Then::Error(k) => return Err(self.corner_error(call, r, k, None)),
                 Then::DType(d) => return self.decided(call, &ins, r, d, steps),
                 Then::First => return self.decided(call, &ins, r, ins[0].dtype, steps),
-                Then::Second => return self.decided(call, &ins, r, ins[ins.len() - 1].dtype, steps),
+                Then::Second => {
+                    return self.decided(call, &ins, r, ins[ins.len() - 1].dtype, steps)
+                }
                 Then::Accept => {}
             }
         }
@@ -908,15 +1283,31 @@ impl RulePolicy {
         let (promoted, mut weak) = if rule.same_dtype {
             let d = ins[0].dtype;
             if let Some(other) = ins.iter().find(|i| i.dtype != d) {
-                return Err(self.no_promotion(call, d.name(), other.dtype.name(), format!("{} needs both operands of one dtype ({})", call.op, rule.sources.join("; "))));
+                return Err(self.no_promotion(
+                    call,
+                    d.name(),
+                    other.dtype.name(),
+                    format!(
+                        "{} needs both operands of one dtype ({})",
+                        call.op,
+                        rule.sources.join("; ")
+                    ),
+                ));
             }
-            steps.push(Step { rule: "op", detail: format!("{} takes operands of one dtype: {}", call.op, d) });
+            steps.note("op", || {
+                format!("{} takes operands of one dtype: {}", call.op, d)
+            });
             (Some(d), false)
         } else {
             match &self.scheme {
-                Scheme::Join { all_weak_join_dtypes } => self.join_inputs(call, &ins, *all_weak_join_dtypes, &mut steps)?,
+                Scheme::Join {
+                    all_weak_join_dtypes,
+                } => self.join_inputs(call, &ins, *all_weak_join_dtypes, &mut steps)?,
                 Scheme::Categories(cs) => match &rule.loops {
-                    Some(loops) => (Some(self.linear_search(call, &ins, cs, loops, &mut steps)?), false),
+                    Some(loops) => (
+                        Some(self.linear_search(call, &ins, cs, loops, &mut steps)?),
+                        false,
+                    ),
                     None => (self.categorize(call, &ins, cs, &mut steps)?, false),
                 },
             }
@@ -925,13 +1316,19 @@ impl RulePolicy {
             // the framework computes in a dtype outside the 15 (PyTorch's complex32)
             if let (Some(out), true, None) = (call.out, self.out_first, rule.result) {
                 if out.kind() != Kind::Complex {
-                    return Err(PromoteError::OutCast { policy: self.name.clone(), op: call.op.name().into(), result: "complex32".into(), out: out.name().into(), rule: "a complex result cannot be cast into a real out".into() });
+                    return Err(PromoteError::OutCast {
+                        policy: self.name.clone(),
+                        op: call.op.name().into(),
+                        result: "complex32".into(),
+                        out: out.name().into(),
+                        rule: "a complex result cannot be cast into a real out".into(),
+                    });
                 }
             }
             return match rule.outside {
                 Some(d) => {
                     self.out_check(call, d, &mut steps)?;
-                    Ok(Plan { op: call.op, inputs: ins.iter().map(|i| i.dtype).collect(), compute: d, result: call.out.unwrap_or(d), weak: false, promoted: d, steps })
+                    Ok(Plan { op: call.op, inputs: ins.iter().map(|i| i.dtype).collect(), compute: d, result: call.out.unwrap_or(d), weak: false, promoted: d, steps: steps.steps })
                 }
                 None => Err(PromoteError::Unsupported {
                     policy: self.name.clone(),
@@ -949,38 +1346,66 @@ impl RulePolicy {
                 Then::Error(k) => return Err(self.corner_error(call, r, k, Some(promoted))),
                 Then::DType(d) => return self.decided(call, &ins, r, d, steps),
                 Then::First => return self.decided(call, &ins, r, ins[0].dtype, steps),
-                Then::Second => return self.decided(call, &ins, r, ins[ins.len() - 1].dtype, steps),
+                Then::Second => {
+                    return self.decided(call, &ins, r, ins[ins.len() - 1].dtype, steps)
+                }
                 Then::Accept => {
-                    steps.push(Step { rule: "corner", detail: format!("{} of {} is computed without the op's kernel ({})", call.op, promoted, r.source) });
+                    steps.note("corner", || {
+                        format!(
+                            "{} of {} is computed without the op's kernel ({})",
+                            call.op, promoted, r.source
+                        )
+                    });
                     accepted = true;
                 }
             }
         }
 
         // 5. the op's rule: compute dtype, result dtype, the literals' range in them, refusals
-        let action = if accepted { Action::Compute(promoted) } else { rule.action[promoted.index()] };
+        let action = if accepted {
+            Action::Compute(promoted)
+        } else {
+            rule.action[promoted.index()]
+        };
         let compute = match action {
             Action::Compute(c) => self.canonical(c),
             Action::Unsupported => promoted,
         };
-        let result = if accepted { promoted } else { rule.result.unwrap_or(compute) };
+        let result = if accepted {
+            promoted
+        } else {
+            rule.result.unwrap_or(compute)
+        };
         if self.out_first {
             self.out_check(call, result, &mut steps)?;
         }
-        self.check_ranges(call, &ins, rule.range.as_ref().unwrap_or(&self.range), promoted, compute, Some(false))?;
+        self.check_ranges(
+            call,
+            &ins,
+            rule.range.as_ref().unwrap_or(&self.range),
+            promoted,
+            compute,
+            Some(false),
+        )?;
         if action == Action::Unsupported {
             return Err(PromoteError::Unsupported {
                 policy: self.name.clone(),
                 op: call.op.name().into(),
                 dtype: promoted.name().into(),
-                rule: if rule.sources.is_empty() { "op rule".into() } else { rule.sources.join("; ") },
+                rule: if rule.sources.is_empty() {
+                    "op rule".into()
+                } else {
+                    rule.sources.join("; ")
+                },
             });
         }
         if compute != promoted {
-            steps.push(Step { rule: "op", detail: format!("{} computes {} in {}", call.op, promoted, compute) });
+            steps.note("op", || {
+                format!("{} computes {} in {}", call.op, promoted, compute)
+            });
         }
         if rule.result.is_some() && !accepted {
-            steps.push(Step { rule: "op", detail: format!("{} returns {}", call.op, result) });
+            steps.note("op", || format!("{} returns {}", call.op, result));
         }
 
         // 6. corner rules on the compute dtype (value errors of the kernel)
@@ -989,7 +1414,9 @@ impl RulePolicy {
                 Then::Error(k) => return Err(self.corner_error(call, r, k, Some(compute))),
                 Then::DType(d) => return self.decided(call, &ins, r, d, steps),
                 Then::First => return self.decided(call, &ins, r, ins[0].dtype, steps),
-                Then::Second => return self.decided(call, &ins, r, ins[ins.len() - 1].dtype, steps),
+                Then::Second => {
+                    return self.decided(call, &ins, r, ins[ins.len() - 1].dtype, steps)
+                }
                 Then::Accept => {}
             }
         }
@@ -1008,12 +1435,33 @@ impl RulePolicy {
             }
             None => result,
         };
-        self.check_ranges(call, &ins, rule.range.as_ref().unwrap_or(&self.range), promoted, compute, None)?;
-        if steps.is_empty() || (ins.len() == 1 && steps.iter().all(|s| s.rule != "op")) {
-            steps.push(Step { rule: "op", detail: format!("{} of {} gives {}", call.op, promoted, result) });
+        self.check_ranges(
+            call,
+            &ins,
+            rule.range.as_ref().unwrap_or(&self.range),
+            promoted,
+            compute,
+            None,
+        )?;
+        if steps.steps.is_empty() || (ins.len() == 1 && steps.steps.iter().all(|s| s.rule != "op"))
+        {
+            steps.note("op", || {
+                format!("{} of {} gives {}", call.op, promoted, result)
+            });
         }
-        let inputs = ins.iter().map(|i| if rule.same_dtype { i.dtype } else { compute }).collect();
-        Ok(Plan { op: call.op, inputs, compute, result, weak, promoted, steps })
+        let inputs = ins
+            .iter()
+            .map(|i| if rule.same_dtype { i.dtype } else { compute })
+            .collect();
+        Ok(Plan {
+            op: call.op,
+            inputs,
+            compute,
+            result,
+            weak,
+            promoted,
+            steps: steps.steps,
+        })
     }
 }
 
@@ -1030,8 +1478,16 @@ pub fn min_scalar_type(v: &Literal) -> DType {
     match v {
         Literal::Bool(_) => Bool,
         Literal::Int(i) => {
-            let order: &[DType] = if i.is_negative() { &[Int8, Int16, Int32, Int64] } else { &[UInt8, UInt16, UInt32, UInt64] };
-            order.iter().copied().find(|d| i.fits(*d)).unwrap_or(if i.is_negative() { Float64 } else { Float64 })
+            let order: &[DType] = if i.is_negative() {
+                &[Int8, Int16, Int32, Int64]
+            } else {
+                &[UInt8, UInt16, UInt32, UInt64]
+            };
+            order
+                .iter()
+                .copied()
+                .find(|d| i.fits(*d))
+                .unwrap_or(if i.is_negative() { Float64 } else { Float64 })
         }
         Literal::Float(f) => {
             if !f.is_finite() || f.abs() <= 65504.0 {
@@ -1043,7 +1499,10 @@ pub fn min_scalar_type(v: &Literal) -> DType {
             }
         }
         Literal::Complex(re, im) => {
-            if [re, im].iter().all(|x| !x.is_finite() || x.abs() <= f32::MAX as f64) {
+            if [re, im]
+                .iter()
+                .all(|x| !x.is_finite() || x.abs() <= f32::MAX as f64)
+            {
                 Complex64
             } else {
                 Complex128
@@ -1067,13 +1526,19 @@ pub fn min_scalar_type(v: &Literal) -> DType {
 pub fn min_scalar_type_of(o: &Operand) -> (DType, bool) {
     use DType::*;
     let dtype = o.dtype();
-    let Some(v) = o.value() else { return (dtype.unwrap_or(Bool), false) };
+    let Some(v) = o.value() else {
+        return (dtype.unwrap_or(Bool), false);
+    };
     match (&v, dtype) {
         (_, Some(Float16)) => (Float16, false),
         (_, Some(Complex64)) => (Complex64, false),
         (Literal::Bool(_), _) => (Bool, false),
         (Literal::Int(i), _) if dtype.is_none_or(|d| d.is_integer() || d.is_bool()) => {
-            let order: &[DType] = if i.is_negative() { &[Int8, Int16, Int32, Int64] } else { &[UInt8, UInt16, UInt32, UInt64] };
+            let order: &[DType] = if i.is_negative() {
+                &[Int8, Int16, Int32, Int64]
+            } else {
+                &[UInt8, UInt16, UInt32, UInt64]
+            };
             match order.iter().copied().find(|d| i.fits(*d)) {
                 Some(d) => (d, !i.is_negative() && i.fits(signed_of(d))),
                 None => (Float64, false),
@@ -1081,7 +1546,8 @@ pub fn min_scalar_type_of(o: &Operand) -> (DType, bool) {
         }
         _ => {
             let (re, im) = v.to_complex();
-            let complex = matches!(v, Literal::Complex(..)) || dtype.is_some_and(|d| d.is_complex());
+            let complex =
+                matches!(v, Literal::Complex(..)) || dtype.is_some_and(|d| d.is_complex());
             if complex {
                 let small = [re, im].iter().all(|x| -3.4e38 < *x && *x < 3.4e38);
                 (if small { Complex64 } else { Complex128 }, false)
@@ -1127,10 +1593,21 @@ pub(crate) struct Ctx<'a> {
 impl Ctx<'_> {
     pub(crate) fn err(&self, span: std::ops::Range<usize>, msg: impl Into<String>) -> PromoteError {
         let (line, column) = line_col(self.src, span.start);
-        PromoteError::PolicyFile { file: self.file.into(), line, column, message: msg.into() }
+        PromoteError::PolicyFile {
+            file: self.file.into(),
+            line,
+            column,
+            message: msg.into(),
+        }
     }
     /// An error at (line, column) inside a string field's text.
-    fn err_in(&self, field: &spec::Text, line: usize, col: usize, msg: impl Into<String>) -> PromoteError {
+    fn err_in(
+        &self,
+        field: &spec::Text,
+        line: usize,
+        col: usize,
+        msg: impl Into<String>,
+    ) -> PromoteError {
         let start = field.span().start;
         let raw = &self.src[start..];
         let mut content = start;
@@ -1145,8 +1622,17 @@ impl Ctx<'_> {
             content += 1;
         }
         let (l0, c0) = line_col(self.src, content);
-        let (line, column) = if line == 0 { (l0, c0 + col.saturating_sub(1)) } else { (l0 + line, col.max(1)) };
-        PromoteError::PolicyFile { file: self.file.into(), line, column, message: msg.into() }
+        let (line, column) = if line == 0 {
+            (l0, c0 + col.saturating_sub(1))
+        } else {
+            (l0 + line, col.max(1))
+        };
+        PromoteError::PolicyFile {
+            file: self.file.into(),
+            line,
+            column,
+            message: msg.into(),
+        }
     }
     fn dtype(&self, t: &spec::Text) -> Result<DType, PromoteError> {
         DType::parse(t.get_ref()).map_err(|e| self.err(t.span(), e.to_string()))
@@ -1155,7 +1641,13 @@ impl Ctx<'_> {
 
 /// Kinds and groups a selector may name, with the dtypes they cover.
 fn selector_dtypes(sel: &str) -> Option<(u8, Vec<DType>)> {
-    let of = |f: &dyn Fn(DType) -> bool| DType::ALL.iter().copied().filter(|d| f(*d)).collect::<Vec<_>>();
+    let of = |f: &dyn Fn(DType) -> bool| {
+        DType::ALL
+            .iter()
+            .copied()
+            .filter(|d| f(*d))
+            .collect::<Vec<_>>()
+    };
     Some(match sel {
         "*" => (0, DType::ALL.to_vec()),
         "int" => (1, of(&|d| d.is_integer())),
@@ -1169,7 +1661,9 @@ fn selector_dtypes(sel: &str) -> Option<(u8, Vec<DType>)> {
     })
 }
 
-const SELECTOR_WORDS: [&str; 8] = ["*", "int", "inexact", "bool", "unsigned", "signed", "float", "complex"];
+const SELECTOR_WORDS: [&str; 8] = [
+    "*", "int", "inexact", "bool", "unsigned", "signed", "float", "complex",
+];
 
 /// Compile a policy file's text; `file` names it in errors.
 ///
@@ -1217,20 +1711,52 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
     };
 
     // nodes: the 15 dtypes, then the extra ones
-    let mut nodes: Vec<Node> = DType::ALL.iter().map(|d| Node { name: d.name().into(), dtype: *d, weak: false, outside: false }).collect();
+    let mut nodes: Vec<Node> = DType::ALL
+        .iter()
+        .map(|d| Node {
+            name: d.name().into(),
+            dtype: *d,
+            weak: false,
+            outside: false,
+        })
+        .collect();
     for (name, ns) in &spec.nodes {
         if DType::parse(name).is_ok() {
             return Err(ctx.err(ns.dtype.span(), format!("node `{name}` has a dtype's name; weak nodes need names of their own, such as `i*`")));
         }
-        nodes.push(Node { name: name.clone(), dtype: target_dtype(&ns.dtype)?, weak: ns.weak, outside: false });
+        nodes.push(Node {
+            name: name.clone(),
+            dtype: target_dtype(&ns.dtype)?,
+            weak: ns.weak,
+            outside: false,
+        });
     }
     if spec.table.is_some() {
-        nodes.push(Node { name: "!".into(), dtype: DType::Bool, weak: false, outside: true });
+        nodes.push(Node {
+            name: "!".into(),
+            dtype: DType::Bool,
+            weak: false,
+            outside: true,
+        });
     }
-    let names: BTreeMap<String, usize> = nodes.iter().enumerate().skip(15).map(|(i, n)| (n.name.clone(), i)).collect();
-    let lookup = |s: &str| -> Option<usize> { names.get(s).copied().or_else(|| DType::parse(s).ok().map(|d| d.index())) };
+    let names: BTreeMap<String, usize> = nodes
+        .iter()
+        .enumerate()
+        .skip(15)
+        .map(|(i, n)| (n.name.clone(), i))
+        .collect();
+    let lookup = |s: &str| -> Option<usize> {
+        names
+            .get(s)
+            .copied()
+            .or_else(|| DType::parse(s).ok().map(|d| d.index()))
+    };
     let node_err = |s: &str| {
-        let cands: Vec<&str> = names.keys().map(|k| k.as_str()).chain(DType::ALL.iter().map(|d| d.name())).collect();
+        let cands: Vec<&str> = names
+            .keys()
+            .map(|k| k.as_str())
+            .chain(DType::ALL.iter().map(|d| d.name()))
+            .collect();
         match suggest(s, cands.into_iter()) {
             Some(x) => format!("unknown node `{s}`; did you mean `{x}`?"),
             None => format!("unknown node `{s}`"),
@@ -1245,12 +1771,21 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
                 if line.trim().is_empty() {
                     continue;
                 }
-                let (lo, his) = line.split_once("->").ok_or_else(|| ctx.err_in(&l.edges, ln, 1, "an edge line is `LOWER -> UPPER [UPPER ...]`"))?;
+                let (lo, his) = line.split_once("->").ok_or_else(|| {
+                    ctx.err_in(
+                        &l.edges,
+                        ln,
+                        1,
+                        "an edge line is `LOWER -> UPPER [UPPER ...]`",
+                    )
+                })?;
                 let col_of = |w: &str| line.find(w).map_or(1, |p| p + 1);
                 let lo = lo.trim();
-                let a = lookup(lo).ok_or_else(|| ctx.err_in(&l.edges, ln, col_of(lo), node_err(lo)))?;
+                let a =
+                    lookup(lo).ok_or_else(|| ctx.err_in(&l.edges, ln, col_of(lo), node_err(lo)))?;
                 for hi in his.split_whitespace() {
-                    let b = lookup(hi).ok_or_else(|| ctx.err_in(&l.edges, ln, col_of(hi), node_err(hi)))?;
+                    let b = lookup(hi)
+                        .ok_or_else(|| ctx.err_in(&l.edges, ln, col_of(hi), node_err(hi)))?;
                     edges.push((a, b));
                 }
             }
@@ -1265,26 +1800,44 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
             (t, "lattice")
         }
         (None, Some(t)) => {
-            let jt = table::build(t.cells.get_ref(), nodes.len(), &lookup).map_err(|(l, c, m)| ctx.err_in(&t.cells, l, c, m))?;
+            let jt = table::build(t.cells.get_ref(), nodes.len(), &lookup)
+                .map_err(|(l, c, m)| ctx.err_in(&t.cells, l, c, m))?;
             (jt, "table")
         }
         _ => return Err(ctx.err(0..0, "a policy needs exactly one of [lattice] and [table]")),
     };
 
     // operands
-    let mut literal_node = [vec![DType::Bool.index()], vec![default_int.index()], vec![default_float.index()], vec![default_complex.index()]];
+    let mut literal_node = [
+        vec![DType::Bool.index()],
+        vec![default_int.index()],
+        vec![default_float.index()],
+        vec![default_complex.index()],
+    ];
     for (k, v) in &spec.operands.literal {
         let items = v.get_ref().items();
         if items.is_empty() {
             return Err(ctx.err(v.span(), format!("operands.literal.{k} is an empty list")));
         }
-        let kind = LiteralKind::ALL.iter().position(|x| x.name() == k).ok_or_else(|| ctx.err(v.span(), format!("literal kinds are bool, int, float, complex; not `{k}`")))?;
-        literal_node[kind] = items.iter().map(|t| lookup(t).ok_or_else(|| ctx.err(v.span(), node_err(t)))).collect::<Result<Vec<_>, _>>()?;
+        let kind = LiteralKind::ALL
+            .iter()
+            .position(|x| x.name() == k)
+            .ok_or_else(|| {
+                ctx.err(
+                    v.span(),
+                    format!("literal kinds are bool, int, float, complex; not `{k}`"),
+                )
+            })?;
+        literal_node[kind] = items
+            .iter()
+            .map(|t| lookup(t).ok_or_else(|| ctx.err(v.span(), node_err(t))))
+            .collect::<Result<Vec<_>, _>>()?;
     }
     let mut weak_node: [usize; 15] = std::array::from_fn(|i| i);
     let mut weak_rank = [0u8; 15];
     for (sel, v) in &spec.operands.weak {
-        let (rank, ds) = selector_dtypes(sel).ok_or_else(|| ctx.err(v.span(), format!("unknown selector `{sel}`")))?;
+        let (rank, ds) = selector_dtypes(sel)
+            .ok_or_else(|| ctx.err(v.span(), format!("unknown selector `{sel}`")))?;
         let n = lookup(v.get_ref()).ok_or_else(|| ctx.err(v.span(), node_err(v.get_ref())))?;
         for d in ds {
             if rank >= weak_rank[d.index()] {
@@ -1296,14 +1849,29 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
 
     // combine
     let scheme = match spec.combine.scheme.get_ref().as_str() {
-        "join" => Scheme::Join { all_weak_join_dtypes: spec.combine.all_weak_join_dtypes },
+        "join" => Scheme::Join {
+            all_weak_join_dtypes: spec.combine.all_weak_join_dtypes,
+        },
         "categories" => {
             let mut category = [None; 4];
             for (ci, cat) in spec.combine.categories.iter().enumerate() {
                 for c in cat {
-                    let idx = ["tensor", "zero_dim", "weak", "literal"].iter().position(|x| x == c.get_ref()).ok_or_else(|| ctx.err(c.span(), format!("operand classes are tensor, zero_dim, weak, literal; not `{}`", c.get_ref())))?;
+                    let idx = ["tensor", "zero_dim", "weak", "literal"]
+                        .iter()
+                        .position(|x| x == c.get_ref())
+                        .ok_or_else(|| {
+                            ctx.err(
+                                c.span(),
+                                format!(
+                                    "operand classes are tensor, zero_dim, weak, literal; not `{}`",
+                                    c.get_ref()
+                                ),
+                            )
+                        })?;
                     if category[idx].is_some() {
-                        return Err(ctx.err(c.span(), format!("`{}` is in two categories", c.get_ref())));
+                        return Err(
+                            ctx.err(c.span(), format!("`{}` is in two categories", c.get_ref()))
+                        );
                     }
                     category[idx] = Some(ci);
                 }
@@ -1311,20 +1879,44 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
             if category[0].is_none() {
                 return Err(ctx.err(spec.combine.scheme.span(), "categories must place `tensor`"));
             }
-            let lower_by_value = match spec.combine.lower_same_kind.as_ref().map(|t| t.get_ref().as_str()) {
+            let lower_by_value = match spec
+                .combine
+                .lower_same_kind
+                .as_ref()
+                .map(|t| t.get_ref().as_str())
+            {
                 None | Some("nothing") => false,
                 Some("value") => true,
-                Some(x) => return Err(ctx.err(spec.combine.lower_same_kind.as_ref().expect("some").span(), format!("lower_same_kind is `nothing` or `value`, not `{x}`"))),
+                Some(x) => {
+                    return Err(ctx.err(
+                        spec.combine.lower_same_kind.as_ref().expect("some").span(),
+                        format!("lower_same_kind is `nothing` or `value`, not `{x}`"),
+                    ))
+                }
             };
             let mut fmc = [None; 15];
             for (k, v) in &spec.combine.float_meets_complex {
                 let f = DType::parse(k).map_err(|e| ctx.err(v.span(), e.to_string()))?;
-                fmc[f.index()] = Some(if v.get_ref() == "outside" { Meet::Outside } else { Meet::DType(ctx.dtype(v)?) });
+                fmc[f.index()] = Some(if v.get_ref() == "outside" {
+                    Meet::Outside
+                } else {
+                    Meet::DType(ctx.dtype(v)?)
+                });
             }
-            let int_meets_complex_lower = match spec.combine.int_meets_complex.as_ref().map(|t| (t.get_ref().as_str(), t.span())) {
+            let int_meets_complex_lower = match spec
+                .combine
+                .int_meets_complex
+                .as_ref()
+                .map(|t| (t.get_ref().as_str(), t.span()))
+            {
                 None | Some(("join", _)) => false,
                 Some(("lower", _)) => true,
-                Some((x, sp)) => return Err(ctx.err(sp, format!("int_meets_complex is `lower` or `join`, not `{x}`"))),
+                Some((x, sp)) => {
+                    return Err(ctx.err(
+                        sp,
+                        format!("int_meets_complex is `lower` or `join`, not `{x}`"),
+                    ))
+                }
             };
             let mut rank = [0, 1, 1, 2, 3];
             if let Some(k) = &spec.combine.kinds {
@@ -1337,24 +1929,47 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
                     }
                 }
                 if rank.contains(&u8::MAX) {
-                    return Err(ctx.err(k.span(), "kinds must name all five: bool, unsigned, signed, float, complex"));
+                    return Err(ctx.err(
+                        k.span(),
+                        "kinds must name all five: bool, unsigned, signed, float, complex",
+                    ));
                 }
             }
             let mut merge = vec![Merge::Kind; spec.combine.categories.len()];
             for (i, m) in spec.combine.merge.iter().enumerate() {
                 if i >= merge.len() {
-                    return Err(ctx.err(m.span(), "merge has more entries than there are categories"));
+                    return Err(
+                        ctx.err(m.span(), "merge has more entries than there are categories")
+                    );
                 }
                 merge[i] = match m.get_ref().as_str() {
                     "kind" => Merge::Kind,
                     "nothing" => Merge::Nothing,
                     "join" => Merge::Join,
-                    x => return Err(ctx.err(m.span(), format!("merge is kind, nothing or join; not `{x}`"))),
+                    x => {
+                        return Err(ctx.err(
+                            m.span(),
+                            format!("merge is kind, nothing or join; not `{x}`"),
+                        ))
+                    }
                 };
             }
-            Scheme::Categories(Categories { category, count: spec.combine.categories.len(), lower_by_value, float_meets_complex: fmc, int_meets_complex_lower, rank, merge })
+            Scheme::Categories(Categories {
+                category,
+                count: spec.combine.categories.len(),
+                lower_by_value,
+                float_meets_complex: fmc,
+                int_meets_complex_lower,
+                rank,
+                merge,
+            })
         }
-        x => return Err(ctx.err(spec.combine.scheme.span(), format!("scheme is `join` or `categories`, not `{x}`"))),
+        x => {
+            return Err(ctx.err(
+                spec.combine.scheme.span(),
+                format!("scheme is `join` or `categories`, not `{x}`"),
+            ))
+        }
     };
 
     let range_of = |r: &spec::RangeSpec| -> Result<Range, PromoteError> {
@@ -1365,35 +1980,80 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
                     "promoted" => Ok(RangeTarget::Promoted),
                     "compute" => Ok(RangeTarget::Compute),
                     "deferred" => Ok(RangeTarget::Deferred),
-                    x => Err(ctx.err(t.span(), format!("range targets are node, promoted, compute, deferred; not `{x}`"))),
+                    x => Err(ctx.err(
+                        t.span(),
+                        format!("range targets are node, promoted, compute, deferred; not `{x}`"),
+                    )),
                 })
                 .collect::<Result<Vec<_>, _>>()
         };
-        Ok(Range { int: conv(&r.int)?, float: conv(&r.float)? })
+        Ok(Range {
+            int: conv(&r.int)?,
+            float: conv(&r.float)?,
+        })
     };
     let range = range_of(&spec.literal_range)?;
 
     // ops: start from "compute in the promoted dtype", apply each rule in order
     let mut ops: Vec<OpRule> = Op::ALL
         .iter()
-        .map(|_| OpRule { action: std::array::from_fn(|i| Action::Compute(DType::ALL[i])), result: None, same_dtype: false, keep_weak: true, range: None, sources: Vec::new(), outside: None, loops: None, literal: Default::default(), ignore_out: false })
+        .map(|_| OpRule {
+            action: std::array::from_fn(|i| Action::Compute(DType::ALL[i])),
+            result: None,
+            same_dtype: false,
+            keep_weak: true,
+            range: None,
+            sources: Vec::new(),
+            outside: None,
+            loops: None,
+            literal: Default::default(),
+            ignore_out: false,
+        })
         .collect();
     for r in &spec.ops {
         let mut targets = Vec::new();
         for o in &r.ops {
             let name = o.get_ref().as_str();
-            let matched: Vec<Op> = Op::ALL.iter().copied().filter(|op| name == "all" || op.name() == name || op.group() == name).collect();
+            let matched: Vec<Op> = Op::ALL
+                .iter()
+                .copied()
+                .filter(|op| name == "all" || op.name() == name || op.group() == name)
+                .collect();
             if matched.is_empty() {
-                let groups = ["arithmetic", "division", "comparison", "logical", "bitwise", "matmul", "reduction", "all"];
+                let groups = [
+                    "arithmetic",
+                    "division",
+                    "comparison",
+                    "logical",
+                    "bitwise",
+                    "matmul",
+                    "reduction",
+                    "all",
+                ];
                 let s = suggest(name, Op::ALL.iter().map(|o| o.name()).chain(groups));
-                return Err(ctx.err(o.span(), format!("unknown op or group `{name}`{}", s.map(|x| format!("; did you mean `{x}`?")).unwrap_or_default())));
+                return Err(ctx.err(
+                    o.span(),
+                    format!(
+                        "unknown op or group `{name}`{}",
+                        s.map(|x| format!("; did you mean `{x}`?"))
+                            .unwrap_or_default()
+                    ),
+                ));
             }
             targets.extend(matched);
         }
         // selector → action, most specific selector wins
         let mut acts: [Option<(u8, Action)>; 15] = [None; 15];
         for (sel, v) in &r.compute {
-            let (rank, ds) = selector_dtypes(sel).ok_or_else(|| ctx.err(v.span(), format!("unknown selector `{sel}` (a dtype or one of {})", SELECTOR_WORDS.join(", "))))?;
+            let (rank, ds) = selector_dtypes(sel).ok_or_else(|| {
+                ctx.err(
+                    v.span(),
+                    format!(
+                        "unknown selector `{sel}` (a dtype or one of {})",
+                        SELECTOR_WORDS.join(", ")
+                    ),
+                )
+            })?;
             let act = match v.get_ref().as_str() {
                 "unsupported" => Action::Unsupported,
                 _ => Action::Compute(target_dtype(v)?),
@@ -1405,18 +2065,42 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
             }
         }
         for sel in &r.unsupported {
-            let (_, ds) = selector_dtypes(sel.get_ref()).ok_or_else(|| ctx.err(sel.span(), format!("unknown selector `{}`", sel.get_ref())))?;
+            let (_, ds) = selector_dtypes(sel.get_ref()).ok_or_else(|| {
+                ctx.err(sel.span(), format!("unknown selector `{}`", sel.get_ref()))
+            })?;
             for d in ds {
                 acts[d.index()] = Some((u8::MAX, Action::Unsupported));
             }
         }
         let result = r.result.as_ref().map(target_dtype).transpose()?;
         let outside = r.outside.as_ref().map(target_dtype).transpose()?;
-        let loops = r.loops.as_ref().map(|v| v.iter().map(|t| ctx.dtype(t)).collect::<Result<Vec<_>, _>>()).transpose()?;
+        let loops = r
+            .loops
+            .as_ref()
+            .map(|v| {
+                v.iter()
+                    .map(|t| ctx.dtype(t))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .transpose()?;
         let mut lit: [Option<Vec<usize>>; 4] = Default::default();
         for (k, v) in &r.literal {
-            let kind = LiteralKind::ALL.iter().position(|x| x.name() == k).ok_or_else(|| ctx.err(v.span(), format!("literal kinds are bool, int, float, complex; not `{k}`")))?;
-            lit[kind] = Some(v.get_ref().items().iter().map(|t| lookup(t).ok_or_else(|| ctx.err(v.span(), node_err(t)))).collect::<Result<Vec<_>, _>>()?);
+            let kind = LiteralKind::ALL
+                .iter()
+                .position(|x| x.name() == k)
+                .ok_or_else(|| {
+                    ctx.err(
+                        v.span(),
+                        format!("literal kinds are bool, int, float, complex; not `{k}`"),
+                    )
+                })?;
+            lit[kind] = Some(
+                v.get_ref()
+                    .items()
+                    .iter()
+                    .map(|t| lookup(t).ok_or_else(|| ctx.err(v.span(), node_err(t))))
+                    .collect::<Result<Vec<_>, _>>()?,
+            );
         }
         let rr = r.literal_range.as_ref().map(range_of).transpose()?;
         for op in targets {
@@ -1463,7 +2147,11 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
         let mut mask = 0u32;
         for o in &r.ops {
             let name = o.get_ref().as_str();
-            let matched: Vec<Op> = Op::ALL.iter().copied().filter(|op| name == "all" || op.name() == name || op.group() == name).collect();
+            let matched: Vec<Op> = Op::ALL
+                .iter()
+                .copied()
+                .filter(|op| name == "all" || op.name() == name || op.group() == name)
+                .collect();
             if matched.is_empty() {
                 return Err(ctx.err(o.span(), format!("unknown op or group `{name}`")));
             }
@@ -1476,7 +2164,12 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
             "operands" => Stage::Operands,
             "promoted" => Stage::Promoted,
             "computed" => Stage::Computed,
-            x => return Err(ctx.err(r.at.span(), format!("at is arguments, operands, promoted or computed; not `{x}`"))),
+            x => {
+                return Err(ctx.err(
+                    r.at.span(),
+                    format!("at is arguments, operands, promoted or computed; not `{x}`"),
+                ))
+            }
         };
         let sel_mask = |v: &Vec<spec::Text>| -> Result<Option<[bool; 15]>, PromoteError> {
             if v.is_empty() {
@@ -1484,15 +2177,32 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
             }
             let mut m = [false; 15];
             for t in v {
-                let (_, ds) = selector_dtypes(t.get_ref()).ok_or_else(|| ctx.err(t.span(), format!("unknown selector `{}` (a dtype or one of {})", t.get_ref(), SELECTOR_WORDS.join(", "))))?;
+                let (_, ds) = selector_dtypes(t.get_ref()).ok_or_else(|| {
+                    ctx.err(
+                        t.span(),
+                        format!(
+                            "unknown selector `{}` (a dtype or one of {})",
+                            t.get_ref(),
+                            SELECTOR_WORDS.join(", ")
+                        ),
+                    )
+                })?;
                 for d in ds {
                     m[d.index()] = true;
                 }
             }
             Ok(Some(m))
         };
-        let fit1 = |t: &spec::Text| -> Result<FitTarget, PromoteError> { if t.get_ref() == "compute" { Ok(FitTarget::Compute) } else { ctx.dtype(t).map(FitTarget::DType) } };
-        let fit = |t: &Option<spec::Text>| -> Result<Option<FitTarget>, PromoteError> { t.as_ref().map(fit1).transpose() };
+        let fit1 = |t: &spec::Text| -> Result<FitTarget, PromoteError> {
+            if t.get_ref() == "compute" {
+                Ok(FitTarget::Compute)
+            } else {
+                ctx.dtype(t).map(FitTarget::DType)
+            }
+        };
+        let fit = |t: &Option<spec::Text>| -> Result<Option<FitTarget>, PromoteError> {
+            t.as_ref().map(fit1).transpose()
+        };
         let matcher = |m: &Option<spec::OperandMatch>| -> Result<Option<Matcher>, PromoteError> {
             let Some(m) = m else { return Ok(None) };
             let class = if m.class.is_empty() {
@@ -1500,7 +2210,12 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
             } else {
                 let mut c = [false; 4];
                 for t in &m.class {
-                    let i = ["tensor", "zero_dim", "weak", "literal"].iter().position(|x| x == t.get_ref()).ok_or_else(|| ctx.err(t.span(), "classes are tensor, zero_dim, weak, literal"))?;
+                    let i = ["tensor", "zero_dim", "weak", "literal"]
+                        .iter()
+                        .position(|x| x == t.get_ref())
+                        .ok_or_else(|| {
+                            ctx.err(t.span(), "classes are tensor, zero_dim, weak, literal")
+                        })?;
                     c[i] = true;
                 }
                 Some(c)
@@ -1510,13 +2225,27 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
             } else {
                 let mut c = [false; 4];
                 for t in &m.literal {
-                    let i = LiteralKind::ALL.iter().position(|x| x.name() == t.get_ref()).ok_or_else(|| ctx.err(t.span(), "literal kinds are bool, int, float, complex"))?;
+                    let i = LiteralKind::ALL
+                        .iter()
+                        .position(|x| x.name() == t.get_ref())
+                        .ok_or_else(|| {
+                            ctx.err(t.span(), "literal kinds are bool, int, float, complex")
+                        })?;
                     c[i] = true;
                 }
                 Some(c)
             };
             let values = m.values_parsed(&ctx)?;
-            Ok(Some(Matcher { class, dtype: sel_mask(&m.dtype)?, literal, values, negative: m.negative, not_fits: m.not_fits.iter().map(fit1).collect::<Result<Vec<_>, _>>()?, fits: fit(&m.fits)?, wraps_to_zero: m.wraps_to_zero }))
+            Ok(Some(Matcher {
+                class,
+                dtype: sel_mask(&m.dtype)?,
+                literal,
+                values,
+                negative: m.negative,
+                not_fits: m.not_fits.iter().map(fit1).collect::<Result<Vec<_>, _>>()?,
+                fits: fit(&m.fits)?,
+                wraps_to_zero: m.wraps_to_zero,
+            }))
         };
         let then = match r.then.get_ref().as_str() {
             "accept" => Then::Accept,
@@ -1528,9 +2257,26 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
             },
         };
         if matches!(at, Stage::Arguments | Stage::Operands) && then == Then::Accept {
-            return Err(ctx.err(r.then.span(), "`accept` needs a promoted dtype: use it at promoted or computed"));
+            return Err(ctx.err(
+                r.then.span(),
+                "`accept` needs a promoted dtype: use it at promoted or computed",
+            ));
         }
-        rules.push(CornerRule { ops: mask, at, any: matcher(&r.any)?, first: matcher(&r.first)?, second: matcher(&r.second)?, other: matcher(&r.other)?, out: r.out, out_is_first: r.out_is_first, promoted_is_first: r.promoted_is_first, promoted: sel_mask(&r.promoted)?, compute: sel_mask(&r.compute)?, then, source: r.source.clone() });
+        rules.push(CornerRule {
+            ops: mask,
+            at,
+            any: matcher(&r.any)?,
+            first: matcher(&r.first)?,
+            second: matcher(&r.second)?,
+            other: matcher(&r.other)?,
+            out: r.out,
+            out_is_first: r.out_is_first,
+            promoted_is_first: r.promoted_is_first,
+            promoted: sel_mask(&r.promoted)?,
+            compute: sel_mask(&r.compute)?,
+            then,
+            source: r.source.clone(),
+        });
     }
 
     let out = match spec.out.casting.get_ref().as_str() {
@@ -1548,14 +2294,22 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
                 }
             }
             if level.contains(&u8::MAX) {
-                return Err(ctx.err(k.span(), "kinds must name all five: bool, unsigned, signed, float, complex"));
+                return Err(ctx.err(
+                    k.span(),
+                    "kinds must name all five: bool, unsigned, signed, float, complex",
+                ));
             }
             OutRule::Kinds(level, k.get_ref().clone())
         }
-        x => return Err(ctx.err(spec.out.casting.span(), format!("casting is kinds, any, equal or safe; not `{x}`"))),
+        x => {
+            return Err(ctx.err(
+                spec.out.casting.span(),
+                format!("casting is kinds, any, equal or safe; not `{x}`"),
+            ))
+        }
     };
 
-    Ok(RulePolicy {
+    let mut p = RulePolicy {
         name: spec.name,
         framework: spec.framework,
         description: spec.description,
@@ -1578,7 +2332,34 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
         out_source: spec.out.source,
         out_first: spec.out.before_op_refusals,
         rules,
-    })
+        fast: Vec::new(),
+    };
+    let mut fast = vec![FAST_SLOW; Op::ALL.len() * 15 * 15];
+    for &op in Op::ALL {
+        for a in DType::ALL {
+            for b in DType::ALL {
+                let operands = if op.arity() == 1 {
+                    if b != DType::Bool {
+                        continue;
+                    }
+                    vec![Operand::tensor(a)]
+                } else {
+                    vec![Operand::tensor(a), Operand::tensor(b)]
+                };
+                let call = Call {
+                    op,
+                    operands,
+                    out: None,
+                };
+                if let Ok(plan) = p.resolve_call(&call, false) {
+                    fast[(op as usize * 15 + a.index()) * 15 + b.index()] =
+                        plan.result.index() as u8 | if plan.weak { 0x80 } else { 0 };
+                }
+            }
+        }
+    }
+    p.fast = fast;
+    Ok(p)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1618,20 +2399,37 @@ builtins! {
 pub fn builtin(name: &str) -> Result<Arc<RulePolicy>, PromoteError> {
     static CACHE: OnceLock<std::sync::Mutex<BTreeMap<String, Arc<RulePolicy>>>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
-    if let Some(p) = cache.lock().map_err(|_| PromoteError::invalid("policy cache poisoned"))?.get(name) {
+    if let Some(p) = cache
+        .lock()
+        .map_err(|_| PromoteError::invalid("policy cache poisoned"))?
+        .get(name)
+    {
         return Ok(p.clone());
     }
     let (src, file) = builtin_source(name).ok_or_else(|| PromoteError::UnknownPolicy {
         name: name.into(),
-        suggestion: suggest(name, BUILTIN.iter().copied()).or_else(|| BUILTIN.iter().find(|b| name.contains(*b) || b.contains(name)).map(|s| s.to_string())),
+        suggestion: suggest(name, BUILTIN.iter().copied()).or_else(|| {
+            BUILTIN
+                .iter()
+                .find(|b| name.contains(*b) || b.contains(name))
+                .map(|s| s.to_string())
+        }),
     })?;
     let p = Arc::new(compile(src, &format!("policies/{file}"))?);
-    cache.lock().map_err(|_| PromoteError::invalid("policy cache poisoned"))?.insert(name.into(), p.clone());
+    cache
+        .lock()
+        .map_err(|_| PromoteError::invalid("policy cache poisoned"))?
+        .insert(name.into(), p.clone());
     Ok(p)
 }
 
 /// Load a policy from a user's file.
 pub fn load_file(path: &std::path::Path) -> Result<RulePolicy, PromoteError> {
-    let src = std::fs::read_to_string(path).map_err(|e| PromoteError::PolicyFile { file: path.display().to_string(), line: 0, column: 0, message: format!("cannot read: {e}") })?;
+    let src = std::fs::read_to_string(path).map_err(|e| PromoteError::PolicyFile {
+        file: path.display().to_string(),
+        line: 0,
+        column: 0,
+        message: format!("cannot read: {e}"),
+    })?;
     compile(&src, &path.display().to_string())
 }

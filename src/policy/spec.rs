@@ -293,10 +293,17 @@ impl OneOrMany {
 
 impl OperandMatch {
     /// The `value` list as (real, imaginary) pairs.
-    pub(crate) fn values_parsed(&self, ctx: &super::Ctx) -> Result<Vec<(f64, f64)>, crate::PromoteError> {
+    pub(crate) fn values_parsed(
+        &self,
+        ctx: &super::Ctx,
+    ) -> Result<Vec<(f64, f64)>, crate::PromoteError> {
         self.value
             .iter()
-            .map(|t| crate::Literal::parse(t.get_ref()).map(|l| l.to_complex()).ok_or_else(|| ctx.err(t.span(), format!("`{}` is not a number", t.get_ref()))))
+            .map(|t| {
+                crate::Literal::parse(t.get_ref())
+                    .map(|l| l.to_complex())
+                    .ok_or_else(|| ctx.err(t.span(), format!("`{}` is not a number", t.get_ref())))
+            })
             .collect()
     }
 }

@@ -17,12 +17,20 @@ use super::JoinTable;
 pub type TableError = (usize, usize, String);
 
 /// Parse the table text; `node` looks a name up.
-pub fn build(text: &str, n: usize, node: &dyn Fn(&str) -> Option<usize>) -> Result<JoinTable, TableError> {
+pub fn build(
+    text: &str,
+    n: usize,
+    node: &dyn Fn(&str) -> Option<usize>,
+) -> Result<JoinTable, TableError> {
     let mut lines = text.lines().enumerate().filter(|(_, l)| {
         let t = l.trim();
         !t.is_empty() && !t.starts_with('#')
     });
-    let (hl, header) = lines.next().ok_or((0, 0, "the table is empty: write a header row of column names".to_string()))?;
+    let (hl, header) = lines.next().ok_or((
+        0,
+        0,
+        "the table is empty: write a header row of column names".to_string(),
+    ))?;
     let cols = words(header)
         .map(|(c, w)| node(w).ok_or((hl, c, format!("unknown node `{w}` in the header"))))
         .collect::<Result<Vec<usize>, _>>()?;
@@ -33,17 +41,32 @@ pub fn build(text: &str, n: usize, node: &dyn Fn(&str) -> Option<usize>) -> Resu
         let row = node(rname).ok_or((ln, c0, format!("unknown row node `{rname}`")))?;
         let mut count = 0;
         for (i, (c, w)) in ws.enumerate() {
-            let col = *cols.get(i).ok_or((ln, c, format!("row `{rname}` has more cells than the header has columns")))?;
+            let col = *cols.get(i).ok_or((
+                ln,
+                c,
+                format!("row `{rname}` has more cells than the header has columns"),
+            ))?;
             let cell = match w {
                 "-" => Cell::Never,
                 "." => Cell::Mirror,
-                _ => Cell::Node(node(w).ok_or((ln, c, format!("unknown node `{w}` in row `{rname}`")))?),
+                _ => Cell::Node(node(w).ok_or((
+                    ln,
+                    c,
+                    format!("unknown node `{w}` in row `{rname}`"),
+                ))?),
             };
             raw[row][col] = Some(cell);
             count += 1;
         }
         if count != cols.len() {
-            return Err((ln, line.len(), format!("row `{rname}` has {count} cells; the header has {} columns", cols.len())));
+            return Err((
+                ln,
+                line.len(),
+                format!(
+                    "row `{rname}` has {count} cells; the header has {} columns",
+                    cols.len()
+                ),
+            ));
         }
     }
     let mut t = JoinTable::new(n);

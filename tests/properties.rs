@@ -1,0 +1,152 @@
+//! What the policies promise, stated as properties (proptest), and fuzzing of everything that
+//! parses input: the JSONL query parser, the compact call syntax and the policy-file loader.
+
+use promote::policy::{compile, BUILTIN};
+use promote::{builtin, query, Call, DType, Op, Policy};
+use proptest::prelude::*;
+
+fn dtype() -> impl Strategy<Value = DType> {
+    (0..DType::COUNT).prop_map(|i| DType::ALL[i])
+}
+
+fn lit() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("True".to_string()),
+        any::<i64>().prop_map(|v| v.to_string()),
+        any::<u64>().prop_map(|v| v.to_string()),
+        "-?[0-9]{1,40}",
+        any::<f64>().prop_map(|v| format!("{v:e}")),
+        Just("inf".into()),
+        Just("nan".into()),
+        Just("1j".into()),
+        Just("(1e+300+0j)".into()),
+    ]
+}
+
+/// A random operand in the compact syntax.
+fn operand() -> impl Strategy<Value = String> {
+    prop_oneof![
+        dtype().prop_map(|d| d.name().to_string()),
+        dtype().prop_map(|d| format!("~{d}")),
+        (dtype(), "-?[0-9]{1,5}").prop_map(|(d, v)| format!("{d}({v})")),
+        lit(),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, .. ProptestConfig::default() })]
+
+    /// Tensor with tensor, every policy: `a op b` and `b op a` agree for the symmetric ops,
+    /// except where the framework itself is asymmetric (OneFlow reads its table as
+    /// [second][first], so complex64 with a real dtype differs by order — see below).
+    #[test]
+    fn tensor_promotion_commutes(a in dtype(), b in dtype(), op in prop::sample::select(vec![Op::Add, Op::Multiply, Op::Maximum, Op::Equal, Op::BitwiseAnd])) {
+        for name in BUILTIN.iter().filter(|n| **n != "oneflow") {
+            let p = builtin(name).unwrap();
+            let ab = p.result(&Call::new(op, vec![promote::Operand::tensor(a), promote::Operand::tensor(b)], None).unwrap());
+            let ba = p.result(&Call::new(op, vec![promote::Operand::tensor(b), promote::Operand::tensor(a)], None).unwrap());
+            prop_assert_eq!(ab.map_err(|e| e.kind()), ba.map_err(|e| e.kind()), "{} {} {} {}", name, op, a, b);
+        }
+    }
+
+    /// The lattice policies (JAX) are associative over every node, weak ones included:
+    /// (a ⊔ b) ⊔ c = a ⊔ (b ⊔ c), so the order in which operands are combined never matters.
+    #[test]
+    fn lattices_are_associative(x in 0usize..64, y in 0usize..64, z in 0usize..64) {
+        for name in BUILTIN {
+            let p = builtin(name).unwrap();
+            if p.join_source != "lattice" { continue }
+            let n = p.join.len();
+            let (a, b, c) = (x % n, y % n, z % n);
+            let j = |u: usize, v: usize| p.join.join(u, v);
+            let left = j(a, b).and_then(|ab| j(ab, c));
+            let right = j(b, c).and_then(|bc| j(a, bc));
+            prop_assert_eq!(left, right, "{}: ({}, {}, {})", name, a, b, c);
+        }
+    }
+
+    /// No query line, however malformed, panics or stops the stream: it gets one JSON answer.
+    #[test]
+    fn query_parser_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
+        let p = builtin("torch").unwrap();
+        let line = String::from_utf8_lossy(&bytes);
+        let a: serde_json::Value = serde_json::from_str(&query::answer_line(&*p, &line)).unwrap();
+        prop_assert!(a.get("error").is_some() || a.get("dtype").is_some());
+    }
+
+    /// Random but well-formed JSON queries: every answer is a dtype or one of the four errors.
+    #[test]
+    fn random_queries_answer(op in "[a-z_]{2,14}", a in operand(), b in operand(), out in prop::option::of(dtype()), policy in prop::sample::select(BUILTIN.to_vec())) {
+        let p = builtin(policy).unwrap();
+        let call = format!("{op} {a} {b}{}", out.map(|d| format!(" out={d}")).unwrap_or_default());
+        let line = match call.parse::<Call>() {
+            Ok(c) => query::call_json(&c).to_string(),
+            Err(_) => format!(r#"{{"op": "{op}", "operands": [{{"dtype": "{a}"}}, {{"scalar": "int", "value": "{b}"}}]}}"#),
+        };
+        let ans: serde_json::Value = serde_json::from_str(&query::answer_line(&*p, &line)).unwrap();
+        if let Some(e) = ans.get("error") {
+            prop_assert!(["no_promotion", "overflow", "unsupported", "invalid"].contains(&e.as_str().unwrap()));
+        } else {
+            prop_assert!(DType::parse(ans["dtype"].as_str().unwrap()).is_ok());
+        }
+    }
+
+    /// The compact syntax round-trips through its own printer.
+    #[test]
+    fn compact_syntax_round_trips(a in operand(), b in operand()) {
+        if let Ok(c) = format!("add {a} {b}").parse::<Call>() {
+            let again: Call = c.to_string().parse().unwrap();
+            prop_assert_eq!(c.to_string(), again.to_string()); // NaN != NaN, so compare the printed forms
+        }
+    }
+
+    /// The policy loader never panics on a mangled policy file, and every error has a position.
+    #[test]
+    fn policy_loader_never_panics(cut in 0usize..4000, junk in "[ -~\n]{0,40}", which in 0usize..3) {
+        let file = ["torch.toml", "numpy1.toml", "oneflow.toml"][which];
+        let src = std::fs::read_to_string(format!("{}/policies/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let cut = cut.min(src.len());
+        let cut = (0..=cut).rev().find(|i| src.is_char_boundary(*i)).unwrap();
+        let mangled = format!("{}{}{}", &src[..cut], junk, &src[cut..]);
+        if let Err(e) = compile(&mangled, "mangled.toml") {
+            let s = e.to_string();
+            prop_assert!(s.starts_with("mangled.toml:"), "{}", s);
+        }
+    }
+}
+
+/// Where a framework does not promise associativity, the counterexample is concrete. NumPy:
+/// uint8 and int8 go to int16 (not float16), so the order of three operands matters.
+#[test]
+fn numpy_is_not_associative() {
+    let p = builtin("numpy").unwrap();
+    let j = |a, b| p.promote_types(a, b).unwrap();
+    use DType::*;
+    assert_eq!(j(j(Int8, UInt8), Float16), Float32);
+    assert_eq!(j(Int8, j(UInt8, Float16)), Float16);
+}
+
+/// PyTorch: same shape, through bfloat16 and float16 (each beats every int, together float32).
+#[test]
+fn torch_is_not_associative() {
+    let p = builtin("torch").unwrap();
+    let j = |a, b| p.promote_types(a, b).unwrap();
+    use DType::*;
+    assert_eq!(j(j(BFloat16, Float16), Int8), Float32);
+    assert_eq!(j(BFloat16, j(Float16, Int8)), Float32);
+    assert_eq!(j(j(UInt8, Int8), Float16), Float16);
+    // uint16 promotes with neither int8 nor uint8: the table has holes, not only non-associativity
+    assert_eq!(p.promote_types(UInt16, Int8), None);
+}
+
+/// OneFlow's table is read [second][first]: complex64 with a real dtype depends on the order.
+#[test]
+fn oneflow_is_not_commutative() {
+    let p = builtin("oneflow").unwrap();
+    let add = |s: &str| p.result(&s.parse::<Call>().unwrap()).map_err(|e| e.kind());
+    assert_eq!(add("add float32 complex64"), Ok((DType::Complex64, false)));
+    assert_eq!(
+        add("add complex64 float32"),
+        Err(promote::ErrorKind::Unsupported)
+    );
+}
