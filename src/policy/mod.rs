@@ -147,6 +147,8 @@ pub enum Merge {
     Nothing,
     /// Always: the join of the two (OneFlow's Python scalars, through the table's scalar rows).
     Join,
+    /// The join when the kinds differ, nothing when they are the same (Paddle's 0-d tensors).
+    Differ,
 }
 
 impl Categories {
@@ -268,6 +270,8 @@ pub enum OutRule {
     Safe,
     /// A result may be cast to a dtype of the same or a later kind level.
     Kinds([u8; 5], String),
+    /// Nothing is cast: the destination takes the result's dtype (Paddle rebinds it).
+    Rebind,
 }
 
 /// When a corner rule is checked.
@@ -296,6 +300,10 @@ pub enum Then {
     First,
     /// The second operand's dtype.
     Second,
+    /// Promote the operands' dtypes through the table (no categories) and go on.
+    Join,
+    /// The `out` dtype.
+    Out,
 }
 
 /// A target dtype of a fits / not_fits condition.
@@ -330,6 +338,8 @@ pub struct CornerRule {
     out: Option<bool>,
     out_is_first: Option<bool>,
     promoted_is_first: Option<bool>,
+    same_dtypes: Option<bool>,
+    out_dtype: Option<[bool; 15]>,
     promoted: Option<[bool; 15]>,
     compute: Option<[bool; 15]>,
     pub then: Then,
@@ -448,6 +458,16 @@ impl CornerRule {
             }
         }
         let c = compute.or(promoted).unwrap_or(DType::Bool);
+        if let Some(want) = self.same_dtypes {
+            if ins.iter().all(|i| i.dtype == ins[0].dtype) != want {
+                return false;
+            }
+        }
+        if let Some(sel) = &self.out_dtype {
+            if !call.out.is_some_and(|o| sel[o.index()]) {
+                return false;
+            }
+        }
         if let Some(want) = self.promoted_is_first {
             let first = ins.first().map(|i| i.dtype);
             if promoted.is_none() || (promoted == first) != want {
@@ -892,7 +912,11 @@ impl RulePolicy {
                             });
                             d
                         }
-                        Merge::Join => {
+                        Merge::Differ if cs.rank(ld) == cs.rank(hd) => {
+                            steps.note("category", || format!("category {} ({}) ignores category {} ({}) of the same kind", ci + 1, hd, lower_cat + 1, ld));
+                            d
+                        }
+                        Merge::Join | Merge::Differ => {
                             let Some(j) = join(d, lower)? else {
                                 return Ok(None);
                             };
@@ -1142,6 +1166,29 @@ impl RulePolicy {
         }
     }
 
+    /// What a corner rule decides on its own (`None`: it lets resolution go on).
+    fn outcome(&self, call: &Call, ins: &[Input], r: &CornerRule, steps: &mut Trace) -> Option<Result<Plan, PromoteError>> {
+        let d = match r.then {
+            Then::Error(k) => return Some(Err(self.corner_error(call, r, k, None))),
+            Then::DType(d) => d,
+            Then::First => ins[0].dtype,
+            Then::Second => ins[ins.len() - 1].dtype,
+            Then::Out => call.out.unwrap_or(ins[0].dtype),
+            Then::Accept | Then::Join => return None,
+        };
+        let taken = Trace { on: steps.on, steps: std::mem::take(&mut steps.steps) };
+        Some(self.decided(call, ins, r, d, taken))
+    }
+
+    /// The operands' dtypes promoted through the table alone.
+    fn join_dtypes(&self, call: &Call, ins: &[Input]) -> Result<DType, PromoteError> {
+        let mut d = ins[0].dtype;
+        for i in &ins[1..] {
+            d = self.promote_types(d, i.dtype).ok_or_else(|| self.no_promotion(call, d.name(), i.dtype.name(), format!("the {} has no promotion of {} and {}", self.join_source, d, i.dtype)))?;
+        }
+        Ok(d)
+    }
+
     fn decided(
         &self,
         call: &Call,
@@ -1182,8 +1229,10 @@ impl RulePolicy {
             OutRule::Equal => result == out,
             OutRule::Safe => self.promote_types(result, out) == Some(out),
             OutRule::Kinds(level, _) => level[result.kind() as usize] <= level[out.kind() as usize],
+            OutRule::Rebind => true,
         };
         let rule_text = match &self.out {
+            OutRule::Rebind => "the destination takes the result's dtype: nothing is cast".to_string(),
             OutRule::Kinds(_, text) => format!("casting into out follows kinds {text}"),
             OutRule::Any => "any cast into out is allowed".into(),
             OutRule::Equal => "out must have the result's dtype".into(),
@@ -1232,14 +1281,8 @@ impl RulePolicy {
         // 1. corner rules on the arguments (an API refusing literals), the literals' conversion
         //    (a literal must fit the dtype of the node it enters at), rules on the operands
         if let Some(r) = self.corner(call, &ins, Stage::Arguments, None, None) {
-            match r.then {
-                Then::Error(k) => return Err(self.corner_error(call, r, k, None)),
-                Then::DType(d) => return self.decided(call, &ins, r, d, steps),
-                Then::First => return self.decided(call, &ins, r, ins[0].dtype, steps),
-                Then::Second => {
-                    return self.decided(call, &ins, r, ins[ins.len() - 1].dtype, steps)
-                }
-                Then::Accept => {}
+            if let Some(decided) = self.outcome(call, &ins, r, &mut steps) {
+                return decided;
             }
         }
         let ignored;
@@ -1267,20 +1310,21 @@ impl RulePolicy {
             DType::Bool,
             Some(true),
         )?;
+        let mut forced = None;
         if let Some(r) = self.corner(call, &ins, Stage::Operands, None, None) {
-            match r.then {
-                Then::Error(k) => return Err(self.corner_error(call, r, k, None)),
-                Then::DType(d) => return self.decided(call, &ins, r, d, steps),
-                Then::First => return self.decided(call, &ins, r, ins[0].dtype, steps),
-                Then::Second => {
-                    return self.decided(call, &ins, r, ins[ins.len() - 1].dtype, steps)
-                }
-                Then::Accept => {}
+            if let Some(decided) = self.outcome(call, &ins, r, &mut steps) {
+                return decided;
+            }
+            if r.then == Then::Join {
+                forced = Some(self.join_dtypes(call, &ins)?);
+                steps.note("corner", || format!("{}: the operands promote by the table ({})", call.op, r.source));
             }
         }
 
         // 3. promotion
-        let (promoted, mut weak) = if rule.same_dtype {
+        let (promoted, mut weak) = if let Some(d) = forced {
+            (Some(d), false)
+        } else if rule.same_dtype {
             let d = ins[0].dtype;
             if let Some(other) = ins.iter().find(|i| i.dtype != d) {
                 return Err(self.no_promotion(
@@ -1342,22 +1386,12 @@ impl RulePolicy {
         // 4. corner rules on the promoted dtype
         let mut accepted = false;
         if let Some(r) = self.corner(call, &ins, Stage::Promoted, Some(promoted), None) {
-            match r.then {
-                Then::Error(k) => return Err(self.corner_error(call, r, k, Some(promoted))),
-                Then::DType(d) => return self.decided(call, &ins, r, d, steps),
-                Then::First => return self.decided(call, &ins, r, ins[0].dtype, steps),
-                Then::Second => {
-                    return self.decided(call, &ins, r, ins[ins.len() - 1].dtype, steps)
-                }
-                Then::Accept => {
-                    steps.note("corner", || {
-                        format!(
-                            "{} of {} is computed without the op's kernel ({})",
-                            call.op, promoted, r.source
-                        )
-                    });
-                    accepted = true;
-                }
+            if let Some(decided) = self.outcome(call, &ins, r, &mut steps) {
+                return decided;
+            }
+            if r.then == Then::Accept {
+                steps.note("corner", || format!("{} of {} is computed without the op's kernel ({})", call.op, promoted, r.source));
+                accepted = true;
             }
         }
 
@@ -1410,14 +1444,8 @@ impl RulePolicy {
 
         // 6. corner rules on the compute dtype (value errors of the kernel)
         if let Some(r) = self.corner(call, &ins, Stage::Computed, Some(promoted), Some(compute)) {
-            match r.then {
-                Then::Error(k) => return Err(self.corner_error(call, r, k, Some(compute))),
-                Then::DType(d) => return self.decided(call, &ins, r, d, steps),
-                Then::First => return self.decided(call, &ins, r, ins[0].dtype, steps),
-                Then::Second => {
-                    return self.decided(call, &ins, r, ins[ins.len() - 1].dtype, steps)
-                }
-                Then::Accept => {}
+            if let Some(decided) = self.outcome(call, &ins, r, &mut steps) {
+                return decided;
             }
         }
         if !rule.keep_weak {
@@ -1429,11 +1457,11 @@ impl RulePolicy {
             self.out_check(call, result, &mut steps)?;
         }
         let result = match call.out {
-            Some(o) => {
+            Some(o) if !matches!(self.out, OutRule::Rebind) => {
                 weak = false;
                 o
             }
-            None => result,
+            _ => result,
         };
         self.check_ranges(
             call,
@@ -2251,6 +2279,8 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
             "accept" => Then::Accept,
             "first" => Then::First,
             "second" => Then::Second,
+            "join" => Then::Join,
+            "out" => Then::Out,
             x => match crate::ErrorKind::parse(x) {
                 Some(k) => Then::Error(k),
                 None => Then::DType(ctx.dtype(&r.then)?),
@@ -2272,6 +2302,8 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
             out: r.out,
             out_is_first: r.out_is_first,
             promoted_is_first: r.promoted_is_first,
+            same_dtypes: r.same_dtypes,
+            out_dtype: sel_mask(&r.out_dtype)?,
             promoted: sel_mask(&r.promoted)?,
             compute: sel_mask(&r.compute)?,
             then,
@@ -2283,6 +2315,7 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
         "any" => OutRule::Any,
         "equal" => OutRule::Equal,
         "safe" => OutRule::Safe,
+        "rebind" => OutRule::Rebind,
         "kinds" => {
             let k = spec.out.kinds.as_ref().ok_or_else(|| ctx.err(spec.out.casting.span(), "casting = \"kinds\" needs kinds = \"bool < unsigned < signed < float < complex\""))?;
             let mut level = [u8::MAX; 5];

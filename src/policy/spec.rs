@@ -77,6 +77,11 @@ pub struct RuleSpec {
     pub out_is_first: Option<bool>,
     /// The promoted dtype is (true) or is not (false) the first operand's dtype.
     pub promoted_is_first: Option<bool>,
+    /// The operands all have one dtype (true) or not (false).
+    pub same_dtypes: Option<bool>,
+    /// The `out` dtype matches one of these selectors.
+    #[serde(default)]
+    pub out_dtype: Vec<Text>,
     /// The promoted dtype matches one of these selectors.
     #[serde(default)]
     pub promoted: Vec<Text>,
