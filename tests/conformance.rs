@@ -18,9 +18,12 @@ struct Report {
 
 fn replay(policy_name: &str, path: &Path) -> Report {
     let mut text = String::new();
-    flate2::read::GzDecoder::new(std::fs::File::open(path).expect("fixture opens"))
-        .read_to_string(&mut text)
-        .expect("fixture is gzip text");
+    let file = std::fs::File::open(path).expect("fixture opens");
+    if path.extension().is_some_and(|e| e == "gz") {
+        flate2::read::GzDecoder::new(file).read_to_string(&mut text).expect("fixture is gzip text");
+    } else {
+        std::io::BufReader::new(file).read_to_string(&mut text).expect("fixture is text");
+    }
     let policy = builtin(policy_name)
         .unwrap_or_else(|e| panic!("fixture {} has no policy: {e}", path.display()));
     let mut r = Report {
@@ -69,6 +72,15 @@ fn every_recorded_cell_matches() {
         .collect();
     files.sort();
     let only = std::env::var("PROMOTE_POLICY").ok();
+    // PROMOTE_FIXTURE=path (with PROMOTE_POLICY=name): replay one file, e.g. a recording in progress.
+    if let (Some(name), Ok(path)) = (&only, std::env::var("PROMOTE_FIXTURE")) {
+        files = vec![std::path::PathBuf::from(path)];
+        let r = replay(name, &files[0]);
+        println!("{name}: {} of {} cells match ({} X)", r.matched, r.cells, r.unrecordable);
+        let _ = std::fs::write(Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("misses-{name}.txt")), r.misses.join("\n"));
+        assert!(r.misses.is_empty(), "{} mismatches", r.misses.len());
+        return;
+    }
     let mut reports = BTreeMap::new();
     for f in files {
         let Some(name) = f

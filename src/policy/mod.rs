@@ -1974,10 +1974,11 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
                     "kind" => Merge::Kind,
                     "nothing" => Merge::Nothing,
                     "join" => Merge::Join,
+                    "differ" => Merge::Differ,
                     x => {
                         return Err(ctx.err(
                             m.span(),
-                            format!("merge is kind, nothing or join; not `{x}`"),
+                            format!("merge is kind, nothing, join or differ; not `{x}`"),
                         ))
                     }
                 };
@@ -2420,6 +2421,7 @@ builtins! {
     "numpy1" => "numpy1.toml",
     "array-api" => "array-api.toml",
     "oneflow" => "oneflow.toml",
+    "paddle" => "paddle.toml",
 }
 
 /// A built-in policy by name, compiled once and shared.
