@@ -20,9 +20,13 @@ fn replay(policy_name: &str, path: &Path) -> Report {
     let mut text = String::new();
     let file = std::fs::File::open(path).expect("fixture opens");
     if path.extension().is_some_and(|e| e == "gz") {
-        flate2::read::GzDecoder::new(file).read_to_string(&mut text).expect("fixture is gzip text");
+        flate2::read::GzDecoder::new(file)
+            .read_to_string(&mut text)
+            .expect("fixture is gzip text");
     } else {
-        std::io::BufReader::new(file).read_to_string(&mut text).expect("fixture is text");
+        std::io::BufReader::new(file)
+            .read_to_string(&mut text)
+            .expect("fixture is text");
     }
     let policy = builtin(policy_name)
         .unwrap_or_else(|e| panic!("fixture {} has no policy: {e}", path.display()));
@@ -76,8 +80,14 @@ fn every_recorded_cell_matches() {
     if let (Some(name), Ok(path)) = (&only, std::env::var("PROMOTE_FIXTURE")) {
         files = vec![std::path::PathBuf::from(path)];
         let r = replay(name, &files[0]);
-        println!("{name}: {} of {} cells match ({} X)", r.matched, r.cells, r.unrecordable);
-        let _ = std::fs::write(Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("misses-{name}.txt")), r.misses.join("\n"));
+        println!(
+            "{name}: {} of {} cells match ({} X)",
+            r.matched, r.cells, r.unrecordable
+        );
+        let _ = std::fs::write(
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("misses-{name}.txt")),
+            r.misses.join("\n"),
+        );
         assert!(r.misses.is_empty(), "{} mismatches", r.misses.len());
         return;
     }

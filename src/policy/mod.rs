@@ -257,6 +257,10 @@ pub struct OpRule {
     pub literal: [Option<Vec<usize>>; 4],
     /// The op ignores `out`: the framework rebinds instead of writing in place (OneFlow's `//=`).
     pub ignore_out: bool,
+    /// A weak result stays weak only when every operand is 0-d or a literal (JAX's logical ops).
+    pub weak_only_scalars: bool,
+    /// A weak result takes the default dtype of its kind (JAX's matmul: `dtypes.result_type`).
+    pub weak_default: bool,
 }
 
 /// The `out` casting rule.
@@ -304,6 +308,8 @@ pub enum Then {
     Join,
     /// The `out` dtype.
     Out,
+    /// The dtype the op computes in.
+    Compute,
 }
 
 /// A target dtype of a fits / not_fits condition.
@@ -340,6 +346,9 @@ pub struct CornerRule {
     promoted_is_first: Option<bool>,
     same_dtypes: Option<bool>,
     out_dtype: Option<[bool; 15]>,
+    weak: Option<bool>,
+    /// The weak flag of a decided result (default: the first operand's for `first`, else false).
+    pub weak_result: Option<bool>,
     promoted: Option<[bool; 15]>,
     compute: Option<[bool; 15]>,
     pub then: Then,
@@ -444,8 +453,12 @@ impl CornerRule {
         ins: &[Input],
         promoted: Option<DType>,
         compute: Option<DType>,
+        weak: bool,
     ) -> bool {
         if self.ops & (1 << call.op as u32) == 0 {
+            return false;
+        }
+        if self.weak.is_some_and(|w| w != weak || promoted.is_none()) {
             return false;
         }
         if self.out.is_some_and(|o| o != call.out.is_some()) {
@@ -763,8 +776,8 @@ impl RulePolicy {
                 })?;
             }
             let d = self.canonical(self.nodes[acc].dtype);
-            steps.note("weak", || format!("every operand is weak: their dtypes join as strong ones to {d}, and the result stays weak"));
-            return Ok((Some(d), true));
+            steps.note("weak", || format!("every operand is weak: their dtypes join as strong ones to {d}, and the result stays weak (a bool never is)"));
+            return Ok((Some(d), d != DType::Bool));
         }
         let mut acc = ins[0].node;
         for i in &ins[1..] {
@@ -913,7 +926,15 @@ impl RulePolicy {
                             d
                         }
                         Merge::Differ if cs.rank(ld) == cs.rank(hd) => {
-                            steps.note("category", || format!("category {} ({}) ignores category {} ({}) of the same kind", ci + 1, hd, lower_cat + 1, ld));
+                            steps.note("category", || {
+                                format!(
+                                    "category {} ({}) ignores category {} ({}) of the same kind",
+                                    ci + 1,
+                                    hd,
+                                    lower_cat + 1,
+                                    ld
+                                )
+                            });
                             d
                         }
                         Merge::Join | Merge::Differ => {
@@ -1115,10 +1136,11 @@ impl RulePolicy {
         at: Stage,
         promoted: Option<DType>,
         compute: Option<DType>,
+        weak: bool,
     ) -> Option<&CornerRule> {
         self.rules
             .iter()
-            .find(|r| r.at == at && r.applies(call, ins, promoted, compute))
+            .find(|r| r.at == at && r.applies(call, ins, promoted, compute, weak))
     }
 
     fn corner_error(
@@ -1167,24 +1189,46 @@ impl RulePolicy {
     }
 
     /// What a corner rule decides on its own (`None`: it lets resolution go on).
-    fn outcome(&self, call: &Call, ins: &[Input], r: &CornerRule, steps: &mut Trace) -> Option<Result<Plan, PromoteError>> {
-        let d = match r.then {
+    /// What a corner rule decides on its own (`None`: it lets resolution go on).
+    fn outcome(
+        &self,
+        call: &Call,
+        ins: &[Input],
+        r: &CornerRule,
+        compute: Option<DType>,
+        steps: &mut Trace,
+    ) -> Option<Result<Plan, PromoteError>> {
+        let (d, w) = match r.then {
             Then::Error(k) => return Some(Err(self.corner_error(call, r, k, None))),
-            Then::DType(d) => d,
-            Then::First => ins[0].dtype,
-            Then::Second => ins[ins.len() - 1].dtype,
-            Then::Out => call.out.unwrap_or(ins[0].dtype),
+            Then::DType(d) => (d, false),
+            Then::First => (ins[0].dtype, ins[0].weak && ins[0].dtype != DType::Bool),
+            Then::Second => (ins[ins.len() - 1].dtype, false),
+            Then::Out => (call.out.unwrap_or(ins[0].dtype), false),
+            Then::Compute => (compute.unwrap_or(ins[0].dtype), false),
             Then::Accept | Then::Join => return None,
         };
-        let taken = Trace { on: steps.on, steps: std::mem::take(&mut steps.steps) };
-        Some(self.decided(call, ins, r, d, taken))
+        let taken = Trace {
+            on: steps.on,
+            steps: std::mem::take(&mut steps.steps),
+        };
+        Some(self.decided(call, ins, r, d, r.weak_result.unwrap_or(w), taken))
     }
 
     /// The operands' dtypes promoted through the table alone.
     fn join_dtypes(&self, call: &Call, ins: &[Input]) -> Result<DType, PromoteError> {
         let mut d = ins[0].dtype;
         for i in &ins[1..] {
-            d = self.promote_types(d, i.dtype).ok_or_else(|| self.no_promotion(call, d.name(), i.dtype.name(), format!("the {} has no promotion of {} and {}", self.join_source, d, i.dtype)))?;
+            d = self.promote_types(d, i.dtype).ok_or_else(|| {
+                self.no_promotion(
+                    call,
+                    d.name(),
+                    i.dtype.name(),
+                    format!(
+                        "the {} has no promotion of {} and {}",
+                        self.join_source, d, i.dtype
+                    ),
+                )
+            })?;
         }
         Ok(d)
     }
@@ -1195,12 +1239,13 @@ impl RulePolicy {
         ins: &[Input],
         r: &CornerRule,
         d: DType,
+        weak: bool,
         mut steps: Trace,
     ) -> Result<Plan, PromoteError> {
         steps.note("corner", || {
             format!("{} gives {} ({})", call.op, d, r.source)
         });
-        self.out_check(call, d, &mut steps)?;
+        self.out_check(call, d, weak, &mut steps)?;
         let rule = &self.ops[call.op as usize];
         self.check_ranges(
             call,
@@ -1210,29 +1255,33 @@ impl RulePolicy {
             d,
             None,
         )?;
-        let result = call.out.unwrap_or(d);
+        let result = call.out.map_or(d, |o| self.canonical(o));
         Ok(Plan {
             op: call.op,
             inputs: ins.iter().map(|_| d).collect(),
             compute: d,
             result,
-            weak: false,
+            weak: weak && call.out.is_none(),
             promoted: d,
             steps: steps.steps,
         })
     }
 
-    fn out_check(&self, call: &Call, result: DType, steps: &mut Trace) -> Result<(), PromoteError> {
-        let Some(out) = call.out else { return Ok(()) };
+    fn out_check(&self, call: &Call, result: DType, weak: bool, steps: &mut Trace) -> Result<(), PromoteError> {
+        let Some(out) = call.out.map(|o| self.canonical(o)) else { return Ok(()) };
         let ok = match &self.out {
             OutRule::Any => true,
             OutRule::Equal => result == out,
+            // a weak result promotes from its weak node (JAX strict: a weak int goes into any int)
+            OutRule::Safe if weak => self.join.join(self.weak_node[result.index()], out.index()) == Some(out.index()),
             OutRule::Safe => self.promote_types(result, out) == Some(out),
             OutRule::Kinds(level, _) => level[result.kind() as usize] <= level[out.kind() as usize],
             OutRule::Rebind => true,
         };
         let rule_text = match &self.out {
-            OutRule::Rebind => "the destination takes the result's dtype: nothing is cast".to_string(),
+            OutRule::Rebind => {
+                "the destination takes the result's dtype: nothing is cast".to_string()
+            }
             OutRule::Kinds(_, text) => format!("casting into out follows kinds {text}"),
             OutRule::Any => "any cast into out is allowed".into(),
             OutRule::Equal => "out must have the result's dtype".into(),
@@ -1280,8 +1329,8 @@ impl RulePolicy {
 
         // 1. corner rules on the arguments (an API refusing literals), the literals' conversion
         //    (a literal must fit the dtype of the node it enters at), rules on the operands
-        if let Some(r) = self.corner(call, &ins, Stage::Arguments, None, None) {
-            if let Some(decided) = self.outcome(call, &ins, r, &mut steps) {
+        if let Some(r) = self.corner(call, &ins, Stage::Arguments, None, None, false) {
+            if let Some(decided) = self.outcome(call, &ins, r, None, &mut steps) {
                 return decided;
             }
         }
@@ -1311,13 +1360,18 @@ impl RulePolicy {
             Some(true),
         )?;
         let mut forced = None;
-        if let Some(r) = self.corner(call, &ins, Stage::Operands, None, None) {
-            if let Some(decided) = self.outcome(call, &ins, r, &mut steps) {
+        if let Some(r) = self.corner(call, &ins, Stage::Operands, None, None, false) {
+            if let Some(decided) = self.outcome(call, &ins, r, None, &mut steps) {
                 return decided;
             }
             if r.then == Then::Join {
                 forced = Some(self.join_dtypes(call, &ins)?);
-                steps.note("corner", || format!("{}: the operands promote by the table ({})", call.op, r.source));
+                steps.note("corner", || {
+                    format!(
+                        "{}: the operands promote by the table ({})",
+                        call.op, r.source
+                    )
+                });
             }
         }
 
@@ -1371,7 +1425,7 @@ impl RulePolicy {
             }
             return match rule.outside {
                 Some(d) => {
-                    self.out_check(call, d, &mut steps)?;
+                    self.out_check(call, d, weak, &mut steps)?;
                     Ok(Plan { op: call.op, inputs: ins.iter().map(|i| i.dtype).collect(), compute: d, result: call.out.unwrap_or(d), weak: false, promoted: d, steps: steps.steps })
                 }
                 None => Err(PromoteError::Unsupported {
@@ -1383,14 +1437,33 @@ impl RulePolicy {
             };
         };
 
+        let promoted = if rule.weak_default && weak {
+            let d = match promoted.kind() {
+                Kind::Bool => DType::Bool,
+                Kind::Unsigned => self.canonical(DType::UInt64),
+                Kind::Signed => self.default_int,
+                Kind::Float => self.default_float,
+                Kind::Complex => self.default_complex,
+            };
+            steps.note("weak", || format!("{} gives a weak result the default dtype of its kind: {}", call.op, d));
+            d
+        } else {
+            promoted
+        };
+
         // 4. corner rules on the promoted dtype
         let mut accepted = false;
-        if let Some(r) = self.corner(call, &ins, Stage::Promoted, Some(promoted), None) {
-            if let Some(decided) = self.outcome(call, &ins, r, &mut steps) {
+        if let Some(r) = self.corner(call, &ins, Stage::Promoted, Some(promoted), None, weak) {
+            if let Some(decided) = self.outcome(call, &ins, r, None, &mut steps) {
                 return decided;
             }
             if r.then == Then::Accept {
-                steps.note("corner", || format!("{} of {} is computed without the op's kernel ({})", call.op, promoted, r.source));
+                steps.note("corner", || {
+                    format!(
+                        "{} of {} is computed without the op's kernel ({})",
+                        call.op, promoted, r.source
+                    )
+                });
                 accepted = true;
             }
         }
@@ -1411,7 +1484,7 @@ impl RulePolicy {
             rule.result.unwrap_or(compute)
         };
         if self.out_first {
-            self.out_check(call, result, &mut steps)?;
+            self.out_check(call, result, weak, &mut steps)?;
         }
         self.check_ranges(
             call,
@@ -1443,23 +1516,28 @@ impl RulePolicy {
         }
 
         // 6. corner rules on the compute dtype (value errors of the kernel)
-        if let Some(r) = self.corner(call, &ins, Stage::Computed, Some(promoted), Some(compute)) {
-            if let Some(decided) = self.outcome(call, &ins, r, &mut steps) {
+        if let Some(r) = self.corner(call, &ins, Stage::Computed, Some(promoted), Some(compute), weak) {
+            if let Some(decided) = self.outcome(call, &ins, r, Some(compute), &mut steps) {
                 return decided;
             }
         }
-        if !rule.keep_weak {
+        if !rule.keep_weak
+            || (rule.weak_only_scalars
+                && !ins
+                    .iter()
+                    .all(|i| i.operand.is_zero_dim() || i.operand.literal().is_some()))
+        {
             weak = false;
         }
 
         // 7. the cast into out
         if !self.out_first {
-            self.out_check(call, result, &mut steps)?;
+            self.out_check(call, result, weak, &mut steps)?;
         }
         let result = match call.out {
             Some(o) if !matches!(self.out, OutRule::Rebind) => {
                 weak = false;
-                o
+                self.canonical(o)
             }
             _ => result,
         };
@@ -2035,9 +2113,7 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
             sources: Vec::new(),
             outside: None,
             loops: None,
-            literal: Default::default(),
-            ignore_out: false,
-        })
+            literal: Default::default(), ignore_out: false, weak_only_scalars: false, weak_default: false })
         .collect();
     for r in &spec.ops {
         let mut targets = Vec::new();
@@ -2155,6 +2231,12 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
             }
             if let Some(i) = r.ignore_out {
                 rule.ignore_out = i;
+            }
+            if let Some(w) = r.weak_only_scalars {
+                rule.weak_only_scalars = w;
+            }
+            if let Some(w) = r.weak_default {
+                rule.weak_default = w;
             }
             if let Some(s) = r.same_dtype {
                 rule.same_dtype = s;
@@ -2282,9 +2364,10 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
             "second" => Then::Second,
             "join" => Then::Join,
             "out" => Then::Out,
+            "compute" => Then::Compute,
             x => match crate::ErrorKind::parse(x) {
                 Some(k) => Then::Error(k),
-                None => Then::DType(ctx.dtype(&r.then)?),
+                None => Then::DType(target_dtype(&r.then)?),
             },
         };
         if matches!(at, Stage::Arguments | Stage::Operands) && then == Then::Accept {
@@ -2304,6 +2387,8 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
             out_is_first: r.out_is_first,
             promoted_is_first: r.promoted_is_first,
             same_dtypes: r.same_dtypes,
+            weak: r.weak,
+            weak_result: r.weak_result,
             out_dtype: sel_mask(&r.out_dtype)?,
             promoted: sel_mask(&r.promoted)?,
             compute: sel_mask(&r.compute)?,
@@ -2422,6 +2507,8 @@ builtins! {
     "array-api" => "array-api.toml",
     "oneflow" => "oneflow.toml",
     "paddle" => "paddle.toml",
+    "tf" => "tf.toml",
+    "tf-legacy" => "tf-legacy.toml",
 }
 
 /// A built-in policy by name, compiled once and shared.

@@ -79,6 +79,11 @@ pub struct RuleSpec {
     pub promoted_is_first: Option<bool>,
     /// The operands all have one dtype (true) or not (false).
     pub same_dtypes: Option<bool>,
+    /// The promoted result is weakly typed (true) or not (false).
+    pub weak: Option<bool>,
+    /// The weak flag of the result this rule decides (default: the first operand's for
+    /// `then = "first"`, else false).
+    pub weak_result: Option<bool>,
     /// The `out` dtype matches one of these selectors.
     #[serde(default)]
     pub out_dtype: Vec<Text>,
@@ -256,6 +261,10 @@ pub struct OpRuleSpec {
     pub literal: BTreeMap<String, Spanned<OneOrMany>>,
     /// The op ignores `out` (the framework rebinds `a = a op b` instead of writing in place).
     pub ignore_out: Option<bool>,
+    /// A weak result stays weak only when every operand is 0-d or a literal.
+    pub weak_only_scalars: Option<bool>,
+    /// A weak result takes the default dtype of its kind.
+    pub weak_default: Option<bool>,
     /// The op's loops in order: the first every operand casts to safely is used (NumPy 1's
     /// linear-search resolver), instead of promoting.
     pub loops: Option<Vec<Text>>,
