@@ -12,16 +12,16 @@ fn bench(c: &mut Criterion) {
         let lit: Call = "add int8 1.0".parse().unwrap();
         let zero: Call = "multiply int16(3) 300".parse().unwrap();
         c.bench_function(&format!("{name}/two tensors"), |b| {
-            b.iter(|| p.result(black_box(&two)))
+            b.iter(|| p.result(black_box(&two)).map_err(|e| e.kind()))
         });
         c.bench_function(&format!("{name}/tensor with literal"), |b| {
-            b.iter(|| p.result(black_box(&lit)))
+            b.iter(|| p.result(black_box(&lit)).map_err(|e| e.kind()))
         });
         c.bench_function(&format!("{name}/0-d with literal"), |b| {
-            b.iter(|| p.result(black_box(&zero)))
+            b.iter(|| p.result(black_box(&zero)).map_err(|e| e.kind()))
         });
         c.bench_function(&format!("{name}/explained plan"), |b| {
-            b.iter(|| p.resolve(black_box(&lit)))
+            b.iter(|| p.resolve(black_box(&lit)).map_err(|e| e.kind()))
         });
         let line = r#"{"op": "add", "operands": [{"dtype": "int8"}, {"scalar": "float", "value": "1.0"}]}"#;
         c.bench_function(&format!("{name}/jsonl line"), |b| {

@@ -14,14 +14,16 @@
 //! assert!(jax.weak && !torch.weak);
 //! ```
 
+pub mod analysis;
+pub mod cli;
 pub mod dtype;
 pub mod error;
+pub mod kernel;
 pub mod op;
 pub mod operand;
 pub mod plan;
 pub mod policy;
 pub mod query;
-pub mod cli;
 
 pub use dtype::{DType, Kind};
 pub use error::{ErrorKind, PromoteError};

@@ -1,52 +1,171 @@
 //! `promote dtypes` and `promote policies`.
 
-use clap::Args;
+use clap::{Args, ValueEnum};
+use serde_json::json;
 
+use super::table::{aligned, emit};
 use super::PolicyArg;
 use crate::dtype::DType;
 use crate::error::PromoteError;
-use crate::policy;
+use crate::op::Call;
+use crate::operand::{Literal, Operand};
+use crate::policy::{self, RulePolicy};
+use crate::Policy as _;
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum DtypesFormat {
+    Md,
+    Json,
+}
 
 #[derive(Args)]
 pub(crate) struct DtypesArgs {
     #[command(flatten)]
     policy: PolicyArg,
+    #[arg(long, value_enum, default_value = "md")]
+    format: DtypesFormat,
+}
+
+/// What a dtype is in this policy: missing, an alias, a default.
+fn note(p: &RulePolicy, d: DType) -> String {
+    if !p.has(d) {
+        return "not in this framework (queries get `unsupported`)".to_string();
+    }
+    if p.canonical(d) != d {
+        return format!("becomes {} in this mode", p.canonical(d));
+    }
+    let mut v = Vec::new();
+    if d == p.default_int {
+        v.push("default int");
+    }
+    if d == p.default_float {
+        v.push("default float");
+    }
+    if d == p.default_complex {
+        v.push("default complex");
+    }
+    v.join(", ")
+}
+
+/// Where a Python literal enters the promotion, as the policy's plan says (`int64`, `i* (weak)`).
+fn literal_entry(p: &RulePolicy, lit: &str) -> Option<String> {
+    let call = Call::new(
+        crate::Op::Add,
+        vec![
+            Operand::tensor(DType::Bool),
+            Operand::Literal(Literal::parse(lit)?),
+        ],
+        None,
+    )
+    .ok()?;
+    let plan = p.resolve(&call).ok()?;
+    plan.steps
+        .iter()
+        .find(|s| s.rule == "literal")
+        .and_then(|s| s.detail.split_once(" enters as ").map(|x| x.1.to_string()))
 }
 
 pub(crate) fn run(a: DtypesArgs) -> Result<i32, PromoteError> {
     let p = a.policy.load()?;
-    println!("{} ({}): {} dtypes", p.name, p.framework, p.dtypes().len());
-    println!("| dtype | kind | bits | aliases | note |");
-    println!("| --- | --- | --- | --- | --- |");
-    for d in DType::ALL {
-        let note = if !p.has(d) {
-            "not in this framework (queries get `unsupported`)".to_string()
-        } else if p.canonical(d) != d {
-            format!("becomes {} in this mode", p.canonical(d))
-        } else {
-            let mut v = Vec::new();
-            if d == p.default_int {
-                v.push("default int");
-            }
-            if d == p.default_float {
-                v.push("default float");
-            }
-            if d == p.default_complex {
-                v.push("default complex");
-            }
-            v.join(", ")
-        };
-        println!("| {} | {} | {} | {} | {} |", d, d.kind().name(), d.bits(), d.aliases()[1..].join(" "), note);
+    let mut weak: Vec<_> = p
+        .nodes
+        .iter()
+        .skip(DType::COUNT)
+        .filter(|n| n.weak && !n.outside)
+        .collect();
+    weak.sort_by_key(|n| p.canonical(n.dtype));
+    let literals: Vec<(&str, &str, Option<String>)> = [
+        ("bool", "True"),
+        ("int", "1"),
+        ("float", "1.0"),
+        ("complex", "1j"),
+    ]
+    .iter()
+    .map(|(k, v)| (*k, *v, literal_entry(&p, v)))
+    .collect();
+    if a.format == DtypesFormat::Json {
+        let v = json!({
+            "policy": p.name,
+            "framework": p.framework,
+            "dtypes": DType::ALL.iter().map(|d| json!({
+                "name": d.name(),
+                "short": d.short_name(),
+                "kind": d.kind().name(),
+                "bits": d.bits(),
+                "aliases": d.aliases()[1..].to_vec(),
+                "available": p.has(*d),
+                "canonical": p.canonical(*d).name(),
+                "note": note(&p, *d),
+            })).collect::<Vec<_>>(),
+            "defaults": {"int": p.default_int.name(), "float": p.default_float.name(), "complex": p.default_complex.name()},
+            "weak_nodes": weak.iter().map(|n| json!({"name": n.name, "dtype": p.canonical(n.dtype).name()})).collect::<Vec<_>>(),
+            "literals": literals.iter().map(|(k, _, e)| (k.to_string(), json!(e))).collect::<serde_json::Map<_, _>>(),
+        });
+        emit(&format!("{v}\n"));
+        return Ok(0);
     }
+    let mut s = format!(
+        "{} ({}): {} of the 15 dtypes\n\n",
+        p.name,
+        p.framework,
+        p.dtypes().len()
+    );
+    let mut rows = vec![vec![
+        "dtype".to_string(),
+        "short".into(),
+        "kind".into(),
+        "bits".into(),
+        "also written".into(),
+        "in this policy".into(),
+    ]];
+    for d in DType::ALL {
+        rows.push(vec![
+            d.name().to_string(),
+            d.short_name().into(),
+            d.kind().name().into(),
+            d.bits().to_string(),
+            d.aliases()[1..].join(" "),
+            note(&p, d),
+        ]);
+    }
+    s.push_str(&aligned(&rows));
+    if !weak.is_empty() {
+        s.push_str("\nWeak types (a Python scalar or weakly typed tensor; a result there is weakly typed):\n\n");
+        let mut rows = vec![vec!["node".to_string(), "result dtype".into()]];
+        for n in &weak {
+            rows.push(vec![n.name.clone(), p.canonical(n.dtype).name().into()]);
+        }
+        s.push_str(&aligned(&rows));
+    }
+    s.push_str("\nPython scalars enter the promotion as:\n\n");
+    let mut rows = vec![vec!["literal".to_string(), "enters as".into()]];
+    for (k, v, e) in &literals {
+        rows.push(vec![
+            format!("{k} ({v})"),
+            e.clone()
+                .unwrap_or_else(|| "(refused with a bool tensor)".into()),
+        ]);
+    }
+    s.push_str(&aligned(&rows));
+    s.push_str("\nAny spelling above is accepted wherever a dtype is expected, with or without a framework prefix (`torch.half`, `np.float32`).\n");
+    emit(&s);
     Ok(0)
 }
 
 pub(crate) fn policies() -> Result<i32, PromoteError> {
+    let mut rows = vec![vec![
+        "policy".to_string(),
+        "framework".into(),
+        "rules".into(),
+    ]];
     for name in policy::BUILTIN {
         let p = policy::builtin(name)?;
-        println!("{:<11} {} ({})", name, p.framework, p.provenance);
+        rows.push(vec![
+            name.to_string(),
+            p.framework.clone(),
+            p.provenance.clone(),
+        ]);
     }
+    emit(&aligned(&rows));
     Ok(0)
 }
-
-use crate::Policy as _;

@@ -1,8 +1,14 @@
 //! The `promote` command line: one file per subcommand.
 
+mod bench;
+mod check;
+mod diff;
 mod dtypes;
+mod eval;
 mod explain;
+mod lattice;
 mod resolve;
+mod svg;
 mod table;
 
 use std::sync::Arc;
@@ -21,11 +27,20 @@ struct Cli {
 }
 
 pub(crate) const OPERAND_HELP: &str = "\
-Operands, in the compact syntax:
-  int8            a tensor with one or more dimensions
-  int8(5)         a 0-d tensor holding 5 (int8() when the value does not matter)
-  ~int32          a weakly typed tensor (JAX weak_type, TF WeakTensor); ~int32(5) for a 0-d one
-  300 -1 1.0      Python literals, as repr writes them: True, 300, 1.0, 1e+300, inf, nan, 1j, (1+2j)
+A call is `OP OPERAND [OPERAND] [out=DTYPE]`, operands in the compact syntax:
+  int8            a tensor with one or more dimensions (any dtype spelling: i8, torch.int8, np.int8)
+  int8(5)         a 0-d tensor holding 5; int8() when the value does not matter
+  ~int32          a weakly typed tensor (JAX weak_type, TF WeakTensor); ~int32(5) is a 0-d one
+  True 300 -1     Python literals, as repr writes them: True, 300, -1, 1.0, 1e+300, inf, nan,
+  1.0 1j (1+2j)   1j, (1+2j); ints of any size (18446744073709551616)
+  out=int8        write the result into an existing int8 tensor (in-place ops, out=)
+Examples:
+  promote resolve --policy numpy add uint8 300          one call, answered as JSON
+  promote explain --policy torch int8 1.0               why, in plain words (--all: every policy)
+  promote table --policy paddle --with scalars          a promotion table as the docs print it
+  promote diff torch jax                                every cell where two policies differ
+  promote check my-policy.toml                          validate a policy: lattice? associative?
+  promote lattice --policy jax > jax.svg                the promotion lattice as a picture
 Policies: numpy numpy1 torch oneflow jax jax-x64 jax-strict tf tf-legacy tf-all tf-safe paddle array-api";
 
 /// Which policy: a built-in name or a file.
@@ -60,6 +75,16 @@ enum Command {
     Dtypes(dtypes::DtypesArgs),
     /// List the built-in policies.
     Policies,
+    /// Every cell where two policies disagree, grouped by operand kinds; exit status 1 when they differ.
+    Diff(diff::DiffArgs),
+    /// Validate a policy file: errors with line and column, joins, commutativity, associativity.
+    Check(check::CheckArgs),
+    /// Draw a policy's promotion lattice (its Hasse diagram) as SVG or Graphviz dot.
+    Lattice(lattice::LatticeArgs),
+    /// Execute JSONL queries with data on stdin (`promote eval --policy numpy`): the spec's `eval`.
+    Eval(eval::EvalArgs),
+    /// Time the kernel cases on generated data: median seconds, GB/s, and a plain copy as the floor.
+    Bench(bench::BenchArgs),
 }
 
 /// Run the CLI; returns the exit status.
@@ -71,6 +96,11 @@ pub fn main() -> i32 {
         Command::Explain(a) => explain::run(a),
         Command::Dtypes(a) => dtypes::run(a),
         Command::Policies => dtypes::policies(),
+        Command::Diff(a) => diff::run(a),
+        Command::Check(a) => check::run(a),
+        Command::Lattice(a) => lattice::run(a),
+        Command::Eval(a) => eval::run(a),
+        Command::Bench(a) => bench::run(a),
     };
     match r {
         Ok(code) => code,

@@ -20,7 +20,11 @@ pub(crate) struct ResolveArgs {
 pub(crate) fn run(a: ResolveArgs) -> Result<i32, PromoteError> {
     let policy = a.policy.load()?;
     if !a.call.is_empty() {
-        let r = a.call.join(" ").parse::<Call>().and_then(|c| crate::Policy::resolve(&*policy, &c));
+        let r = a
+            .call
+            .join(" ")
+            .parse::<Call>()
+            .and_then(|c| crate::Policy::resolve(&*policy, &c));
         println!("{}", query::answer_value(&r));
         return Ok(0);
     }
@@ -36,8 +40,12 @@ pub(crate) fn run(a: ResolveArgs) -> Result<i32, PromoteError> {
                 // not UTF-8: answer `invalid` and skip to the next line
                 let mut skip = Vec::new();
                 let _ = input.read_until(b'\n', &mut skip);
-                writeln!(out, "{}", query::answer_value(&Err(PromoteError::invalid("the line is not UTF-8"))))
-                    .map_err(|e| PromoteError::invalid(format!("stdout: {e}")))?;
+                writeln!(
+                    out,
+                    "{}",
+                    query::answer_value(&Err(PromoteError::invalid("the line is not UTF-8")))
+                )
+                .map_err(|e| PromoteError::invalid(format!("stdout: {e}")))?;
                 continue;
             }
             Err(e) => return Err(PromoteError::invalid(format!("stdin: {e}"))),
@@ -46,12 +54,15 @@ pub(crate) fn run(a: ResolveArgs) -> Result<i32, PromoteError> {
         if l.trim().is_empty() {
             continue;
         }
-        writeln!(out, "{}", query::answer_line(&*policy, l)).map_err(|e| PromoteError::invalid(format!("stdout: {e}")))?;
+        writeln!(out, "{}", query::answer_line(&*policy, l))
+            .map_err(|e| PromoteError::invalid(format!("stdout: {e}")))?;
         // answer interactive callers at once; batch when more input is already waiting
         if input.buffer().is_empty() {
-            out.flush().map_err(|e| PromoteError::invalid(format!("stdout: {e}")))?;
+            out.flush()
+                .map_err(|e| PromoteError::invalid(format!("stdout: {e}")))?;
         }
     }
-    out.flush().map_err(|e| PromoteError::invalid(format!("stdout: {e}")))?;
+    out.flush()
+        .map_err(|e| PromoteError::invalid(format!("stdout: {e}")))?;
     Ok(0)
 }

@@ -747,8 +747,7 @@ impl RulePolicy {
             op: call.op.name().into(),
             operands: ops.join(" and "),
             rule: why,
-            advice: format!("cast one operand explicitly (e.g. `.astype({})` / `.to({})`) so both share a dtype", b, b)
-                + if a != b { "" } else { "" },
+            advice: format!("cast one operand explicitly so both share a dtype (e.g. the {a} operand with `.astype({b})` / `.to({b})`), or pick a policy mode that promotes"),
         }
     }
 
@@ -1267,13 +1266,23 @@ impl RulePolicy {
         })
     }
 
-    fn out_check(&self, call: &Call, result: DType, weak: bool, steps: &mut Trace) -> Result<(), PromoteError> {
-        let Some(out) = call.out.map(|o| self.canonical(o)) else { return Ok(()) };
+    fn out_check(
+        &self,
+        call: &Call,
+        result: DType,
+        weak: bool,
+        steps: &mut Trace,
+    ) -> Result<(), PromoteError> {
+        let Some(out) = call.out.map(|o| self.canonical(o)) else {
+            return Ok(());
+        };
         let ok = match &self.out {
             OutRule::Any => true,
             OutRule::Equal => result == out,
             // a weak result promotes from its weak node (JAX strict: a weak int goes into any int)
-            OutRule::Safe if weak => self.join.join(self.weak_node[result.index()], out.index()) == Some(out.index()),
+            OutRule::Safe if weak => {
+                self.join.join(self.weak_node[result.index()], out.index()) == Some(out.index())
+            }
             OutRule::Safe => self.promote_types(result, out) == Some(out),
             OutRule::Kinds(level, _) => level[result.kind() as usize] <= level[out.kind() as usize],
             OutRule::Rebind => true,
@@ -1445,7 +1454,12 @@ impl RulePolicy {
                 Kind::Float => self.default_float,
                 Kind::Complex => self.default_complex,
             };
-            steps.note("weak", || format!("{} gives a weak result the default dtype of its kind: {}", call.op, d));
+            steps.note("weak", || {
+                format!(
+                    "{} gives a weak result the default dtype of its kind: {}",
+                    call.op, d
+                )
+            });
             d
         } else {
             promoted
@@ -1516,7 +1530,14 @@ impl RulePolicy {
         }
 
         // 6. corner rules on the compute dtype (value errors of the kernel)
-        if let Some(r) = self.corner(call, &ins, Stage::Computed, Some(promoted), Some(compute), weak) {
+        if let Some(r) = self.corner(
+            call,
+            &ins,
+            Stage::Computed,
+            Some(promoted),
+            Some(compute),
+            weak,
+        ) {
             if let Some(decided) = self.outcome(call, &ins, r, Some(compute), &mut steps) {
                 return decided;
             }
@@ -1593,7 +1614,7 @@ pub fn min_scalar_type(v: &Literal) -> DType {
                 .iter()
                 .copied()
                 .find(|d| i.fits(*d))
-                .unwrap_or(if i.is_negative() { Float64 } else { Float64 })
+                .unwrap_or(Float64)
         }
         Literal::Float(f) => {
             if !f.is_finite() || f.abs() <= 65504.0 {
@@ -2113,7 +2134,11 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
             sources: Vec::new(),
             outside: None,
             loops: None,
-            literal: Default::default(), ignore_out: false, weak_only_scalars: false, weak_default: false })
+            literal: Default::default(),
+            ignore_out: false,
+            weak_only_scalars: false,
+            weak_default: false,
+        })
         .collect();
     for r in &spec.ops {
         let mut targets = Vec::new();
@@ -2509,6 +2534,8 @@ builtins! {
     "paddle" => "paddle.toml",
     "tf" => "tf.toml",
     "tf-legacy" => "tf-legacy.toml",
+    "tf-all" => "tf-all.toml",
+    "tf-safe" => "tf-safe.toml",
 }
 
 /// A built-in policy by name, compiled once and shared.

@@ -70,6 +70,8 @@ pub fn build(
         }
     }
     let mut t = JoinTable::new(n);
+    // each cell may read its mirror across the diagonal, so both indices are needed
+    #[allow(clippy::needless_range_loop)]
     for a in 0..n {
         for b in 0..n {
             let v = match raw[a][b] {

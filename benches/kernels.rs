@@ -1,0 +1,47 @@
+//! The kernel cases of `promote bench` under criterion, at 1M elements (in the caches) and
+//! 16M elements (in memory), each next to a plain copy of the same bytes.
+//!
+//!     cargo bench --bench kernels
+//!     PROMOTE_BENCH_ELEMENTS=4194304 cargo bench --bench kernels -- "int8"
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use promote::kernel::bench::{cases, copy, Prepared};
+use promote::kernel::compute::Semantics;
+use promote::{builtin, Policy};
+
+fn sizes() -> Vec<usize> {
+    match std::env::var("PROMOTE_BENCH_ELEMENTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        Some(n) => vec![n],
+        None => vec![1 << 20, 1 << 24],
+    }
+}
+
+fn kernels(c: &mut Criterion) {
+    for policy in ["numpy", "torch"] {
+        let p = builtin(policy).unwrap();
+        let sem = Semantics::for_policy(p.name());
+        for n in sizes() {
+            let mut g = c.benchmark_group(format!("{policy}/{n}"));
+            g.sample_size(10);
+            for case in cases() {
+                let Ok(mut prep) = Prepared::new(&*p, case, n) else {
+                    continue;
+                };
+                g.throughput(Throughput::Bytes(prep.bytes as u64));
+                g.bench_function(case.call, |b| b.iter(|| prep.run(black_box(&sem))));
+                let half = prep.bytes / 2;
+                let (src, mut dst) = (vec![1u8; half], vec![0u8; half]);
+                g.bench_function(format!("copy of the bytes of {}", case.call), |b| {
+                    b.iter(|| copy(black_box(&src), &mut dst))
+                });
+            }
+            g.finish();
+        }
+    }
+}
+
+criterion_group!(benches, kernels);
+criterion_main!(benches);

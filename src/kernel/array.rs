@@ -1,0 +1,454 @@
+//! Typed buffers for the 15 dtypes: an owned [`Array`], a borrowed [`View`], a mutable
+//! [`ViewMut`], and the [`Element`] trait tying each Rust type to its [`DType`].
+//!
+//! | dtype | Rust element |
+//! | --- | --- |
+//! | bool | `bool` |
+//! | uint8 … uint64 | `u8` … `u64` |
+//! | int8 … int64 | `i8` … `i64` |
+//! | bfloat16, float16 | [`half::bf16`], [`half::f16`] |
+//! | float32, float64 | `f32`, `f64` |
+//! | complex64, complex128 | [`C32`] (`Complex<f32>`), [`C64`] (`Complex<f64>`) |
+//!
+//! A length-1 array broadcasts against any length (0-d tensors and Python scalars travel as
+//! length-1 arrays).
+//!
+//! ```
+//! use promote::kernel::array::{Array, Element};
+//! use promote::DType;
+//! let a = Array::from(vec![1i8, -2, 3]);
+//! assert_eq!(a.dtype(), DType::Int8);
+//! assert_eq!(a.len(), 3);
+//! assert_eq!(i8::slice(a.view()).unwrap(), &[1, -2, 3]);
+//! let z = Array::zeros(DType::Complex64, 2);
+//! assert_eq!(z.dtype().itemsize() * z.len(), 16);
+//! ```
+
+use half::{bf16, f16};
+use num_complex::Complex;
+
+use crate::dtype::DType;
+
+/// complex64: two `f32`.
+pub type C32 = Complex<f32>;
+/// complex128: two `f64`.
+pub type C64 = Complex<f64>;
+
+/// Calls `$body` with `$v` bound to the typed vector/slice inside any `Array`/`View`/`ViewMut`
+/// (`$T` names its element type).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! each_dtype {
+    ($enum:ident, $x:expr, $v:ident, $T:ident => $body:expr) => {
+        match $x {
+            $enum::Bool($v) => {
+                #[allow(dead_code)]
+                type $T = bool;
+                $body
+            }
+            $enum::UInt8($v) => {
+                #[allow(dead_code)]
+                type $T = u8;
+                $body
+            }
+            $enum::UInt16($v) => {
+                #[allow(dead_code)]
+                type $T = u16;
+                $body
+            }
+            $enum::UInt32($v) => {
+                #[allow(dead_code)]
+                type $T = u32;
+                $body
+            }
+            $enum::UInt64($v) => {
+                #[allow(dead_code)]
+                type $T = u64;
+                $body
+            }
+            $enum::Int8($v) => {
+                #[allow(dead_code)]
+                type $T = i8;
+                $body
+            }
+            $enum::Int16($v) => {
+                #[allow(dead_code)]
+                type $T = i16;
+                $body
+            }
+            $enum::Int32($v) => {
+                #[allow(dead_code)]
+                type $T = i32;
+                $body
+            }
+            $enum::Int64($v) => {
+                #[allow(dead_code)]
+                type $T = i64;
+                $body
+            }
+            $enum::BFloat16($v) => {
+                #[allow(dead_code)]
+                type $T = half::bf16;
+                $body
+            }
+            $enum::Float16($v) => {
+                #[allow(dead_code)]
+                type $T = half::f16;
+                $body
+            }
+            $enum::Float32($v) => {
+                #[allow(dead_code)]
+                type $T = f32;
+                $body
+            }
+            $enum::Float64($v) => {
+                #[allow(dead_code)]
+                type $T = f64;
+                $body
+            }
+            $enum::Complex64($v) => {
+                #[allow(dead_code)]
+                type $T = $crate::kernel::array::C32;
+                $body
+            }
+            $enum::Complex128($v) => {
+                #[allow(dead_code)]
+                type $T = $crate::kernel::array::C64;
+                $body
+            }
+        }
+    };
+}
+
+/// Calls `$body` with `$T` bound to the element type of a [`DType`].
+#[macro_export]
+#[doc(hidden)]
+macro_rules! with_dtype {
+    ($d:expr, $T:ident => $body:expr) => {
+        match $d {
+            $crate::DType::Bool => {
+                #[allow(dead_code)]
+                type $T = bool;
+                $body
+            }
+            $crate::DType::UInt8 => {
+                #[allow(dead_code)]
+                type $T = u8;
+                $body
+            }
+            $crate::DType::UInt16 => {
+                #[allow(dead_code)]
+                type $T = u16;
+                $body
+            }
+            $crate::DType::UInt32 => {
+                #[allow(dead_code)]
+                type $T = u32;
+                $body
+            }
+            $crate::DType::UInt64 => {
+                #[allow(dead_code)]
+                type $T = u64;
+                $body
+            }
+            $crate::DType::Int8 => {
+                #[allow(dead_code)]
+                type $T = i8;
+                $body
+            }
+            $crate::DType::Int16 => {
+                #[allow(dead_code)]
+                type $T = i16;
+                $body
+            }
+            $crate::DType::Int32 => {
+                #[allow(dead_code)]
+                type $T = i32;
+                $body
+            }
+            $crate::DType::Int64 => {
+                #[allow(dead_code)]
+                type $T = i64;
+                $body
+            }
+            $crate::DType::BFloat16 => {
+                #[allow(dead_code)]
+                type $T = half::bf16;
+                $body
+            }
+            $crate::DType::Float16 => {
+                #[allow(dead_code)]
+                type $T = half::f16;
+                $body
+            }
+            $crate::DType::Float32 => {
+                #[allow(dead_code)]
+                type $T = f32;
+                $body
+            }
+            $crate::DType::Float64 => {
+                #[allow(dead_code)]
+                type $T = f64;
+                $body
+            }
+            $crate::DType::Complex64 => {
+                #[allow(dead_code)]
+                type $T = $crate::kernel::array::C32;
+                $body
+            }
+            $crate::DType::Complex128 => {
+                #[allow(dead_code)]
+                type $T = $crate::kernel::array::C64;
+                $body
+            }
+        }
+    };
+}
+
+macro_rules! storage {
+    ($(#[$m:meta])* $name:ident, $($lt:lifetime)?, $wrap:ident) => {
+        $(#[$m])*
+        #[derive(Debug)]
+        pub enum $name<$($lt)?> {
+            Bool(storage!(@t $wrap, bool)),
+            UInt8(storage!(@t $wrap, u8)),
+            UInt16(storage!(@t $wrap, u16)),
+            UInt32(storage!(@t $wrap, u32)),
+            UInt64(storage!(@t $wrap, u64)),
+            Int8(storage!(@t $wrap, i8)),
+            Int16(storage!(@t $wrap, i16)),
+            Int32(storage!(@t $wrap, i32)),
+            Int64(storage!(@t $wrap, i64)),
+            BFloat16(storage!(@t $wrap, bf16)),
+            Float16(storage!(@t $wrap, f16)),
+            Float32(storage!(@t $wrap, f32)),
+            Float64(storage!(@t $wrap, f64)),
+            Complex64(storage!(@t $wrap, C32)),
+            Complex128(storage!(@t $wrap, C64)),
+        }
+    };
+    (@t Vec, $t:ty) => { Vec<$t> };
+    (@t Ref, $t:ty) => { &'a [$t] };
+    (@t Mut, $t:ty) => { &'a mut [$t] };
+}
+
+storage!(
+    /// An owned one-dimensional buffer of one of the 15 dtypes.
+    Array, , Vec
+);
+storage!(
+    /// A borrowed one-dimensional buffer.
+    View, 'a, Ref
+);
+storage!(
+    /// A mutable borrowed one-dimensional buffer.
+    ViewMut, 'a, Mut
+);
+
+impl Clone for Array {
+    fn clone(&self) -> Self {
+        each_dtype!(Array, self, v, T => Array::from(v.clone()))
+    }
+}
+
+impl PartialEq for Array {
+    /// Bitwise equality of the buffers, except that every NaN equals every NaN (of any sign
+    /// or payload): the comparison the recorded-value tests use.
+    fn eq(&self, other: &Self) -> bool {
+        self.dtype() == other.dtype()
+            && self.len() == other.len()
+            && each_dtype!(Array, self, v, T => {
+                let o = T::slice(other.view()).expect("same dtype");
+                v.iter().zip(o).all(|(a, b)| a.same_bits(*b))
+            })
+    }
+}
+
+impl<'a> Clone for View<'a> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<'a> Copy for View<'a> {}
+
+/// A Rust type that stores one of the 15 dtypes.
+pub trait Element: Copy + Send + Sync + Default + PartialEq + std::fmt::Debug + 'static {
+    /// Its dtype.
+    const DTYPE: DType;
+    /// Wrap a vector.
+    fn array(v: Vec<Self>) -> Array;
+    /// Wrap a slice.
+    fn view(s: &[Self]) -> View<'_>;
+    /// Wrap a mutable slice.
+    fn view_mut(s: &mut [Self]) -> ViewMut<'_>;
+    /// The slice inside a view of this dtype.
+    fn slice(v: View<'_>) -> Option<&[Self]>;
+    /// The mutable slice inside a view of this dtype.
+    fn slice_mut(v: ViewMut<'_>) -> Option<&mut [Self]>;
+    /// Equal bit patterns, or both NaN.
+    fn same_bits(self, other: Self) -> bool;
+}
+
+macro_rules! element {
+    ($t:ty, $variant:ident, |$a:ident, $b:ident| $same:expr) => {
+        impl Element for $t {
+            const DTYPE: DType = DType::$variant;
+            #[inline]
+            fn array(v: Vec<Self>) -> Array {
+                Array::$variant(v)
+            }
+            #[inline]
+            fn view(s: &[Self]) -> View<'_> {
+                View::$variant(s)
+            }
+            #[inline]
+            fn view_mut(s: &mut [Self]) -> ViewMut<'_> {
+                ViewMut::$variant(s)
+            }
+            #[inline]
+            fn slice(v: View<'_>) -> Option<&[Self]> {
+                match v {
+                    View::$variant(s) => Some(s),
+                    _ => None,
+                }
+            }
+            #[inline]
+            fn slice_mut(v: ViewMut<'_>) -> Option<&mut [Self]> {
+                match v {
+                    ViewMut::$variant(s) => Some(s),
+                    _ => None,
+                }
+            }
+            #[inline]
+            fn same_bits(self, other: Self) -> bool {
+                let ($a, $b) = (self, other);
+                $same
+            }
+        }
+        impl From<Vec<$t>> for Array {
+            fn from(v: Vec<$t>) -> Array {
+                Array::$variant(v)
+            }
+        }
+    };
+}
+
+element!(bool, Bool, |a, b| a == b);
+element!(u8, UInt8, |a, b| a == b);
+element!(u16, UInt16, |a, b| a == b);
+element!(u32, UInt32, |a, b| a == b);
+element!(u64, UInt64, |a, b| a == b);
+element!(i8, Int8, |a, b| a == b);
+element!(i16, Int16, |a, b| a == b);
+element!(i32, Int32, |a, b| a == b);
+element!(i64, Int64, |a, b| a == b);
+element!(bf16, BFloat16, |a, b| a.to_bits() == b.to_bits()
+    || (a.is_nan() && b.is_nan()));
+element!(f16, Float16, |a, b| a.to_bits() == b.to_bits()
+    || (a.is_nan() && b.is_nan()));
+element!(f32, Float32, |a, b| a.to_bits() == b.to_bits()
+    || (a.is_nan() && b.is_nan()));
+element!(f64, Float64, |a, b| a.to_bits() == b.to_bits()
+    || (a.is_nan() && b.is_nan()));
+element!(C32, Complex64, |a, b| a.re.same_bits(b.re)
+    && a.im.same_bits(b.im));
+element!(C64, Complex128, |a, b| a.re.same_bits(b.re)
+    && a.im.same_bits(b.im));
+
+impl Array {
+    /// `n` zeros (false, 0, +0.0) of a dtype.
+    pub fn zeros(d: DType, n: usize) -> Array {
+        with_dtype!(d, T => Array::from(vec![T::default(); n]))
+    }
+    /// The dtype.
+    pub fn dtype(&self) -> DType {
+        each_dtype!(Array, self, _v, T => T::DTYPE)
+    }
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        each_dtype!(Array, self, v, T => v.len())
+    }
+    /// No elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Borrow.
+    pub fn view(&self) -> View<'_> {
+        each_dtype!(Array, self, v, T => T::view(v))
+    }
+    /// Borrow mutably.
+    pub fn view_mut(&mut self) -> ViewMut<'_> {
+        each_dtype!(Array, self, v, T => T::view_mut(v))
+    }
+    /// Size of the buffer in bytes.
+    pub fn nbytes(&self) -> usize {
+        self.len() * self.dtype().itemsize()
+    }
+}
+
+impl<'a> View<'a> {
+    /// The dtype.
+    pub fn dtype(&self) -> DType {
+        each_dtype!(View, self, _v, T => T::DTYPE)
+    }
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        each_dtype!(View, self, v, T => v.len())
+    }
+    /// No elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Elements `start..end`.
+    pub fn slice(&self, start: usize, end: usize) -> View<'a> {
+        each_dtype!(View, *self, v, T => T::view(&v[start..end]))
+    }
+    /// An owned copy.
+    pub fn to_array(&self) -> Array {
+        each_dtype!(View, *self, v, T => Array::from(v.to_vec()))
+    }
+}
+
+impl<'a> ViewMut<'a> {
+    /// The dtype.
+    pub fn dtype(&self) -> DType {
+        each_dtype!(ViewMut, self, _v, T => T::DTYPE)
+    }
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        each_dtype!(ViewMut, self, v, T => v.len())
+    }
+    /// No elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Reborrow.
+    pub fn reborrow(&mut self) -> ViewMut<'_> {
+        each_dtype!(ViewMut, self, v, T => T::view_mut(v))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_dtype_has_an_element() {
+        for d in DType::ALL {
+            let a = Array::zeros(d, 3);
+            assert_eq!(a.dtype(), d);
+            assert_eq!(a.len(), 3);
+            assert_eq!(a.view().dtype(), d);
+            assert_eq!(a.view().slice(1, 3).len(), 2);
+            with_dtype!(d, T => assert_eq!(std::mem::size_of::<T>(), d.itemsize()));
+            assert_eq!(a, a.clone());
+        }
+    }
+
+    #[test]
+    fn nan_equals_nan_but_signed_zeros_differ() {
+        assert_eq!(Array::from(vec![f64::NAN]), Array::from(vec![-f64::NAN]));
+        assert_ne!(Array::from(vec![0.0f64]), Array::from(vec![-0.0f64]));
+        assert_ne!(Array::from(vec![0.0f32]), Array::from(vec![0.0f64]));
+    }
+}

@@ -1,0 +1,1208 @@
+//! Per-op kernels over one homogeneous chunk, in the *working* type of a compute dtype:
+//! the dtype itself, except float16 and bfloat16, which compute in `f32` and are rounded
+//! once when stored (what NumPy's and PyTorch's half loops do).
+//!
+//! The element semantics, NumPy's:
+//!
+//! * integers wrap on overflow; `floor_divide` and `remainder` follow Python (the remainder
+//!   takes the divisor's sign); `x // 0` and `x % 0` are 0, `MIN // -1` is `MIN`;
+//!   `power` by squaring, wrapping, and an error for a negative exponent;
+//! * floats: `floor_divide`/`remainder` by NumPy's `npy_divmod` (fmod, then adjust the sign and
+//!   snap the quotient); `maximum`/`minimum` return the first operand when it is NaN or wins
+//!   (`>=`), so NaN propagates from either side; `power` is the C library's `pow`;
+//! * complex: `*` is `(ar·br − ai·bi, ar·bi + ai·br)`; `/` is Smith's algorithm as NumPy
+//!   writes it; `power` is NumPy's `npy_cpow` (integer exponents below 100 by repeated
+//!   multiplication, otherwise the C library's `cpow`); order (`<`, `maximum`) is
+//!   lexicographic with NumPy's NaN rules;
+//! * bool: `add`/`maximum`/`logical_or` are "or", `multiply`/`minimum` are "and";
+//! * comparisons and logical ops write bool.
+//!
+//! ```
+//! use promote::kernel::compute::Arith;
+//! assert_eq!(<i8 as Arith>::floor_div(-7, 2), -4);
+//! assert_eq!(<i8 as Arith>::rem(-7, 2), 1);
+//! assert_eq!(<i8 as Arith>::rem(7, -2), -1);
+//! assert_eq!(<i8 as Arith>::floor_div(-128, -1), -128);
+//! assert_eq!(<i32 as Arith>::floor_div(5, 0), 0);
+//! assert_eq!(<f64 as Arith>::rem(-1.0, 3.0), 2.0);
+//! assert!(<f64 as Arith>::maximum(f64::NAN, 1.0).is_nan());
+//! assert!(<f64 as Arith>::maximum(1.0, f64::NAN).is_nan());
+//! ```
+
+use super::array::{C32, C64};
+use super::cast::Num;
+use super::simd;
+use crate::op::Op;
+
+/// What a kernel can refuse at run time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KernelError {
+    /// An integer raised to a negative integer power.
+    NegativePower,
+    /// The op has no kernel for this dtype.
+    Unsupported { op: Op, dtype: crate::DType },
+    /// Operand lengths that do not broadcast, or a wrong operand count.
+    Shape(String),
+}
+
+impl std::fmt::Display for KernelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            KernelError::NegativePower => f.write_str("Integers to negative integer powers are not allowed; cast the base to a float dtype"),
+            KernelError::Unsupported { op, dtype } => write!(f, "{op} has no kernel for {dtype}"),
+            KernelError::Shape(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for KernelError {}
+
+/// Options that differ between the frameworks' kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Semantics {
+    /// Complex multiply with fused multiply-adds, as NumPy's SIMD loop does.
+    pub complex_mul_fma: bool,
+    /// Integer division (and remainder) by zero is an error instead of 0.
+    pub int_div_zero_error: bool,
+    /// Comparisons of uint64 with a signed integer are exact (NumPy 2's `qQ`/`Qq` loops),
+    /// whatever dtype the promotion gives.
+    pub exact_mixed_int64_compare: bool,
+}
+
+impl Semantics {
+    /// NumPy 2 on x86-64.
+    pub const NUMPY: Semantics = Semantics {
+        complex_mul_fma: true,
+        int_div_zero_error: false,
+        exact_mixed_int64_compare: true,
+    };
+
+    /// The kernel semantics for a policy name (NumPy's for every policy for now).
+    pub fn for_policy(_name: &str) -> Semantics {
+        Semantics::NUMPY
+    }
+}
+
+impl Default for Semantics {
+    fn default() -> Self {
+        Semantics::NUMPY
+    }
+}
+
+/// The element operations of a working type.
+pub trait Arith: Num {
+    /// `a + b`.
+    fn add(a: Self, b: Self) -> Self;
+    /// `a - b`.
+    fn sub(a: Self, b: Self) -> Self;
+    /// `a * b`.
+    fn mul(a: Self, b: Self) -> Self;
+    /// True division (ints: the floor quotient; a plan never asks for it).
+    fn div(a: Self, b: Self) -> Self;
+    /// Floor division.
+    fn floor_div(a: Self, b: Self) -> Self;
+    /// Remainder with the divisor's sign.
+    fn rem(a: Self, b: Self) -> Self;
+    /// `a ** b` (ints: `b` must be non-negative; see [`Arith::negative`]).
+    fn pow(a: Self, b: Self) -> Self;
+    /// NaN-propagating maximum.
+    fn maximum(a: Self, b: Self) -> Self;
+    /// NaN-propagating minimum.
+    fn minimum(a: Self, b: Self) -> Self;
+    /// `a == b`.
+    fn ceq(a: Self, b: Self) -> bool;
+    /// `a != b`.
+    fn cne(a: Self, b: Self) -> bool;
+    /// `a < b`.
+    fn clt(a: Self, b: Self) -> bool;
+    /// `a <= b`.
+    fn cle(a: Self, b: Self) -> bool;
+    /// `a & b` (bool and ints).
+    fn band(a: Self, b: Self) -> Self;
+    /// `a | b`.
+    fn bor(a: Self, b: Self) -> Self;
+    /// `a ^ b`.
+    fn bxor(a: Self, b: Self) -> Self;
+    /// Below zero (an integer exponent `power` refuses).
+    fn negative(self) -> bool;
+    /// NaN (complex: either part).
+    fn isnan(self) -> bool {
+        false
+    }
+    /// The additive identity.
+    fn zero() -> Self;
+    /// Has `&`, `|`, `^`.
+    const BITWISE: bool;
+    /// Has `floor_divide` and `remainder`.
+    const FLOOR: bool;
+    /// Is an integer type (its `power` checks exponents).
+    const INT: bool;
+}
+
+// ---------- bool ----------
+
+impl Arith for bool {
+    #[inline(always)]
+    fn add(a: bool, b: bool) -> bool {
+        a | b
+    }
+    #[inline(always)]
+    fn sub(a: bool, b: bool) -> bool {
+        a ^ b
+    }
+    #[inline(always)]
+    fn mul(a: bool, b: bool) -> bool {
+        a & b
+    }
+    #[inline(always)]
+    fn div(a: bool, b: bool) -> bool {
+        a & b
+    }
+    #[inline(always)]
+    fn floor_div(a: bool, b: bool) -> bool {
+        a & b
+    }
+    #[inline(always)]
+    fn rem(_a: bool, _b: bool) -> bool {
+        false
+    }
+    #[inline(always)]
+    fn pow(a: bool, b: bool) -> bool {
+        a | !b
+    }
+    #[inline(always)]
+    fn maximum(a: bool, b: bool) -> bool {
+        a | b
+    }
+    #[inline(always)]
+    fn minimum(a: bool, b: bool) -> bool {
+        a & b
+    }
+    #[inline(always)]
+    fn ceq(a: bool, b: bool) -> bool {
+        a == b
+    }
+    #[inline(always)]
+    fn cne(a: bool, b: bool) -> bool {
+        a != b
+    }
+    #[inline(always)]
+    fn clt(a: bool, b: bool) -> bool {
+        !a & b
+    }
+    #[inline(always)]
+    fn cle(a: bool, b: bool) -> bool {
+        !a | b
+    }
+    #[inline(always)]
+    fn band(a: bool, b: bool) -> bool {
+        a & b
+    }
+    #[inline(always)]
+    fn bor(a: bool, b: bool) -> bool {
+        a | b
+    }
+    #[inline(always)]
+    fn bxor(a: bool, b: bool) -> bool {
+        a ^ b
+    }
+    #[inline(always)]
+    fn negative(self) -> bool {
+        false
+    }
+    #[inline(always)]
+    fn zero() -> bool {
+        false
+    }
+    const BITWISE: bool = true;
+    const FLOOR: bool = true;
+    const INT: bool = false;
+}
+
+// ---------- integers ----------
+
+macro_rules! arith_int {
+    ($($t:ty, $signed:literal);*) => {$(
+        impl Arith for $t {
+            #[inline(always)]
+            fn add(a: $t, b: $t) -> $t {
+                a.wrapping_add(b)
+            }
+            #[inline(always)]
+            fn sub(a: $t, b: $t) -> $t {
+                a.wrapping_sub(b)
+            }
+            #[inline(always)]
+            fn mul(a: $t, b: $t) -> $t {
+                a.wrapping_mul(b)
+            }
+            #[inline(always)]
+            fn div(a: $t, b: $t) -> $t {
+                Self::floor_div(a, b)
+            }
+            #[inline(always)]
+            #[allow(unused_comparisons)]
+            fn floor_div(a: $t, b: $t) -> $t {
+                if b == 0 {
+                    return 0;
+                }
+                // MIN // -1 wraps to MIN, as NumPy answers
+                let q = a.wrapping_div(b);
+                if $signed && (a.wrapping_rem(b) != 0) && ((a < 0) != (b < 0)) {
+                    q.wrapping_sub(1)
+                } else {
+                    q
+                }
+            }
+            #[inline(always)]
+            #[allow(unused_comparisons)]
+            fn rem(a: $t, b: $t) -> $t {
+                if b == 0 {
+                    return 0;
+                }
+                let r = a.wrapping_rem(b);
+                if $signed && r != 0 && ((r < 0) != (b < 0)) {
+                    r.wrapping_add(b)
+                } else {
+                    r
+                }
+            }
+            #[inline(always)]
+            fn pow(a: $t, b: $t) -> $t {
+                // b >= 0 (checked by the caller); square and multiply, wrapping
+                let mut e = b as u64;
+                let mut base = a;
+                let mut acc: $t = 1;
+                while e > 0 {
+                    if e & 1 == 1 {
+                        acc = acc.wrapping_mul(base);
+                    }
+                    e >>= 1;
+                    if e > 0 {
+                        base = base.wrapping_mul(base);
+                    }
+                }
+                acc
+            }
+            #[inline(always)]
+            fn maximum(a: $t, b: $t) -> $t {
+                if a >= b { a } else { b }
+            }
+            #[inline(always)]
+            fn minimum(a: $t, b: $t) -> $t {
+                if a <= b { a } else { b }
+            }
+            #[inline(always)]
+            fn ceq(a: $t, b: $t) -> bool {
+                a == b
+            }
+            #[inline(always)]
+            fn cne(a: $t, b: $t) -> bool {
+                a != b
+            }
+            #[inline(always)]
+            fn clt(a: $t, b: $t) -> bool {
+                a < b
+            }
+            #[inline(always)]
+            fn cle(a: $t, b: $t) -> bool {
+                a <= b
+            }
+            #[inline(always)]
+            fn band(a: $t, b: $t) -> $t {
+                a & b
+            }
+            #[inline(always)]
+            fn bor(a: $t, b: $t) -> $t {
+                a | b
+            }
+            #[inline(always)]
+            fn bxor(a: $t, b: $t) -> $t {
+                a ^ b
+            }
+            #[inline(always)]
+            #[allow(unused_comparisons)]
+            fn negative(self) -> bool {
+                self < 0
+            }
+            #[inline(always)]
+            fn zero() -> $t {
+                0
+            }
+            const BITWISE: bool = true;
+            const FLOOR: bool = true;
+            const INT: bool = true;
+        }
+    )*};
+}
+arith_int!(u8, false; u16, false; u32, false; u64, false; i8, true; i16, true; i32, true; i64, true);
+
+// ---------- floats ----------
+
+/// NumPy's `npy_divmod`: the floor quotient and the remainder with the divisor's sign.
+macro_rules! divmod {
+    ($t:ty) => {
+        #[inline(always)]
+        pub fn divmod(a: $t, b: $t) -> ($t, $t) {
+            let m = a % b;
+            if b == 0.0 {
+                return (a / b, m);
+            }
+            let mut div = (a - m) / b;
+            let mut m = m;
+            if m != 0.0 {
+                if (b < 0.0) != (m < 0.0) {
+                    m += b;
+                    div -= 1.0;
+                }
+            } else {
+                m = (0.0 as $t).copysign(b);
+            }
+            let fd = if div != 0.0 {
+                let f = div.floor();
+                if div - f > 0.5 {
+                    f + 1.0
+                } else {
+                    f
+                }
+            } else {
+                (0.0 as $t).copysign(a / b)
+            };
+            (fd, m)
+        }
+    };
+}
+
+macro_rules! arith_float {
+    ($($t:ty, $m:ident);*) => {$(
+        mod $m {
+            divmod!($t);
+        }
+        impl Arith for $t {
+            #[inline(always)]
+            fn add(a: $t, b: $t) -> $t {
+                a + b
+            }
+            #[inline(always)]
+            fn sub(a: $t, b: $t) -> $t {
+                a - b
+            }
+            #[inline(always)]
+            fn mul(a: $t, b: $t) -> $t {
+                a * b
+            }
+            #[inline(always)]
+            fn div(a: $t, b: $t) -> $t {
+                a / b
+            }
+            #[inline(always)]
+            fn floor_div(a: $t, b: $t) -> $t {
+                if b == 0.0 { a / b } else { $m::divmod(a, b).0 }
+            }
+            #[inline(always)]
+            fn rem(a: $t, b: $t) -> $t {
+                if b == 0.0 { a % b } else { $m::divmod(a, b).1 }
+            }
+            #[inline(always)]
+            fn pow(a: $t, b: $t) -> $t {
+                a.powf(b)
+            }
+            #[inline(always)]
+            fn maximum(a: $t, b: $t) -> $t {
+                if a > b || a.is_nan() { a } else { b }
+            }
+            #[inline(always)]
+            fn minimum(a: $t, b: $t) -> $t {
+                if a < b || a.is_nan() { a } else { b }
+            }
+            #[inline(always)]
+            fn ceq(a: $t, b: $t) -> bool {
+                a == b
+            }
+            #[inline(always)]
+            fn cne(a: $t, b: $t) -> bool {
+                a != b
+            }
+            #[inline(always)]
+            fn clt(a: $t, b: $t) -> bool {
+                a < b
+            }
+            #[inline(always)]
+            fn cle(a: $t, b: $t) -> bool {
+                a <= b
+            }
+            #[inline(always)]
+            fn band(a: $t, _b: $t) -> $t {
+                a
+            }
+            #[inline(always)]
+            fn bor(a: $t, _b: $t) -> $t {
+                a
+            }
+            #[inline(always)]
+            fn bxor(a: $t, _b: $t) -> $t {
+                a
+            }
+            #[inline(always)]
+            fn negative(self) -> bool {
+                false
+            }
+            #[inline(always)]
+            fn isnan(self) -> bool {
+                self.is_nan()
+            }
+            #[inline(always)]
+            fn zero() -> $t {
+                0.0
+            }
+            const BITWISE: bool = false;
+            const FLOOR: bool = true;
+            const INT: bool = false;
+        }
+    )*};
+}
+arith_float!(f32, divmod_f32; f64, divmod_f64);
+
+// ---------- complex ----------
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+mod libm_cpow {
+    use super::{C32, C64};
+    extern "C" {
+        // C99 `double complex cpow(double complex, double complex)`: a `repr(C)` pair of
+        // doubles has the same x86-64/aarch64 calling convention as `double complex`.
+        fn cpow(a: C64, b: C64) -> C64;
+        fn cpowf(a: C32, b: C32) -> C32;
+    }
+    pub fn pow64(a: C64, b: C64) -> C64 {
+        // SAFETY: a pure libm function on plain values.
+        unsafe { cpow(a, b) }
+    }
+    pub fn pow32(a: C32, b: C32) -> C32 {
+        // SAFETY: as above.
+        unsafe { cpowf(a, b) }
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+mod libm_cpow {
+    use super::{C32, C64};
+    pub fn pow64(a: C64, b: C64) -> C64 {
+        a.powc(b)
+    }
+    pub fn pow32(a: C32, b: C32) -> C32 {
+        a.powc(b)
+    }
+}
+
+macro_rules! arith_complex {
+    ($($c:ty, $f:ty, $sys:path);*) => {$(
+        impl Arith for $c {
+            #[inline(always)]
+            fn add(a: $c, b: $c) -> $c {
+                <$c>::new(a.re + b.re, a.im + b.im)
+            }
+            #[inline(always)]
+            fn sub(a: $c, b: $c) -> $c {
+                <$c>::new(a.re - b.re, a.im - b.im)
+            }
+            #[inline(always)]
+            fn mul(a: $c, b: $c) -> $c {
+                <$c>::new(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re)
+            }
+            #[inline(always)]
+            fn div(a: $c, b: $c) -> $c {
+                let (ar, ai, br, bi) = (a.re, a.im, b.re, b.im);
+                let (abr, abi) = (br.abs(), bi.abs());
+                if abr >= abi {
+                    if abr == 0.0 && abi == 0.0 {
+                        <$c>::new(ar / abr, ai / abr)
+                    } else {
+                        let rat = bi / br;
+                        let scl = 1.0 / (br + bi * rat);
+                        <$c>::new((ar + ai * rat) * scl, (ai - ar * rat) * scl)
+                    }
+                } else {
+                    let rat = br / bi;
+                    let scl = 1.0 / (bi + br * rat);
+                    <$c>::new((ar * rat + ai) * scl, (ai * rat - ar) * scl)
+                }
+            }
+            #[inline(always)]
+            fn floor_div(a: $c, _b: $c) -> $c {
+                a
+            }
+            #[inline(always)]
+            fn rem(a: $c, _b: $c) -> $c {
+                a
+            }
+            fn pow(a: $c, b: $c) -> $c {
+                // npy_cpow
+                let (ar, ai, br, bi) = (a.re, a.im, b.re, b.im);
+                if br == 0.0 && bi == 0.0 {
+                    return <$c>::new(1.0, 0.0);
+                }
+                if ar == 0.0 && ai == 0.0 {
+                    return if br > 0.0 { <$c>::new(0.0, 0.0) } else { <$c>::new(<$f>::NAN, <$f>::NAN) };
+                }
+                let cmul = |x: $c, y: $c| <$c>::new(x.re * y.re - x.im * y.im, x.re * y.im + x.im * y.re);
+                if bi == 0.0 {
+                    let n = <i64 as super::cast::FromFloat>::from_float(br as f64);
+                    if n as $f == br {
+                        if n == 1 {
+                            return a;
+                        } else if n == 2 {
+                            return cmul(a, a);
+                        } else if n == 3 {
+                            return cmul(a, cmul(a, a));
+                        } else if n > -100 && n < 100 {
+                            let n = n.abs();
+                            let mut mask = 1i64;
+                            let mut aa = <$c>::new(1.0, 0.0);
+                            let mut p = a;
+                            loop {
+                                if n & mask != 0 {
+                                    aa = cmul(aa, p);
+                                }
+                                mask <<= 1;
+                                if n < mask || mask <= 0 {
+                                    break;
+                                }
+                                p = cmul(p, p);
+                            }
+                            return if br < 0.0 { Self::div(<$c>::new(1.0, 0.0), aa) } else { aa };
+                        }
+                    }
+                }
+                $sys(a, b)
+            }
+            #[inline(always)]
+            fn maximum(a: $c, b: $c) -> $c {
+                let ge = (a.re > b.re && !a.im.is_nan() && !b.im.is_nan()) || (a.re == b.re && a.im >= b.im);
+                if a.re.is_nan() || a.im.is_nan() || ge { a } else { b }
+            }
+            #[inline(always)]
+            fn minimum(a: $c, b: $c) -> $c {
+                if a.re.is_nan() || a.im.is_nan() || Self::cle(a, b) { a } else { b }
+            }
+            #[inline(always)]
+            fn ceq(a: $c, b: $c) -> bool {
+                a.re == b.re && a.im == b.im
+            }
+            #[inline(always)]
+            fn cne(a: $c, b: $c) -> bool {
+                a.re != b.re || a.im != b.im
+            }
+            #[inline(always)]
+            fn clt(a: $c, b: $c) -> bool {
+                (a.re < b.re && !a.im.is_nan() && !b.im.is_nan()) || (a.re == b.re && a.im < b.im)
+            }
+            #[inline(always)]
+            fn cle(a: $c, b: $c) -> bool {
+                (a.re < b.re && !a.im.is_nan() && !b.im.is_nan()) || (a.re == b.re && a.im <= b.im)
+            }
+            #[inline(always)]
+            fn band(a: $c, _b: $c) -> $c {
+                a
+            }
+            #[inline(always)]
+            fn bor(a: $c, _b: $c) -> $c {
+                a
+            }
+            #[inline(always)]
+            fn bxor(a: $c, _b: $c) -> $c {
+                a
+            }
+            #[inline(always)]
+            fn negative(self) -> bool {
+                false
+            }
+            #[inline(always)]
+            fn isnan(self) -> bool {
+                self.re.is_nan() || self.im.is_nan()
+            }
+            #[inline(always)]
+            fn zero() -> $c {
+                <$c>::new(0.0, 0.0)
+            }
+            const BITWISE: bool = false;
+            const FLOOR: bool = false;
+            const INT: bool = false;
+        }
+    )*};
+}
+
+arith_complex!(C32, f32, libm_cpow::pow32; C64, f64, libm_cpow::pow64);
+
+/// Complex multiply with fused multiply-adds: `(fma(ar, br, −ai·bi), fma(ar, bi, ai·br))`.
+pub trait FusedMul: Sized {
+    /// The fused product.
+    fn mul_fused(a: Self, b: Self) -> Self;
+}
+impl FusedMul for C32 {
+    #[inline(always)]
+    fn mul_fused(a: C32, b: C32) -> C32 {
+        C32::new(
+            a.re.mul_add(b.re, -(a.im * b.im)),
+            a.re.mul_add(b.im, a.im * b.re),
+        )
+    }
+}
+impl FusedMul for C64 {
+    #[inline(always)]
+    fn mul_fused(a: C64, b: C64) -> C64 {
+        C64::new(
+            a.re.mul_add(b.re, -(a.im * b.im)),
+            a.re.mul_add(b.im, a.im * b.re),
+        )
+    }
+}
+
+// ---------- chunk kernels ----------
+
+/// One operand of a chunk: a slice of the chunk's length, or one value broadcast.
+#[derive(Clone, Copy, Debug)]
+pub enum Src<'a, W> {
+    /// Elementwise.
+    Slice(&'a [W]),
+    /// Broadcast.
+    Scalar(W),
+}
+
+/// Where a chunk's results go: the working type (arithmetic, bitwise) or bool (comparisons, logical).
+pub enum Dst<'a, W> {
+    /// Arithmetic results.
+    Same(&'a mut [W]),
+    /// Comparison and logical results.
+    Bool(&'a mut [bool]),
+}
+
+/// Whether an op writes bool.
+pub fn writes_bool(op: Op) -> bool {
+    matches!(op.group(), "comparison" | "logical")
+}
+
+#[inline(always)]
+fn apply<W: Copy, R>(a: Src<'_, W>, b: Src<'_, W>, out: &mut [R], f: impl Fn(W, W) -> R) {
+    match (a, b) {
+        (Src::Slice(x), Src::Slice(y)) => simd::map2(x, y, out, f),
+        (Src::Slice(x), Src::Scalar(y)) => simd::map2_scalar(x, y, out, f),
+        (Src::Scalar(x), Src::Slice(y)) => simd::scalar_map2(x, y, out, f),
+        (Src::Scalar(x), Src::Scalar(y)) => {
+            for o in out.iter_mut() {
+                *o = f(x, y);
+            }
+        }
+    }
+}
+
+/// Run a binary elementwise op over one chunk.
+///
+/// `half`: the compute dtype is float16/bfloat16 (working in f32), whose `maximum`/`minimum`
+/// keep the first operand on ties (`0.0` vs `-0.0`), as NumPy's scalar half loops do; the
+/// f32/f64 ones return the second, as its SIMD loops do.
+pub fn binary<W: Arith + FusedMulMaybe>(
+    op: Op,
+    a: Src<'_, W>,
+    b: Src<'_, W>,
+    out: Dst<'_, W>,
+    sem: &Semantics,
+    half: bool,
+) -> Result<(), KernelError> {
+    use Op::*;
+    let unsupported = || KernelError::Unsupported {
+        op,
+        dtype: W::DTYPE,
+    };
+    match out {
+        Dst::Same(out) => match op {
+            Add => apply(a, b, out, W::add),
+            Subtract => apply(a, b, out, W::sub),
+            Multiply => {
+                if sem.complex_mul_fma && W::HAS_FUSED {
+                    apply(a, b, out, W::mul_maybe_fused)
+                } else {
+                    apply(a, b, out, W::mul)
+                }
+            }
+            Divide => apply(a, b, out, W::div),
+            FloorDivide | Remainder => {
+                if !W::FLOOR {
+                    return Err(unsupported());
+                }
+                if sem.int_div_zero_error && W::INT && has(b, |x| x == W::zero()) {
+                    return Err(KernelError::Shape("integer division by zero".into()));
+                }
+                if op == FloorDivide {
+                    apply(a, b, out, W::floor_div)
+                } else {
+                    apply(a, b, out, W::rem)
+                }
+            }
+            Power => {
+                if W::INT && has(b, W::negative) {
+                    return Err(KernelError::NegativePower);
+                }
+                apply(a, b, out, W::pow)
+            }
+            Maximum if half => apply(
+                a,
+                b,
+                out,
+                |x: W, y: W| if W::cle(y, x) || x.isnan() { x } else { y },
+            ),
+            Minimum if half => apply(
+                a,
+                b,
+                out,
+                |x: W, y: W| if W::cle(x, y) || x.isnan() { x } else { y },
+            ),
+            Maximum => apply(a, b, out, W::maximum),
+            Minimum => apply(a, b, out, W::minimum),
+            BitwiseAnd | BitwiseOr | BitwiseXor => {
+                if !W::BITWISE {
+                    return Err(unsupported());
+                }
+                match op {
+                    BitwiseAnd => apply(a, b, out, W::band),
+                    BitwiseOr => apply(a, b, out, W::bor),
+                    _ => apply(a, b, out, W::bxor),
+                }
+            }
+            _ => return Err(unsupported()),
+        },
+        Dst::Bool(out) => match op {
+            Equal => apply(a, b, out, W::ceq),
+            NotEqual => apply(a, b, out, W::cne),
+            Less => apply(a, b, out, W::clt),
+            LessEqual => apply(a, b, out, W::cle),
+            Greater => apply(b, a, out, W::clt),
+            GreaterEqual => apply(b, a, out, W::cle),
+            LogicalAnd => apply(a, b, out, |x: W, y: W| x.nonzero() & y.nonzero()),
+            LogicalOr => apply(a, b, out, |x: W, y: W| x.nonzero() | y.nonzero()),
+            LogicalXor => apply(a, b, out, |x: W, y: W| x.nonzero() ^ y.nonzero()),
+            _ => return Err(unsupported()),
+        },
+    }
+    Ok(())
+}
+
+fn has<W: Copy>(s: Src<'_, W>, f: impl Fn(W) -> bool) -> bool {
+    match s {
+        Src::Slice(x) => x.iter().any(|&v| f(v)),
+        Src::Scalar(v) => f(v),
+    }
+}
+
+/// The ops [`binary_cast`] runs.
+pub fn fusable(op: Op) -> bool {
+    use Op::*;
+    matches!(
+        op,
+        Add | Subtract
+            | Multiply
+            | Divide
+            | Maximum
+            | Minimum
+            | Equal
+            | NotEqual
+            | Less
+            | LessEqual
+            | Greater
+            | GreaterEqual
+    )
+}
+
+/// A binary op over two slices of other dtypes, each element cast to `W` on the fly: one
+/// pass, no chunk buffers (the fast path for common mixed pairs; see `exec`). `op` must be
+/// [`fusable`]; the results are the same as casting first and running [`binary`].
+pub fn binary_cast<SA: Num, SB: Num, W: Arith + FusedMulMaybe>(
+    op: Op,
+    a: &[SA],
+    b: &[SB],
+    out: Dst<'_, W>,
+    sem: &Semantics,
+) -> Result<(), KernelError> {
+    use Op::*;
+    let (ca, cb) = (W::from_num::<SA>, W::from_num::<SB>);
+    match out {
+        Dst::Same(out) => match op {
+            Add => simd::map2(a, b, out, |x, y| W::add(ca(x), cb(y))),
+            Subtract => simd::map2(a, b, out, |x, y| W::sub(ca(x), cb(y))),
+            Multiply if sem.complex_mul_fma && W::HAS_FUSED => {
+                simd::map2(a, b, out, |x, y| W::mul_maybe_fused(ca(x), cb(y)))
+            }
+            Multiply => simd::map2(a, b, out, |x, y| W::mul(ca(x), cb(y))),
+            Divide => simd::map2(a, b, out, |x, y| W::div(ca(x), cb(y))),
+            Maximum => simd::map2(a, b, out, |x, y| W::maximum(ca(x), cb(y))),
+            Minimum => simd::map2(a, b, out, |x, y| W::minimum(ca(x), cb(y))),
+            _ => {
+                return Err(KernelError::Unsupported {
+                    op,
+                    dtype: W::DTYPE,
+                })
+            }
+        },
+        Dst::Bool(out) => match op {
+            Equal => simd::map2(a, b, out, |x, y| W::ceq(ca(x), cb(y))),
+            NotEqual => simd::map2(a, b, out, |x, y| W::cne(ca(x), cb(y))),
+            Less => simd::map2(a, b, out, |x, y| W::clt(ca(x), cb(y))),
+            LessEqual => simd::map2(a, b, out, |x, y| W::cle(ca(x), cb(y))),
+            Greater => simd::map2(a, b, out, |x, y| W::clt(cb(y), ca(x))),
+            GreaterEqual => simd::map2(a, b, out, |x, y| W::cle(cb(y), ca(x))),
+            _ => {
+                return Err(KernelError::Unsupported {
+                    op,
+                    dtype: W::DTYPE,
+                })
+            }
+        },
+    }
+    Ok(())
+}
+
+/// A fused complex multiply where the type has one.
+pub trait FusedMulMaybe: Arith {
+    /// Whether [`FusedMulMaybe::mul_maybe_fused`] differs from `mul`.
+    const HAS_FUSED: bool;
+    /// The fused product, or the plain one.
+    fn mul_maybe_fused(a: Self, b: Self) -> Self {
+        Self::mul(a, b)
+    }
+}
+macro_rules! no_fused {
+    ($($t:ty),*) => {$( impl FusedMulMaybe for $t { const HAS_FUSED: bool = false; } )*};
+}
+no_fused!(bool, u8, u16, u32, u64, i8, i16, i32, i64, f32, f64);
+impl FusedMulMaybe for C32 {
+    const HAS_FUSED: bool = true;
+    #[inline(always)]
+    fn mul_maybe_fused(a: C32, b: C32) -> C32 {
+        C32::mul_fused(a, b)
+    }
+}
+impl FusedMulMaybe for C64 {
+    const HAS_FUSED: bool = true;
+    #[inline(always)]
+    fn mul_maybe_fused(a: C64, b: C64) -> C64 {
+        C64::mul_fused(a, b)
+    }
+}
+
+// ---------- reductions ----------
+
+/// How a working type sums: floats and complex pairwise as NumPy does, the rest in order.
+pub trait Sum: Arith {
+    /// NumPy's pairwise sum of a block (`<T>_pairwise_sum`), each element read through `f`
+    /// (float16 is summed as f32, converted on the fly, as NumPy's `HALF_pairwise_sum` does).
+    fn pairwise<T: Copy + Sync, F: Fn(T) -> Self + Sync>(a: &[T], f: &F) -> Self;
+}
+
+macro_rules! sum_linear {
+    ($($t:ty),*) => {$(
+        impl Sum for $t {
+            fn pairwise<T: Copy + Sync, F: Fn(T) -> Self + Sync>(a: &[T], f: &F) -> $t {
+                a.iter().fold(<$t as Arith>::zero(), |s, &x| <$t as Arith>::add(s, f(x)))
+            }
+        }
+    )*};
+}
+sum_linear!(bool, u8, u16, u32, u64, i8, i16, i32, i64);
+
+const PW_BLOCKSIZE: usize = 128;
+/// Above this many elements the two halves of a pairwise sum run in parallel (same result).
+const PW_PARALLEL: usize = 1 << 16;
+
+macro_rules! sum_float {
+    ($($t:ty),*) => {$(
+        impl Sum for $t {
+            fn pairwise<T: Copy + Sync, F: Fn(T) -> Self + Sync>(a: &[T], f: &F) -> $t {
+                let n = a.len();
+                if n < 8 {
+                    let mut res: $t = -0.0;
+                    for &x in a {
+                        res += f(x);
+                    }
+                    res
+                } else if n <= PW_BLOCKSIZE {
+                    let mut r = [f(a[0]), f(a[1]), f(a[2]), f(a[3]), f(a[4]), f(a[5]), f(a[6]), f(a[7])];
+                    let full = n - n % 8;
+                    let mut i = 8;
+                    while i < full {
+                        for j in 0..8 {
+                            r[j] += f(a[i + j]);
+                        }
+                        i += 8;
+                    }
+                    let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+                    for &x in &a[full..] {
+                        res += f(x);
+                    }
+                    res
+                } else {
+                    let mut n2 = n / 2;
+                    n2 -= n2 % 8;
+                    let (l, r) = a.split_at(n2);
+                    if n > PW_PARALLEL {
+                        let (x, y) = rayon::join(|| Self::pairwise(l, f), || Self::pairwise(r, f));
+                        x + y
+                    } else {
+                        Self::pairwise(l, f) + Self::pairwise(r, f)
+                    }
+                }
+            }
+        }
+    )*};
+}
+sum_float!(f32, f64);
+
+macro_rules! sum_complex {
+    ($($c:ty, $f:ty);*) => {$(
+        impl Sum for $c {
+            fn pairwise<T: Copy + Sync, F: Fn(T) -> Self + Sync>(a: &[T], f: &F) -> $c {
+                // NumPy counts floats: n = 2·len
+                let n = 2 * a.len();
+                if n < 8 {
+                    let (mut rr, mut ri): ($f, $f) = (-0.0, -0.0);
+                    for &x in a {
+                        let z = f(x);
+                        rr += z.re;
+                        ri += z.im;
+                    }
+                    <$c>::new(rr, ri)
+                } else if n <= PW_BLOCKSIZE {
+                    let (z0, z1, z2, z3) = (f(a[0]), f(a[1]), f(a[2]), f(a[3]));
+                    let mut r = [z0.re, z0.im, z1.re, z1.im, z2.re, z2.im, z3.re, z3.im];
+                    let full = (n - n % 8) / 2;
+                    let mut i = 4;
+                    while i < full {
+                        for j in 0..4 {
+                            let z = f(a[i + j]);
+                            r[2 * j] += z.re;
+                            r[2 * j + 1] += z.im;
+                        }
+                        i += 4;
+                    }
+                    let mut rr = (r[0] + r[2]) + (r[4] + r[6]);
+                    let mut ri = (r[1] + r[3]) + (r[5] + r[7]);
+                    for &x in &a[full..] {
+                        let z = f(x);
+                        rr += z.re;
+                        ri += z.im;
+                    }
+                    <$c>::new(rr, ri)
+                } else {
+                    let mut n2 = n / 2;
+                    n2 -= n2 % 8;
+                    let (l, r) = a.split_at(n2 / 2);
+                    let (x, y) = if n > PW_PARALLEL {
+                        rayon::join(|| Self::pairwise(l, f), || Self::pairwise(r, f))
+                    } else {
+                        (Self::pairwise(l, f), Self::pairwise(r, f))
+                    };
+                    <$c>::new(x.re + y.re, x.im + y.im)
+                }
+            }
+        }
+    )*};
+}
+sum_complex!(C32, f32; C64, f64);
+
+/// The dot product of two equal-length chunks, accumulated in order onto `acc`
+/// (bool: "any a & b").
+#[inline]
+pub fn dot_acc<W: Arith>(acc: W, a: &[W], b: &[W]) -> W {
+    let mut s = acc;
+    if W::DTYPE == crate::DType::Bool {
+        for (&x, &y) in a.iter().zip(b) {
+            s = W::bor(s, W::band(x, y));
+        }
+        return s;
+    }
+    for (&x, &y) in a.iter().zip(b) {
+        s = W::add(s, W::mul(x, y));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn int_floor_semantics() {
+        for a in -20i32..20 {
+            for b in -7i32..7 {
+                if b == 0 {
+                    assert_eq!(<i32 as Arith>::floor_div(a, b), 0);
+                    assert_eq!(<i32 as Arith>::rem(a, b), 0);
+                    continue;
+                }
+                let q = (a as f64 / b as f64).floor() as i32;
+                assert_eq!(<i32 as Arith>::floor_div(a, b), q, "{a} // {b}");
+                assert_eq!(<i32 as Arith>::rem(a, b), a - q * b, "{a} % {b}");
+                assert_eq!(
+                    <i32 as Arith>::floor_div(a, b) * b + <i32 as Arith>::rem(a, b),
+                    a
+                );
+            }
+        }
+        assert_eq!(<i64 as Arith>::floor_div(i64::MIN, -1), i64::MIN);
+        assert_eq!(<i64 as Arith>::rem(i64::MIN, -1), 0);
+        assert_eq!(<u8 as Arith>::floor_div(200, 0), 0);
+        assert_eq!(<u8 as Arith>::rem(200, 7), 4);
+    }
+
+    #[test]
+    fn int_wrap_and_power() {
+        assert_eq!(<i8 as Arith>::add(127, 1), -128);
+        assert_eq!(<u8 as Arith>::sub(0, 1), 255);
+        assert_eq!(<i16 as Arith>::mul(300, 300), (90000i32 as i16));
+        assert_eq!(<i8 as Arith>::pow(3, 5), (243i32 as i8));
+        assert_eq!(<i64 as Arith>::pow(0, 0), 1);
+        assert_eq!(<i64 as Arith>::pow(2, 63), i64::MIN);
+        assert_eq!(<i64 as Arith>::pow(2, 64), 0);
+        // 2^64 - 1 = 2^32·(2^32 - 1) + (2^32 - 1)
+        let t = 3u64
+            .wrapping_pow(1 << 31)
+            .wrapping_mul(3u64.wrapping_pow(1 << 31));
+        assert_eq!(
+            <u64 as Arith>::pow(3, u64::MAX),
+            t.wrapping_pow(u32::MAX)
+                .wrapping_mul(3u64.wrapping_pow(u32::MAX))
+        );
+        assert_eq!(<i32 as Arith>::pow(-1, i32::MAX), -1);
+    }
+
+    #[test]
+    fn float_divmod_like_python() {
+        let cases: &[(f64, f64)] = &[
+            (7.0, 2.0),
+            (-7.0, 2.0),
+            (7.0, -2.0),
+            (-7.0, -2.0),
+            (1.0, 0.1),
+            (-0.0, 1.0),
+            (0.0, -1.0),
+            (5.0, f64::INFINITY),
+            (-5.0, f64::INFINITY),
+            (1e308, 1e-308),
+        ];
+        for &(a, b) in cases {
+            let (q, r) = (<f64 as Arith>::floor_div(a, b), <f64 as Arith>::rem(a, b));
+            // Python: divmod(a, b)
+            let pr = a % b;
+            let pr = if pr != 0.0 && ((b < 0.0) != (pr < 0.0)) {
+                pr + b
+            } else if pr == 0.0 {
+                0f64.copysign(b)
+            } else {
+                pr
+            };
+            assert_eq!(r.to_bits(), pr.to_bits(), "{a} % {b}");
+            assert!(
+                q * b + r == a || !q.is_finite() || !b.is_finite() || a.abs() > 1e300,
+                "{a} // {b}"
+            );
+        }
+        assert_eq!(<f64 as Arith>::floor_div(1.0, 0.1), 9.0);
+        assert_eq!(<f64 as Arith>::rem(-5.0, f64::INFINITY), f64::INFINITY);
+        assert!(<f64 as Arith>::rem(1.0, 0.0).is_nan());
+        assert_eq!(<f64 as Arith>::floor_div(1.0, 0.0), f64::INFINITY);
+        assert_eq!(
+            <f64 as Arith>::floor_div(-0.0, 1.0).to_bits(),
+            (-0.0f64).to_bits()
+        );
+    }
+
+    #[test]
+    fn complex_ops() {
+        let z = C64::new(1.0, 2.0);
+        assert_eq!(<C64 as Arith>::mul(z, z), C64::new(-3.0, 4.0));
+        assert_eq!(<C64 as Arith>::div(C64::new(-3.0, 4.0), z), z);
+        let inf = <C64 as Arith>::div(C64::new(1.0, 1.0), C64::new(0.0, 0.0));
+        assert!(inf.re.is_infinite() && inf.im.is_infinite());
+        assert_eq!(
+            <C64 as Arith>::pow(z, C64::new(2.0, 0.0)),
+            C64::new(-3.0, 4.0)
+        );
+        assert_eq!(
+            <C64 as Arith>::pow(z, C64::new(0.0, 0.0)),
+            C64::new(1.0, 0.0)
+        );
+        let r = <C64 as Arith>::pow(z, C64::new(-1.0, 0.0));
+        assert!((r.re - 0.2).abs() < 1e-15 && (r.im + 0.4).abs() < 1e-15);
+        let r = <C64 as Arith>::pow(C64::new(-1.0, 0.0), C64::new(0.5, 0.0));
+        assert!(r.re.abs() < 1e-15 && (r.im - 1.0).abs() < 1e-15, "{r}");
+        assert!(<C64 as Arith>::clt(C64::new(1.0, 5.0), C64::new(2.0, 0.0)));
+        assert!(<C64 as Arith>::clt(C64::new(1.0, 0.0), C64::new(1.0, 1.0)));
+        assert!(!<C64 as Arith>::clt(
+            C64::new(1.0, f64::NAN),
+            C64::new(2.0, 0.0)
+        ));
+        let m = <C64 as Arith>::maximum(C64::new(1.0, 0.0), C64::new(f64::NAN, 0.0));
+        assert!(m.re.is_nan());
+    }
+
+    #[test]
+    fn pairwise_sums_match_numpy_blocking() {
+        // exact small integers: any order gives the same, so check the split logic covers all
+        for n in [
+            0usize, 1, 7, 8, 9, 15, 16, 127, 128, 129, 255, 256, 1000, 100_000,
+        ] {
+            let v: Vec<f64> = (0..n).map(|i| (i % 17) as f64).collect();
+            let want: f64 = v.iter().sum();
+            assert_eq!(<f64 as Sum>::pairwise(&v, &|x| x), want, "n={n}");
+            let c: Vec<C32> = (0..n)
+                .map(|i| C32::new((i % 5) as f32, -((i % 3) as f32)))
+                .collect();
+            let s = <C32 as Sum>::pairwise(&c, &|z| z);
+            assert_eq!(s.re, c.iter().map(|z| z.re).sum::<f32>(), "n={n}");
+            assert_eq!(s.im, c.iter().map(|z| z.im).sum::<f32>(), "n={n}");
+        }
+    }
+
+    #[test]
+    fn kernels_over_chunks() {
+        let mut out = [0i8; 3];
+        binary(
+            Op::Add,
+            Src::Slice(&[127i8, 1, -128]),
+            Src::Scalar(1),
+            Dst::Same(&mut out),
+            &Semantics::NUMPY,
+            false,
+        )
+        .unwrap();
+        assert_eq!(out, [-128, 2, -127]);
+        let mut b = [false; 3];
+        binary(
+            Op::Greater,
+            Src::Slice(&[1i8, 2, 3]),
+            Src::Scalar(2),
+            Dst::Bool(&mut b),
+            &Semantics::NUMPY,
+            false,
+        )
+        .unwrap();
+        assert_eq!(b, [false, false, true]);
+        let e = binary(
+            Op::Power,
+            Src::Slice(&[1i8, 2]),
+            Src::Slice(&[1i8, -1]),
+            Dst::Same(&mut [0; 2]),
+            &Semantics::NUMPY,
+            false,
+        );
+        assert_eq!(e, Err(KernelError::NegativePower));
+        let e = binary(
+            Op::BitwiseAnd,
+            Src::Slice(&[1.0f32]),
+            Src::Scalar(1.0),
+            Dst::Same(&mut [0.0]),
+            &Semantics::NUMPY,
+            false,
+        );
+        assert!(matches!(e, Err(KernelError::Unsupported { .. })));
+    }
+}

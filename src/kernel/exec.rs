@@ -1,0 +1,994 @@
+//! Executing a [`Plan`] on arrays: chunked, cast-on-the-fly, parallel.
+//!
+//! For an elementwise op the output is cut into blocks (one rayon task each, for large
+//! inputs), and each block into chunks of a few thousand elements (16–32 KB of the working
+//! type, so that the chunk buffers stay in L1/L2). Per chunk:
+//!
+//! 1. each operand that is not already in the compute dtype is cast into a chunk buffer
+//!    (an operand already in it is read in place; a length-1 operand is cast once, up front,
+//!    and broadcast);
+//! 2. one homogeneous kernel runs ([`super::compute::binary`]);
+//! 3. the result is written straight into the output when it has the result dtype, or
+//!    through a chunk buffer and one more cast when it does not (`out=`, float16).
+//!
+//! No buffer is ever the size of the input: peak memory is the inputs, the output and a few
+//! chunk buffers per thread.
+//!
+//! ```
+//! use promote::kernel::{array::Array, exec::execute, compute::Semantics};
+//! use promote::{builtin, Call, Policy};
+//! let plan = builtin("torch").unwrap().resolve(&"add int8 uint8".parse::<Call>().unwrap()).unwrap();
+//! let a = Array::from(vec![127i8, -128]);
+//! let b = Array::from(vec![1u8, 255]);
+//! let out = execute(&plan, &[a.view(), b.view()], &Semantics::NUMPY).unwrap();
+//! assert_eq!(out, Array::from(vec![128i16, 127]));
+//! ```
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
+use super::array::{Array, Element, View, ViewMut, C32, C64};
+use super::cast::{bf16_to_f32, cast_slice, cast_view, f32_to_bf16, same, same_mut, Num};
+use super::compute::{
+    binary, binary_cast, dot_acc, fusable, writes_bool, Arith, Dst, FusedMulMaybe, KernelError,
+    Semantics, Src, Sum,
+};
+use crate::dtype::DType;
+use crate::op::Op;
+use crate::plan::Plan;
+use crate::with_dtype;
+use half::{bf16, f16, slice::HalfFloatSliceExt};
+
+/// Bytes of working type per chunk buffer.
+pub const CHUNK_BYTES: usize = 8 * 1024;
+/// Below this many elements everything runs on the calling thread.
+pub const PARALLEL_MIN: usize = 1 << 16;
+
+/// A compute dtype and the type its kernels run in (itself, or `f32` for the half types).
+pub trait Work: Num {
+    /// The working type.
+    type W: Arith + FusedMulMaybe + Sum;
+    /// To the working type (exact).
+    fn widen(self) -> Self::W;
+    /// From the working type, rounded once.
+    fn narrow(w: Self::W) -> Self;
+    /// A slice to the working type.
+    fn widen_slice(src: &[Self], dst: &mut [Self::W]);
+    /// A slice from the working type.
+    fn narrow_slice(src: &[Self::W], dst: &mut [Self]);
+}
+
+macro_rules! work_self {
+    ($($t:ty),*) => {$(
+        impl Work for $t {
+            type W = $t;
+            #[inline(always)]
+            fn widen(self) -> $t { self }
+            #[inline(always)]
+            fn narrow(w: $t) -> $t { w }
+            fn widen_slice(src: &[$t], dst: &mut [$t]) { dst.copy_from_slice(src) }
+            fn narrow_slice(src: &[$t], dst: &mut [$t]) { dst.copy_from_slice(src) }
+        }
+    )*};
+}
+work_self!(bool, u8, u16, u32, u64, i8, i16, i32, i64, f32, f64, C32, C64);
+
+impl Work for f16 {
+    type W = f32;
+    #[inline(always)]
+    fn widen(self) -> f32 {
+        super::cast::f16_to_f32(self)
+    }
+    #[inline(always)]
+    fn narrow(w: f32) -> f16 {
+        f16::from_f32(w)
+    }
+    fn widen_slice(src: &[f16], dst: &mut [f32]) {
+        src.convert_to_f32_slice(dst)
+    }
+    fn narrow_slice(src: &[f32], dst: &mut [f16]) {
+        dst.convert_from_f32_slice(src)
+    }
+}
+
+impl Work for bf16 {
+    type W = f32;
+    #[inline(always)]
+    fn widen(self) -> f32 {
+        bf16_to_f32(self)
+    }
+    #[inline(always)]
+    fn narrow(w: f32) -> bf16 {
+        f32_to_bf16(w)
+    }
+    fn widen_slice(src: &[bf16], dst: &mut [f32]) {
+        super::simd::map1(src, dst, bf16_to_f32)
+    }
+    fn narrow_slice(src: &[f32], dst: &mut [bf16]) {
+        super::simd::map1(src, dst, f32_to_bf16)
+    }
+}
+
+fn shape(msg: impl Into<String>) -> KernelError {
+    KernelError::Shape(msg.into())
+}
+
+/// The length two operands broadcast to (equal, or one of them 1).
+pub fn broadcast_len(lens: &[usize]) -> Result<usize, KernelError> {
+    let mut n = 1;
+    for &l in lens {
+        if l != 1 {
+            if n != 1 && n != l {
+                return Err(shape(format!(
+                    "operand lengths {lens:?} do not broadcast (each must be 1 or the same length)"
+                )));
+            }
+            n = l;
+        }
+    }
+    Ok(n)
+}
+
+/// The length of the result of a plan over operands of these lengths.
+pub fn result_len(op: Op, lens: &[usize]) -> Result<usize, KernelError> {
+    if lens.len() != op.arity() {
+        return Err(shape(format!(
+            "{op} takes {} operands, got {}",
+            op.arity(),
+            lens.len()
+        )));
+    }
+    match op {
+        Op::Sum => Ok(1),
+        Op::Matmul => {
+            if lens[0] != lens[1] {
+                return Err(shape(format!(
+                    "matmul: vectors of lengths {} and {} (the core dimensions must match)",
+                    lens[0], lens[1]
+                )));
+            }
+            Ok(1)
+        }
+        _ => broadcast_len(lens),
+    }
+}
+
+/// Execute a plan, allocating the result.
+pub fn execute(plan: &Plan, inputs: &[View<'_>], sem: &Semantics) -> Result<Array, KernelError> {
+    let lens: Vec<usize> = inputs.iter().map(|v| v.len()).collect();
+    let n = result_len(plan.op, &lens)?;
+    let mut out = Array::zeros(plan.result, n);
+    execute_into(plan, inputs, out.view_mut(), sem)?;
+    Ok(out)
+}
+
+/// Execute a plan into an existing output of the plan's result dtype and the result length.
+pub fn execute_into(
+    plan: &Plan,
+    inputs: &[View<'_>],
+    out: ViewMut<'_>,
+    sem: &Semantics,
+) -> Result<(), KernelError> {
+    let lens: Vec<usize> = inputs.iter().map(|v| v.len()).collect();
+    let n = result_len(plan.op, &lens)?;
+    if out.len() != n {
+        return Err(shape(format!(
+            "output of length {} for a result of length {n}",
+            out.len()
+        )));
+    }
+    if out.dtype() != plan.result {
+        return Err(shape(format!(
+            "output of dtype {} for a result of dtype {}",
+            out.dtype(),
+            plan.result
+        )));
+    }
+    if plan.inputs.len() != inputs.len() {
+        return Err(shape("the plan has another number of operands"));
+    }
+    if sem.exact_mixed_int64_compare
+        && plan.op.group() == "comparison"
+        && mixed_int64(inputs[0].dtype(), inputs[1].dtype())
+    {
+        return exact_compare(plan.op, inputs[0], inputs[1], out);
+    }
+    match plan.op {
+        Op::Sum => with_dtype!(plan.compute, T => sum::<T>(inputs[0], plan.inputs[0], out)),
+        Op::Matmul => with_dtype!(plan.compute, T => dot::<T>(inputs, &plan.inputs, out)),
+        op => {
+            with_dtype!(plan.compute, T => elementwise::<T>(op, inputs[0], inputs[1], [plan.inputs[0], plan.inputs[1]], out, sem))
+        }
+    }
+}
+
+/// uint64 against a signed integer: NumPy 2 compares these exactly.
+fn mixed_int64(a: DType, b: DType) -> bool {
+    (a == DType::UInt64 && b.kind() == crate::Kind::Signed)
+        || (b == DType::UInt64 && a.kind() == crate::Kind::Signed)
+}
+
+/// Elements `s..e` of an integer view (or its one broadcast value) as `i128`.
+fn ints_i128(v: View<'_>, s: usize, e: usize, buf: &mut Vec<i128>) {
+    buf.clear();
+    let (s, e, rep) = if v.len() == 1 {
+        (0, 1, e - s)
+    } else {
+        (s, e, 1)
+    };
+    let chunk = v.slice(s, e);
+    if v.dtype() == DType::UInt64 {
+        let mut u = vec![0u64; e - s];
+        cast_view(chunk, ViewMut::UInt64(&mut u));
+        buf.extend(u.iter().flat_map(|&x| std::iter::repeat_n(x as i128, rep)));
+    } else {
+        let mut i = vec![0i64; e - s];
+        cast_view(chunk, ViewMut::Int64(&mut i));
+        buf.extend(i.iter().flat_map(|&x| std::iter::repeat_n(x as i128, rep)));
+    }
+}
+
+/// An exact comparison of integers of any signedness.
+fn exact_compare(
+    op: Op,
+    a: View<'_>,
+    b: View<'_>,
+    mut out: ViewMut<'_>,
+) -> Result<(), KernelError> {
+    let n = out.len();
+    let chunk = 4096;
+    let (mut x, mut y, mut r) = (Vec::new(), Vec::new(), Vec::new());
+    let mut s = 0;
+    while s < n {
+        let e = (s + chunk).min(n);
+        ints_i128(a, s, e, &mut x);
+        ints_i128(b, s, e, &mut y);
+        r.clear();
+        r.extend(x.iter().zip(&y).map(|(p, q)| match op {
+            Op::Equal => p == q,
+            Op::NotEqual => p != q,
+            Op::Less => p < q,
+            Op::LessEqual => p <= q,
+            Op::Greater => p > q,
+            _ => p >= q,
+        }));
+        cast_view(View::Bool(&r), sub_mut(out.reborrow(), s, e));
+        s = e;
+    }
+    Ok(())
+}
+
+// ---------- loading operands ----------
+
+/// Cast `src` (any dtype) to `via` (the plan's input dtype) and then to `T`.
+fn to_compute<T: Work>(src: View<'_>, via: DType, dst: &mut [T], tmp: &mut Option<Array>) {
+    if src.dtype() == via || via == T::DTYPE {
+        cast_view(src, T::view_mut(dst));
+        return;
+    }
+    let n = src.len();
+    let t = tmp.get_or_insert_with(|| Array::zeros(via, n));
+    if t.dtype() != via || t.len() < n {
+        *t = Array::zeros(via, n);
+    }
+    cast_view(src, head_mut(t.view_mut(), n));
+    cast_view(t.view().slice(0, n), T::view_mut(dst));
+}
+
+/// The first `n` elements of a mutable view.
+fn head_mut(v: ViewMut<'_>, n: usize) -> ViewMut<'_> {
+    crate::each_dtype!(ViewMut, v, s, E => E::view_mut(&mut s[..n]))
+}
+
+/// A length-1 operand as one value of the working type.
+fn scalar_of<T: Work>(src: View<'_>, via: DType) -> T::W {
+    let mut t = [T::default()];
+    let mut tmp = None;
+    to_compute::<T>(src, via, &mut t, &mut tmp);
+    t[0].widen()
+}
+
+/// Cast elements `s..e` of a view (of a known dtype) into a slice.
+type CastRange<T> = fn(View<'_>, usize, usize, &mut [T]);
+
+fn cast_range<S: Num, T: Num>(v: View<'_>, s: usize, e: usize, dst: &mut [T]) {
+    let src = S::slice(v).expect("dtype checked");
+    cast_slice(&src[s..e], dst)
+}
+
+/// Chunk buffers of one operand.
+struct Loader<'a, T: Work> {
+    src: View<'a>,
+    via: DType,
+    in_place: bool,
+    direct: Option<CastRange<T>>,
+    buf_t: Vec<T>,
+    buf_w: Vec<T::W>,
+    tmp: Option<Array>,
+}
+
+impl<'a, T: Work> Loader<'a, T> {
+    fn new(src: View<'a>, via: DType) -> Self {
+        let in_place = src.dtype() == T::DTYPE && via == T::DTYPE;
+        let direct = (!in_place && (src.dtype() == via || via == T::DTYPE))
+            .then(|| with_dtype!(src.dtype(), S => cast_range::<S, T> as CastRange<T>));
+        Loader {
+            src,
+            via,
+            in_place,
+            direct,
+            buf_t: Vec::new(),
+            buf_w: Vec::new(),
+            tmp: None,
+        }
+    }
+
+    /// Elements `s..e` in the working type.
+    fn load(&mut self, s: usize, e: usize) -> &[T::W] {
+        let n = e - s;
+        if let Some(f) = self.direct {
+            if self.buf_t.len() < n {
+                self.buf_t.resize(n, T::default());
+            }
+            f(self.src, s, e, &mut self.buf_t[..n]);
+            if let Some(w) = same::<T, T::W>(&self.buf_t[..n]) {
+                return w;
+            }
+            if self.buf_w.len() < n {
+                self.buf_w.resize(n, T::W::default());
+            }
+            T::widen_slice(&self.buf_t[..n], &mut self.buf_w[..n]);
+            return &self.buf_w[..n];
+        }
+        let chunk = self.src.slice(s, e);
+        if self.in_place {
+            let t = T::slice(chunk).expect("dtype checked");
+            if let Some(w) = same::<T, T::W>(t) {
+                return w;
+            }
+            self.buf_w.resize(n, T::W::default());
+            T::widen_slice(t, &mut self.buf_w[..n]);
+            return &self.buf_w[..n];
+        }
+        self.buf_t.resize(n, T::default());
+        to_compute::<T>(chunk, self.via, &mut self.buf_t[..n], &mut self.tmp);
+        if let Some(w) = same::<T, T::W>(&self.buf_t[..n]) {
+            return w;
+        }
+        self.buf_w.resize(n, T::W::default());
+        T::widen_slice(&self.buf_t[..n], &mut self.buf_w[..n]);
+        &self.buf_w[..n]
+    }
+}
+
+// ---------- elementwise ----------
+
+/// Knobs of the execution strategy. Results never depend on them (tests run every path);
+/// the defaults come from `PROMOTE_CHUNK_BYTES`, `PROMOTE_PARALLEL_MIN`,
+/// `PROMOTE_STREAM_BYTES` and `PROMOTE_NO_FUSED` where set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// Bytes of working type per chunk buffer.
+    pub chunk_bytes: usize,
+    /// Below this many elements everything runs on the calling thread.
+    pub parallel_min: usize,
+    /// Outputs of at least this many bytes are written with streaming stores.
+    pub stream_min_bytes: usize,
+    /// Use the fused kernels for the common mixed pairs.
+    pub fused: bool,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            chunk_bytes: CHUNK_BYTES,
+            parallel_min: PARALLEL_MIN,
+            stream_min_bytes: STREAM_MIN_BYTES,
+            fused: true,
+        }
+    }
+}
+
+static TUNE_CHUNK: AtomicUsize = AtomicUsize::new(0);
+static TUNE_PAR: AtomicUsize = AtomicUsize::new(0);
+static TUNE_STREAM: AtomicUsize = AtomicUsize::new(0);
+static TUNE_FUSED: AtomicBool = AtomicBool::new(true);
+static TUNE_INIT: std::sync::Once = std::sync::Once::new();
+
+fn init_tuning() {
+    TUNE_INIT.call_once(|| {
+        let env = |k: &str, d: usize| {
+            std::env::var(k)
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(d)
+        };
+        let d = Tuning::default();
+        TUNE_CHUNK.store(env("PROMOTE_CHUNK_BYTES", d.chunk_bytes).max(64), Relaxed);
+        TUNE_PAR.store(env("PROMOTE_PARALLEL_MIN", d.parallel_min), Relaxed);
+        TUNE_STREAM.store(env("PROMOTE_STREAM_BYTES", d.stream_min_bytes), Relaxed);
+        TUNE_FUSED.store(std::env::var_os("PROMOTE_NO_FUSED").is_none(), Relaxed);
+    });
+}
+
+/// The current knobs.
+pub fn tuning() -> Tuning {
+    init_tuning();
+    Tuning {
+        chunk_bytes: TUNE_CHUNK.load(Relaxed),
+        parallel_min: TUNE_PAR.load(Relaxed),
+        stream_min_bytes: TUNE_STREAM.load(Relaxed),
+        fused: TUNE_FUSED.load(Relaxed),
+    }
+}
+
+/// Set the knobs for the whole process (tests, experiments).
+pub fn set_tuning(t: Tuning) {
+    init_tuning();
+    TUNE_CHUNK.store(t.chunk_bytes.max(64), Relaxed);
+    TUNE_PAR.store(t.parallel_min, Relaxed);
+    TUNE_STREAM.store(t.stream_min_bytes, Relaxed);
+    TUNE_FUSED.store(t.fused, Relaxed);
+}
+
+fn chunk_bytes() -> usize {
+    tuning().chunk_bytes
+}
+
+fn serial(n: usize) -> bool {
+    n < tuning().parallel_min || rayon::current_num_threads() == 1
+}
+
+fn chunk_len<W>() -> usize {
+    (chunk_bytes() / std::mem::size_of::<W>().max(1)).clamp(64, 64 * 1024)
+}
+
+/// Split a mutable view into consecutive blocks of `block` elements.
+fn blocks_mut(v: ViewMut<'_>, block: usize) -> Vec<ViewMut<'_>> {
+    crate::each_dtype!(ViewMut, v, s, E => s.chunks_mut(block.max(1)).map(E::view_mut).collect())
+}
+
+fn elementwise<T: Work>(
+    op: Op,
+    a: View<'_>,
+    b: View<'_>,
+    via: [DType; 2],
+    out: ViewMut<'_>,
+    sem: &Semantics,
+) -> Result<(), KernelError> {
+    let n = out.len();
+    if n == 0 {
+        return Ok(());
+    }
+    let half = matches!(T::DTYPE, DType::Float16 | DType::BFloat16);
+    if !half
+        && tuning().fused
+        && a.len() == n
+        && b.len() == n
+        && via == [T::DTYPE, T::DTYPE]
+        && fusable(op)
+    {
+        if let Some(f) = fused_fn(a.dtype(), b.dtype(), T::DTYPE) {
+            let natural = if writes_bool(op) {
+                DType::Bool
+            } else {
+                T::DTYPE
+            };
+            if out.dtype() == natural {
+                return fused_blocks(f, op, a, b, out, sem);
+            }
+        }
+    }
+    let chunk = chunk_len::<T::W>();
+    let stream = streams(&out);
+    let sa = (a.len() == 1 && n != 1).then(|| scalar_of::<T>(a, via[0]));
+    let sb = (b.len() == 1 && n != 1).then(|| scalar_of::<T>(b, via[1]));
+    let run_block = |start: usize, out: ViewMut<'_>| -> Result<(), KernelError> {
+        let len = out.len();
+        let mut la = Loader::<T>::new(a, via[0]);
+        let mut lb = Loader::<T>::new(b, via[1]);
+        let mut out_buf = OutBuf::<T>::new(op, out, stream);
+        let mut s = 0;
+        while s < len {
+            let e = (s + chunk).min(len);
+            let (gs, ge) = (start + s, start + e);
+            let xa = match sa {
+                Some(v) => Src::Scalar(v),
+                None => Src::Slice(la.load(gs, ge)),
+            };
+            let xb = match sb {
+                Some(v) => Src::Scalar(v),
+                None => Src::Slice(lb.load(gs, ge)),
+            };
+            out_buf.run(s, e, |dst| binary::<T::W>(op, xa, xb, dst, sem, half))?;
+            s = e;
+        }
+        out_buf.finish();
+        Ok(())
+    };
+    if serial(n) {
+        return run_block(0, out);
+    }
+    let tasks = rayon::current_num_threads() * 4;
+    let block = n.div_ceil(tasks).div_ceil(chunk) * chunk;
+    let blocks = blocks_mut(out, block);
+    blocks
+        .into_par_iter()
+        .enumerate()
+        .try_for_each(|(i, o)| run_block(i * block, o))
+}
+
+/// A fused kernel: elements `s..e` of two views of known dtypes, cast on the fly, into an output block.
+type FusedFn =
+    fn(Op, View<'_>, View<'_>, usize, ViewMut<'_>, &Semantics) -> Result<(), KernelError>;
+
+fn fused_chunk<SA: Num, SB: Num, W: Work>(
+    op: Op,
+    a: View<'_>,
+    b: View<'_>,
+    start: usize,
+    out: ViewMut<'_>,
+    sem: &Semantics,
+) -> Result<(), KernelError> {
+    let n = out.len();
+    let x = &SA::slice(a).expect("dtype checked")[start..start + n];
+    let y = &SB::slice(b).expect("dtype checked")[start..start + n];
+    let dst = match out {
+        ViewMut::Bool(o) => Dst::Bool(o),
+        o => Dst::Same(
+            same_mut::<W, W::W>(W::slice_mut(o).expect("dtype checked")).expect("not a half type"),
+        ),
+    };
+    binary_cast::<SA, SB, W::W>(op, x, y, dst, sem)
+}
+
+macro_rules! fused_table {
+    ($(($a:ty, $b:ty, $w:ty)),* $(,)?) => {
+        /// The mixed pairs with a fused kernel: both operands need a cast to the compute dtype
+        /// in the NumPy or PyTorch tables (or in true division of integers).
+        fn fused_fn(a: DType, b: DType, w: DType) -> Option<FusedFn> {
+            $(
+                if a == <$a as Element>::DTYPE && b == <$b as Element>::DTYPE && w == <$w as Element>::DTYPE {
+                    return Some(fused_chunk::<$a, $b, $w> as FusedFn);
+                }
+            )*
+            None
+        }
+    };
+}
+
+fused_table!(
+    (i8, u8, i16),
+    (u8, i8, i16),
+    (i32, f32, f64),
+    (f32, i32, f64),
+    (i64, f32, f64),
+    (f32, i64, f64),
+    (f16, i16, f32),
+    (i16, f16, f32),
+    (f16, i32, f64),
+    (i32, f16, f64),
+    (f16, i64, f64),
+    (i64, f16, f64),
+    (C32, f64, C64),
+    (f64, C32, C64),
+    (C32, i32, C64),
+    (i32, C32, C64),
+    (C32, i64, C64),
+    (i64, C32, C64),
+    (i32, f32, f32),
+    (f32, i32, f32),
+    (i64, f32, f32),
+    (f32, i64, f32),
+    (f16, f32, f32),
+    (f32, f16, f32),
+    (f32, f64, f64),
+    (f64, f32, f64),
+    (C32, C64, C64),
+    (C64, C32, C64),
+    (i8, i8, f64),
+    (u8, u8, f64),
+    (i16, i16, f64),
+    (i32, i32, f64),
+    (i64, i64, f64),
+    (i8, i8, f32),
+    (u8, u8, f32),
+    (i16, i16, f32),
+    (i32, i32, f32),
+    (i64, i64, f32),
+);
+
+fn fused_blocks(
+    f: FusedFn,
+    op: Op,
+    a: View<'_>,
+    b: View<'_>,
+    out: ViewMut<'_>,
+    sem: &Semantics,
+) -> Result<(), KernelError> {
+    let n = out.len();
+    let stream = streams(&out);
+    let run_block = |start: usize, mut o: ViewMut<'_>| -> Result<(), KernelError> {
+        if !stream {
+            return f(op, a, b, start, o, sem);
+        }
+        let len = o.len();
+        let chunk = (CHUNK_BYTES / o.dtype().itemsize()).max(64);
+        let mut stage = Array::zeros(o.dtype(), chunk.min(len));
+        let mut s = 0;
+        while s < len {
+            let e = (s + chunk).min(len);
+            f(op, a, b, start + s, head_mut(stage.view_mut(), e - s), sem)?;
+            stream_view(stage.view().slice(0, e - s), sub_mut(o.reborrow(), s, e));
+            s = e;
+        }
+        super::simd::store_fence();
+        Ok(())
+    };
+    if serial(n) {
+        return run_block(0, out);
+    }
+    let tasks = rayon::current_num_threads() * 4;
+    let block = n.div_ceil(tasks).div_ceil(4096) * 4096;
+    blocks_mut(out, block)
+        .into_par_iter()
+        .enumerate()
+        .try_for_each(|(i, o)| run_block(i * block, o))
+}
+
+/// Where one block's results go, and the buffers between the kernel and the output.
+struct OutBuf<'a, T: Work> {
+    out: ViewMut<'a>,
+    bools: bool,
+    w: Vec<T::W>,
+    t: Vec<T>,
+    b: Vec<bool>,
+    /// Streaming: the chunk is finished here, then copied out with non-temporal stores.
+    stage: Option<Array>,
+}
+
+impl<'a, T: Work> OutBuf<'a, T> {
+    fn new(op: Op, out: ViewMut<'a>, stream: bool) -> Self {
+        let stage = stream.then(|| Array::zeros(out.dtype(), 0));
+        OutBuf {
+            out,
+            bools: writes_bool(op),
+            w: Vec::new(),
+            t: Vec::new(),
+            b: Vec::new(),
+            stage,
+        }
+    }
+
+    /// Run `k` for output elements `s..e` of this block.
+    fn run(
+        &mut self,
+        s: usize,
+        e: usize,
+        k: impl FnOnce(Dst<'_, T::W>) -> Result<(), KernelError>,
+    ) -> Result<(), KernelError> {
+        let n = e - s;
+        match self.stage.as_mut() {
+            Some(stage) => {
+                if stage.len() < n {
+                    *stage = Array::zeros(stage.dtype(), n);
+                }
+                produce::<T>(
+                    &mut self.w,
+                    &mut self.t,
+                    &mut self.b,
+                    self.bools,
+                    head_mut(stage.view_mut(), n),
+                    k,
+                )?;
+                stream_view(stage.view().slice(0, n), sub_mut(self.out.reborrow(), s, e));
+                Ok(())
+            }
+            None => produce::<T>(
+                &mut self.w,
+                &mut self.t,
+                &mut self.b,
+                self.bools,
+                sub_mut(self.out.reborrow(), s, e),
+                k,
+            ),
+        }
+    }
+
+    /// Make the streamed stores visible.
+    fn finish(&self) {
+        if self.stage.is_some() {
+            super::simd::store_fence();
+        }
+    }
+}
+
+/// Run `k` into `out` (the chunk's destination), through the working-type buffers when `out`
+/// is not the kernel's natural type.
+fn produce<T: Work>(
+    wbuf: &mut Vec<T::W>,
+    tbuf: &mut Vec<T>,
+    bbuf: &mut Vec<bool>,
+    bools: bool,
+    out: ViewMut<'_>,
+    k: impl FnOnce(Dst<'_, T::W>) -> Result<(), KernelError>,
+) -> Result<(), KernelError> {
+    let n = out.len();
+    if bools {
+        if let ViewMut::Bool(o) = out {
+            return k(Dst::Bool(o));
+        }
+        bbuf.resize(n, false);
+        k(Dst::Bool(&mut bbuf[..n]))?;
+        cast_view(View::Bool(&bbuf[..n]), out);
+        return Ok(());
+    }
+    if out.dtype() == T::DTYPE {
+        let o = T::slice_mut(out).expect("dtype checked");
+        if let Some(w) = same_mut::<T, T::W>(o) {
+            return k(Dst::Same(w));
+        }
+        wbuf.resize(n, T::W::default());
+        k(Dst::Same(&mut wbuf[..n]))?;
+        T::narrow_slice(&wbuf[..n], o);
+        return Ok(());
+    }
+    wbuf.resize(n, T::W::default());
+    k(Dst::Same(&mut wbuf[..n]))?;
+    if let Some(t) = same::<T::W, T>(&wbuf[..n]) {
+        cast_view(T::view(t), out);
+    } else {
+        tbuf.resize(n, T::default());
+        T::narrow_slice(&wbuf[..n], &mut tbuf[..n]);
+        cast_view(T::view(&tbuf[..n]), out);
+    }
+    Ok(())
+}
+
+/// Copy a view into a mutable view of the same dtype with streaming stores.
+fn stream_view(src: View<'_>, dst: ViewMut<'_>) {
+    crate::each_dtype!(ViewMut, dst, d, E => super::simd::stream_copy(d, E::slice(src).expect("same dtype")))
+}
+
+/// Outputs of at least this many bytes are written with streaming stores (they would not
+/// stay in the caches anyway). `PROMOTE_STREAM_BYTES` overrides it (0: always).
+pub const STREAM_MIN_BYTES: usize = 16 << 20;
+
+fn streams(out: &ViewMut<'_>) -> bool {
+    out.len() * out.dtype().itemsize() >= tuning().stream_min_bytes
+}
+
+fn sub_mut<'b>(v: ViewMut<'b>, s: usize, e: usize) -> ViewMut<'b> {
+    crate::each_dtype!(ViewMut, v, x, E => E::view_mut(&mut x[s..e]))
+}
+
+// ---------- reductions ----------
+
+/// NumPy's reduction buffer size: with a cast, `add.reduce` sums chunks of this many elements.
+const NUMPY_BUFSIZE: usize = 8192;
+
+fn store_one<T: Work>(v: T, out: ViewMut<'_>) {
+    cast_view(T::view(&[v]), out);
+}
+
+fn sum<T: Work>(a: View<'_>, via: DType, out: ViewMut<'_>) -> Result<(), KernelError> {
+    let zero = T::W::zero();
+    if a.dtype() == T::DTYPE && via == T::DTYPE {
+        let s = T::slice(a).expect("dtype checked");
+        let total = if T::W::DTYPE.is_inexact() {
+            // the identity, then one pairwise sum (parallel halves for large inputs)
+            T::W::add(zero, T::W::pairwise(s, &|x: T| x.widen()))
+        } else if !serial(s.len()) {
+            s.par_chunks(NUMPY_BUFSIZE * 8)
+                .map(|c| T::W::pairwise(c, &|x: T| x.widen()))
+                .reduce(|| zero, T::W::add)
+        } else {
+            T::W::pairwise(s, &|x: T| x.widen())
+        };
+        store_one(T::narrow(total), out);
+        return Ok(());
+    }
+    // with a cast: NumPy's buffered reduction, chunk by chunk, rounding the running total to T
+    let mut acc = T::narrow(zero);
+    let mut loader = Loader::<T>::new(a, via);
+    let n = a.len();
+    let mut s = 0;
+    if !T::W::DTYPE.is_inexact() && !serial(n) {
+        let step = NUMPY_BUFSIZE * 8;
+        let parts: Vec<T::W> = (0..n.div_ceil(step))
+            .into_par_iter()
+            .map(|i| {
+                let mut l = Loader::<T>::new(a, via);
+                let (s, e) = (i * step, ((i + 1) * step).min(n));
+                let mut part = zero;
+                let mut c = s;
+                while c < e {
+                    let ce = (c + NUMPY_BUFSIZE).min(e);
+                    part = T::W::add(part, T::W::pairwise(l.load(c, ce), &|x| x));
+                    c = ce;
+                }
+                part
+            })
+            .collect();
+        let total = parts.into_iter().fold(zero, T::W::add);
+        store_one(T::narrow(total), out);
+        return Ok(());
+    }
+    while s < n {
+        let e = (s + NUMPY_BUFSIZE).min(n);
+        let chunk = loader.load(s, e);
+        acc = T::narrow(T::W::add(acc.widen(), T::W::pairwise(chunk, &|x| x)));
+        s = e;
+    }
+    store_one(acc, out);
+    Ok(())
+}
+
+fn dot<T: Work>(inputs: &[View<'_>], via: &[DType], out: ViewMut<'_>) -> Result<(), KernelError> {
+    let n = inputs[0].len();
+    let chunk = chunk_len::<T::W>();
+    let mut la = Loader::<T>::new(inputs[0], via[0]);
+    let mut lb = Loader::<T>::new(inputs[1], via[1]);
+    let mut acc = T::W::zero();
+    let mut bbuf: Vec<T::W> = Vec::new();
+    let mut s = 0;
+    while s < n {
+        let e = (s + chunk).min(n);
+        bbuf.clear();
+        bbuf.extend_from_slice(lb.load(s, e));
+        acc = dot_acc(acc, la.load(s, e), &bbuf);
+        s = e;
+    }
+    store_one(T::narrow(acc), out);
+    Ok(())
+}
+
+/// Cast helper re-exported for callers that stage their own buffers.
+pub fn cast_into<S: Num, D: Num>(src: &[S], dst: &mut [D]) {
+    cast_slice(src, dst)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{builtin, Call, Policy};
+
+    fn plan(policy: &str, call: &str) -> Plan {
+        builtin(policy)
+            .unwrap()
+            .resolve(&call.parse::<Call>().unwrap())
+            .unwrap()
+    }
+
+    #[test]
+    fn casts_only_what_needs_it_and_broadcasts() {
+        let p = plan("torch", "add int32 float32");
+        let a = Array::from(vec![1i32, 2, 16_777_217]);
+        let b = Array::from(vec![0.5f32]);
+        let out = execute(&p, &[a.view(), b.view()], &Semantics::NUMPY).unwrap();
+        assert_eq!(out, Array::from(vec![1.5f32, 2.5, 16_777_216.0]));
+    }
+
+    #[test]
+    fn large_inputs_run_in_parallel_and_agree() {
+        let n = 300_001;
+        let p = plan("torch", "add int8 uint8");
+        let a: Vec<i8> = (0..n).map(|i| (i % 251) as i8).collect();
+        let b: Vec<u8> = (0..n).map(|i| (i % 241) as u8).collect();
+        let out = execute(
+            &p,
+            &[Array::from(a.clone()).view(), Array::from(b.clone()).view()],
+            &Semantics::NUMPY,
+        )
+        .unwrap();
+        let want: Vec<i16> = a
+            .iter()
+            .zip(&b)
+            .map(|(&x, &y)| x as i16 + y as i16)
+            .collect();
+        assert_eq!(out, Array::from(want));
+    }
+
+    #[test]
+    fn half_computes_in_f32_and_rounds_once() {
+        let p = plan("torch", "add float16 float16");
+        let a = Array::from(vec![f16::from_f32(1.0), f16::MAX]);
+        let b = Array::from(vec![f16::from_f32(0.0004), f16::MAX]);
+        let out = execute(&p, &[a.view(), b.view()], &Semantics::NUMPY).unwrap();
+        // 1 + 0.0004 is nearer 1 + 2^-10 (0.000977) than 1? no: 0.0004 < 0.000488, so 1
+        assert_eq!(out, Array::from(vec![f16::from_f32(1.0), f16::INFINITY]));
+    }
+
+    #[test]
+    fn out_dtype_gets_a_final_cast() {
+        let p = plan("torch", "add int8 int16 out=int8");
+        let out = execute(
+            &p,
+            &[
+                Array::from(vec![100i8]).view(),
+                Array::from(vec![100i16, 1]).view(),
+            ],
+            &Semantics::NUMPY,
+        )
+        .unwrap();
+        assert_eq!(out, Array::from(vec![-56i8, 101]));
+    }
+
+    #[test]
+    fn comparisons_write_bool() {
+        let p = plan("torch", "less uint8 int8");
+        let out = execute(
+            &p,
+            &[
+                Array::from(vec![200u8, 1]).view(),
+                Array::from(vec![-1i8, 2]).view(),
+            ],
+            &Semantics::NUMPY,
+        )
+        .unwrap();
+        assert_eq!(out, Array::from(vec![false, true]));
+    }
+
+    #[test]
+    fn sums_and_dots() {
+        let p = plan("torch", "sum int8");
+        let out = execute(
+            &p,
+            &[Array::from(vec![127i8; 1000]).view()],
+            &Semantics::NUMPY,
+        )
+        .unwrap();
+        assert_eq!(out, Array::from(vec![127_000i64]));
+        let big: Vec<i8> = (0..200_000).map(|i| (i % 7) as i8 - 3).collect();
+        let out = execute(&p, &[Array::from(big.clone()).view()], &Semantics::NUMPY).unwrap();
+        assert_eq!(
+            out,
+            Array::from(vec![big.iter().map(|&x| x as i64).sum::<i64>()])
+        );
+        let p = plan("torch", "matmul float32 float32");
+        let out = execute(
+            &p,
+            &[
+                Array::from(vec![1f32, 2.0, 3.0]).view(),
+                Array::from(vec![4f32, 5.0, 6.0]).view(),
+            ],
+            &Semantics::NUMPY,
+        )
+        .unwrap();
+        assert_eq!(out, Array::from(vec![32f32]));
+        let e = execute(
+            &p,
+            &[
+                Array::from(vec![1f32]).view(),
+                Array::from(vec![4f32, 5.0]).view(),
+            ],
+            &Semantics::NUMPY,
+        );
+        assert!(e.is_err());
+    }
+
+    #[test]
+    fn ragged_lengths_are_errors() {
+        let p = plan("torch", "add int8 int8");
+        let e = execute(
+            &p,
+            &[
+                Array::from(vec![1i8, 2]).view(),
+                Array::from(vec![1i8, 2, 3]).view(),
+            ],
+            &Semantics::NUMPY,
+        );
+        assert!(matches!(e, Err(KernelError::Shape(_))));
+        let out = execute(
+            &p,
+            &[
+                Array::from(Vec::<i8>::new()).view(),
+                Array::from(vec![1i8]).view(),
+            ],
+            &Semantics::NUMPY,
+        )
+        .unwrap();
+        assert_eq!(out.len(), 0);
+    }
+}

@@ -1,0 +1,133 @@
+//! `promote explain` over its real output.
+
+use std::process::Command;
+
+fn promote(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_promote"))
+        .args(args)
+        .output()
+        .expect("promote runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).expect("utf-8"),
+        String::from_utf8(out.stderr).expect("utf-8"),
+    )
+}
+
+#[test]
+fn torch_int8_plus_float_names_the_categories() {
+    let (code, out, _) = promote(&["explain", "--policy", "torch", "int8", "1.0"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("add int8 1.0 gives float32 under torch"),
+        "{out}"
+    );
+    assert!(
+        out.contains("an int8 tensor with one or more dimensions"),
+        "{out}"
+    );
+    assert!(out.contains("1.0   a Python float"), "{out}");
+    assert!(out.contains("priority categories: first tensors with dimensions, then 0-d tensors, then Python scalars"), "{out}");
+    assert!(
+        out.contains("The Python float 1.0 enters the promotion as float32."),
+        "{out}"
+    );
+    assert!(out.contains("The Python scalars (float32) are of a higher kind than the tensors with dimensions (int8): float32."), "{out}");
+    assert!(
+        out.contains("Result: float32 — both inputs are cast to float32"),
+        "{out}"
+    );
+}
+
+#[test]
+fn jax_walks_the_lattice_and_explains_weak_types() {
+    let (_, out, _) = promote(&["explain", "-p", "jax", "int8", "1.0"]);
+    assert!(
+        out.starts_with("add int8 1.0 gives float32, weakly typed under jax"),
+        "{out}"
+    );
+    assert!(
+        out.contains("In the promotion lattice, the least type above both int8 and f* is f*."),
+        "{out}"
+    );
+    assert!(
+        out.contains("Weak types: f* (results there are float32, weakly typed)"),
+        "{out}"
+    );
+    assert!(out.contains("Result: ~float32"), "{out}");
+}
+
+#[test]
+fn op_first_word_out_and_values() {
+    let (_, out, _) = promote(&["explain", "-p", "torch", "divide", "int8", "3"]);
+    assert!(out.starts_with("divide int8 3 gives float32"), "{out}");
+    assert!(
+        out.contains("The op's own rule: divide computes int8 in float32."),
+        "{out}"
+    );
+    let (_, out, _) = promote(&["explain", "-p", "numpy1", "int8", "300"]);
+    assert!(
+        out.contains("Value-based casting: 300 counts by its value as int16"),
+        "{out}"
+    );
+    let (_, out, _) = promote(&[
+        "explain", "-p", "jax", "--op", "add", "int8", "uint8(3)", "out=int8",
+    ]);
+    assert!(
+        out.contains("out=int8  the result is written into an existing int8 tensor"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Writing into out: int16 is written into int8"),
+        "{out}"
+    );
+}
+
+#[test]
+fn refusals_say_why_and_what_to_do() {
+    let (code, out, _) = promote(&["explain", "-p", "torch", "uint16", "int8"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("add uint16 int8 is refused (no_promotion) under torch"),
+        "{out}"
+    );
+    assert!(out.contains("cast one operand explicitly"), "{out}");
+    let (_, out, _) = promote(&["explain", "-p", "numpy", "uint8", "300"]);
+    assert!(out.contains("is refused (overflow)"), "{out}");
+}
+
+#[test]
+fn every_policy_at_once() {
+    let (code, out, _) = promote(&["explain", "--all", "int8", "1.0"]);
+    assert_eq!(code, 0);
+    let (_, policies, _) = promote(&["policies"]);
+    let names: Vec<&str> = policies
+        .lines()
+        .skip(2)
+        .filter_map(|l| l.trim_start_matches('|').split_whitespace().next())
+        .collect();
+    assert!(names.len() >= 4);
+    for n in names {
+        assert!(out.contains(&format!("\n## {n}\n")), "{n} missing");
+        assert!(
+            out.lines().any(|l| l.starts_with(&format!("| {n} "))),
+            "{n} not in the summary"
+        );
+    }
+    assert!(out
+        .lines()
+        .any(|l| l.starts_with("| torch ") && l.contains("float32")));
+    assert!(out
+        .lines()
+        .any(|l| l.starts_with("| jax ") && l.contains("~float32")));
+}
+
+#[test]
+fn bad_operands_are_explained() {
+    let (code, _, err) = promote(&["explain", "-p", "torch", "int7", "1"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("unknown dtype `int7`") && err.contains("did you mean"),
+        "{err}"
+    );
+}
