@@ -32,6 +32,7 @@
 use super::array::{C32, C64};
 use super::cast::Num;
 use super::simd;
+use crate::dtype::Kind;
 use crate::op::Op;
 
 /// What a kernel can refuse at run time.
@@ -39,6 +40,8 @@ use crate::op::Op;
 pub enum KernelError {
     /// An integer raised to a negative integer power.
     NegativePower,
+    /// An integer divided by zero (PyTorch).
+    DivisionByZero,
     /// The op has no kernel for this dtype.
     Unsupported { op: Op, dtype: crate::DType },
     /// Operand lengths that do not broadcast, or a wrong operand count.
@@ -48,6 +51,7 @@ pub enum KernelError {
 impl std::fmt::Display for KernelError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            KernelError::DivisionByZero => f.write_str("ZeroDivisionError: integer division or remainder by zero"),
             KernelError::NegativePower => f.write_str("Integers to negative integer powers are not allowed; cast the base to a float dtype"),
             KernelError::Unsupported { op, dtype } => write!(f, "{op} has no kernel for {dtype}"),
             KernelError::Shape(m) => f.write_str(m),
@@ -58,6 +62,17 @@ impl std::fmt::Display for KernelError {
 impl std::error::Error for KernelError {}
 
 /// Options that differ between the frameworks' kernels.
+///
+/// | | NumPy 2 | PyTorch 2 |
+/// | --- | --- | --- |
+/// | complex `*` | fused multiply-adds (its SIMD loop) | `(ac − bd, ad + bc)` |
+/// | complex `+`, `−` | componentwise | `a + b·(±1+0j)` (`add(a, b, alpha)` multiplies) |
+/// | complex `**` | `npy_cpow` | the C library's `cpow` |
+/// | integer `//`, `%` by 0 | 0 | error (`ZeroDivisionError`) |
+/// | integer `**` negative | error | `1 ** -n = 1`, `(-1) ** -n = ±1`, else 0 |
+/// | float `%` with a zero result | the divisor's sign | `fmod`'s (the dividend's) |
+/// | half `maximum(0.0, -0.0)` | the first | the second (its SIMD loop) |
+/// | uint64 vs signed compare | exact | (never promoted) |
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Semantics {
     /// Complex multiply with fused multiply-adds, as NumPy's SIMD loop does.
@@ -67,6 +82,17 @@ pub struct Semantics {
     /// Comparisons of uint64 with a signed integer are exact (NumPy 2's `qQ`/`Qq` loops),
     /// whatever dtype the promotion gives.
     pub exact_mixed_int64_compare: bool,
+    /// Complex `add`/`subtract` compute `a + b·(±1+0j)` (PyTorch's `alpha`).
+    pub complex_add_alpha: bool,
+    /// Complex `power` is the C library's `cpow` for every exponent.
+    pub complex_pow_libm: bool,
+    /// Integer `power` with a negative exponent is PyTorch's (0, 1 or −1) instead of an error.
+    pub int_pow_negative_values: bool,
+    /// A zero float remainder takes the divisor's sign (NumPy) instead of `fmod`'s.
+    pub rem_zero_divisor_sign: bool,
+    /// float16/bfloat16 `maximum`/`minimum` keep the first operand on ties (NumPy's scalar
+    /// half loop) instead of the second.
+    pub half_minmax_first: bool,
 }
 
 impl Semantics {
@@ -75,11 +101,31 @@ impl Semantics {
         complex_mul_fma: true,
         int_div_zero_error: false,
         exact_mixed_int64_compare: true,
+        complex_add_alpha: false,
+        complex_pow_libm: false,
+        int_pow_negative_values: false,
+        rem_zero_divisor_sign: true,
+        half_minmax_first: true,
     };
 
-    /// The kernel semantics for a policy name (NumPy's for every policy for now).
-    pub fn for_policy(_name: &str) -> Semantics {
-        Semantics::NUMPY
+    /// PyTorch 2 on x86-64 (CPU).
+    pub const TORCH: Semantics = Semantics {
+        complex_mul_fma: false,
+        int_div_zero_error: true,
+        exact_mixed_int64_compare: false,
+        complex_add_alpha: true,
+        complex_pow_libm: true,
+        int_pow_negative_values: true,
+        rem_zero_divisor_sign: false,
+        half_minmax_first: false,
+    };
+
+    /// The kernel semantics for a policy name: PyTorch's for `torch`, NumPy's for the rest.
+    pub fn for_policy(name: &str) -> Semantics {
+        match name {
+            "torch" => Semantics::TORCH,
+            _ => Semantics::NUMPY,
+        }
     }
 }
 
@@ -128,6 +174,19 @@ pub trait Arith: Num {
     /// NaN (complex: either part).
     fn isnan(self) -> bool {
         false
+    }
+    /// The remainder with the divisor's sign, but a zero remainder keeps `fmod`'s sign
+    /// (PyTorch's float `remainder`).
+    fn rem_fmod_zero(a: Self, b: Self) -> Self {
+        Self::rem(a, b)
+    }
+    /// PyTorch's integer power: negative exponents give 0, or ±1 for bases ±1.
+    fn pow_any(a: Self, b: Self) -> Self {
+        Self::pow(a, b)
+    }
+    /// The C library's `cpow` (complex only).
+    fn pow_libm(a: Self, b: Self) -> Self {
+        Self::pow(a, b)
     }
     /// The additive identity.
     fn zero() -> Self;
@@ -326,6 +385,20 @@ macro_rules! arith_int {
                 self < 0
             }
             #[inline(always)]
+            #[allow(unused_comparisons)]
+            fn pow_any(a: $t, b: $t) -> $t {
+                if b >= 0 {
+                    <$t as Arith>::pow(a, b)
+                } else if a == 1 {
+                    1
+                } else if a == (0 as $t).wrapping_sub(1) {
+                    // (-1) ** b: -(b) % 2 in the type (MIN wraps to an even MIN)
+                    if b.wrapping_neg() % 2 != 0 { a } else { 1 }
+                } else {
+                    0
+                }
+            }
+            #[inline(always)]
             fn zero() -> $t {
                 0
             }
@@ -450,6 +523,15 @@ macro_rules! arith_float {
             #[inline(always)]
             fn isnan(self) -> bool {
                 self.is_nan()
+            }
+            #[inline(always)]
+            fn rem_fmod_zero(a: $t, b: $t) -> $t {
+                let m = a % b;
+                if m != 0.0 && ((b < 0.0) != (m < 0.0)) {
+                    m + b
+                } else {
+                    m
+                }
             }
             #[inline(always)]
             fn zero() -> $t {
@@ -621,6 +703,9 @@ macro_rules! arith_complex {
             fn isnan(self) -> bool {
                 self.re.is_nan() || self.im.is_nan()
             }
+            fn pow_libm(a: $c, b: $c) -> $c {
+                $sys(a, b)
+            }
             #[inline(always)]
             fn zero() -> $c {
                 <$c>::new(0.0, 0.0)
@@ -716,6 +801,14 @@ pub fn binary<W: Arith + FusedMulMaybe>(
     };
     match out {
         Dst::Same(out) => match op {
+            Add if sem.complex_add_alpha && W::KIND == Kind::Complex => {
+                let one = W::from_num(1.0f64);
+                apply(a, b, out, |x: W, y: W| W::add(x, W::mul(y, one)))
+            }
+            Subtract if sem.complex_add_alpha && W::KIND == Kind::Complex => {
+                let m1 = W::from_num(-1.0f64);
+                apply(a, b, out, |x: W, y: W| W::add(x, W::mul(y, m1)))
+            }
             Add => apply(a, b, out, W::add),
             Subtract => apply(a, b, out, W::sub),
             Multiply => {
@@ -731,32 +824,43 @@ pub fn binary<W: Arith + FusedMulMaybe>(
                     return Err(unsupported());
                 }
                 if sem.int_div_zero_error && W::INT && has(b, |x| x == W::zero()) {
-                    return Err(KernelError::Shape("integer division by zero".into()));
+                    return Err(KernelError::DivisionByZero);
                 }
                 if op == FloorDivide {
                     apply(a, b, out, W::floor_div)
+                } else if !sem.rem_zero_divisor_sign && W::KIND == Kind::Float {
+                    apply(a, b, out, W::rem_fmod_zero)
                 } else {
                     apply(a, b, out, W::rem)
                 }
             }
             Power => {
-                if W::INT && has(b, W::negative) {
+                if W::INT && sem.int_pow_negative_values {
+                    apply(a, b, out, W::pow_any)
+                } else if W::INT && has(b, W::negative) {
                     return Err(KernelError::NegativePower);
+                } else if sem.complex_pow_libm && W::KIND == Kind::Complex {
+                    apply(a, b, out, W::pow_libm)
+                } else {
+                    apply(a, b, out, W::pow)
                 }
-                apply(a, b, out, W::pow)
             }
-            Maximum if half => apply(
-                a,
-                b,
-                out,
-                |x: W, y: W| if W::cle(y, x) || x.isnan() { x } else { y },
-            ),
-            Minimum if half => apply(
-                a,
-                b,
-                out,
-                |x: W, y: W| if W::cle(x, y) || x.isnan() { x } else { y },
-            ),
+            Maximum if half && sem.half_minmax_first => {
+                apply(
+                    a,
+                    b,
+                    out,
+                    |x: W, y: W| if W::cle(y, x) || x.isnan() { x } else { y },
+                )
+            }
+            Minimum if half && sem.half_minmax_first => {
+                apply(
+                    a,
+                    b,
+                    out,
+                    |x: W, y: W| if W::cle(x, y) || x.isnan() { x } else { y },
+                )
+            }
             Maximum => apply(a, b, out, W::maximum),
             Minimum => apply(a, b, out, W::minimum),
             BitwiseAnd | BitwiseOr | BitwiseXor => {
@@ -827,6 +931,14 @@ pub fn binary_cast<SA: Num, SB: Num, W: Arith + FusedMulMaybe>(
     let (ca, cb) = (W::from_num::<SA>, W::from_num::<SB>);
     match out {
         Dst::Same(out) => match op {
+            Add if sem.complex_add_alpha && W::KIND == Kind::Complex => {
+                let one = W::from_num(1.0f64);
+                simd::map2(a, b, out, |x, y| W::add(ca(x), W::mul(cb(y), one)))
+            }
+            Subtract if sem.complex_add_alpha && W::KIND == Kind::Complex => {
+                let m1 = W::from_num(-1.0f64);
+                simd::map2(a, b, out, |x, y| W::add(ca(x), W::mul(cb(y), m1)))
+            }
             Add => simd::map2(a, b, out, |x, y| W::add(ca(x), cb(y))),
             Subtract => simd::map2(a, b, out, |x, y| W::sub(ca(x), cb(y))),
             Multiply if sem.complex_mul_fma && W::HAS_FUSED => {

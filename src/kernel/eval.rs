@@ -46,6 +46,12 @@ pub fn kernel_error(policy: &dyn Policy, plan: &Plan, e: KernelError) -> Promote
             dtype: plan.compute.name().to_string(),
             rule: "Integers to negative integer powers are not allowed".into(),
         },
+        KernelError::DivisionByZero => PromoteError::Unsupported {
+            policy: policy.name().to_string(),
+            op: plan.op.name().to_string(),
+            dtype: plan.compute.name().to_string(),
+            rule: "ZeroDivisionError: an integer divisor is 0".into(),
+        },
         KernelError::Unsupported { op, dtype } => PromoteError::Unsupported {
             policy: policy.name().to_string(),
             op: op.name().to_string(),
