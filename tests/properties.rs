@@ -159,8 +159,14 @@ fn oneflow_is_not_commutative() {
 fn tensorflow_is_not_commutative_in_its_refusals() {
     let p = builtin("tf").unwrap();
     let kind = |s: &str| p.result(&s.parse::<Call>().unwrap()).map_err(|e| e.kind());
-    assert_eq!(kind("maximum uint8 complex64"), Err(promote::ErrorKind::NoPromotion));
-    assert_eq!(kind("maximum complex64 uint8"), Err(promote::ErrorKind::Unsupported));
+    assert_eq!(
+        kind("maximum uint8 complex64"),
+        Err(promote::ErrorKind::NoPromotion)
+    );
+    assert_eq!(
+        kind("maximum complex64 uint8"),
+        Err(promote::ErrorKind::Unsupported)
+    );
 }
 
 /// Paddle: bitwise ops pick their kernel by the second operand.
@@ -168,6 +174,12 @@ fn tensorflow_is_not_commutative_in_its_refusals() {
 fn paddle_bitwise_is_not_commutative() {
     let p = builtin("paddle").unwrap();
     let kind = |s: &str| p.result(&s.parse::<Call>().unwrap()).map_err(|e| e.kind());
-    assert_eq!(kind("bitwise_and bool bfloat16"), Err(promote::ErrorKind::Unsupported));
-    assert_eq!(kind("bitwise_and bfloat16 bool"), Err(promote::ErrorKind::NoPromotion));
+    assert_eq!(
+        kind("bitwise_and bool bfloat16"),
+        Err(promote::ErrorKind::Unsupported)
+    );
+    assert_eq!(
+        kind("bitwise_and bfloat16 bool"),
+        Err(promote::ErrorKind::NoPromotion)
+    );
 }
