@@ -1,19 +1,9 @@
 //! `promote check` over its real output: a user's file, its errors, and the built-in policies.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
+use common::promote;
 
-fn promote(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_promote"))
-        .args(args)
-        .output()
-        .expect("promote runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).expect("utf-8"),
-        String::from_utf8(out.stderr).expect("utf-8"),
-    )
-}
+use std::path::PathBuf;
 
 /// A small table policy with NumPy's famous non-associativity.
 const MINI: &str = r#"name = "mini"

@@ -1,18 +1,7 @@
 //! `promote dtypes` and `promote policies` over their real output.
 
-use std::process::Command;
-
-fn promote(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_promote"))
-        .args(args)
-        .output()
-        .expect("promote runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).expect("utf-8"),
-        String::from_utf8(out.stderr).expect("utf-8"),
-    )
-}
+mod common;
+use common::promote;
 
 #[test]
 fn jax_without_x64_folds_64_bit_types_and_has_weak_nodes() {

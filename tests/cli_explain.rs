@@ -1,18 +1,7 @@
 //! `promote explain` over its real output.
 
-use std::process::Command;
-
-fn promote(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_promote"))
-        .args(args)
-        .output()
-        .expect("promote runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).expect("utf-8"),
-        String::from_utf8(out.stderr).expect("utf-8"),
-    )
-}
+mod common;
+use common::promote;
 
 #[test]
 fn torch_int8_plus_float_names_the_categories() {

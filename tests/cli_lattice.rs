@@ -1,18 +1,7 @@
 //! `promote lattice` over its real output: the recovered Hasse diagram, dot, and a legible SVG.
 
-use std::process::Command;
-
-fn promote(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_promote"))
-        .args(args)
-        .output()
-        .expect("promote runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).expect("utf-8"),
-        String::from_utf8(out.stderr).expect("utf-8"),
-    )
-}
+mod common;
+use common::promote;
 
 /// The lattice of JAX's docs (jax/_src/dtypes.py), as `LOWER -> UPPER` lines.
 const JAX: &str = "b1 -> i*

@@ -1,18 +1,7 @@
 //! The one-shot form of `promote resolve` with the compact operand syntax, and `--help`.
 
-use std::process::Command;
-
-fn promote(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_promote"))
-        .args(args)
-        .output()
-        .expect("promote runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).expect("utf-8"),
-        String::from_utf8(out.stderr).expect("utf-8"),
-    )
-}
+mod common;
+use common::promote;
 
 fn answer(policy: &str, call: &str) -> serde_json::Value {
     let mut args = vec!["resolve", "--policy", policy];

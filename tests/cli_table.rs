@@ -1,20 +1,10 @@
 //! `promote table` over its real output: Paddle's tables as its guide prints them, TensorFlow's
 //! ALL table with the SAFE-forbidden cells marked, and every format.
 
-use std::path::Path;
-use std::process::Command;
+mod common;
+use common::promote;
 
-fn promote(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_promote"))
-        .args(args)
-        .output()
-        .expect("promote runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).expect("utf-8"),
-        String::from_utf8(out.stderr).expect("utf-8"),
-    )
-}
+use std::path::Path;
 
 fn builtin(name: &str) -> bool {
     let (_, out, _) = promote(&["policies"]);

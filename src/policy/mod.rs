@@ -1792,6 +1792,34 @@ const SELECTOR_WORDS: [&str; 8] = [
     "*", "int", "inexact", "bool", "unsigned", "signed", "float", "complex",
 ];
 
+/// Parse a kind order such as `"bool < unsigned = signed < float < complex"` into the level of
+/// each kind (bool, unsigned, signed, float, complex); `=` puts kinds on one level.
+fn kind_levels(ctx: &Ctx, k: &spec::Text) -> Result<[u8; 5], PromoteError> {
+    let mut level = [u8::MAX; 5];
+    for (li, lvl) in k.get_ref().split('<').enumerate() {
+        for name in lvl.split('=') {
+            let name = name.trim();
+            let idx = ["bool", "unsigned", "signed", "float", "complex"]
+                .iter()
+                .position(|x| *x == name)
+                .ok_or_else(|| {
+                    ctx.err(
+                        k.span(),
+                        format!("unknown kind `{name}` (bool, unsigned, signed, float, complex)"),
+                    )
+                })?;
+            level[idx] = li as u8;
+        }
+    }
+    if level.contains(&u8::MAX) {
+        return Err(ctx.err(
+            k.span(),
+            "kinds must name all five: bool, unsigned, signed, float, complex",
+        ));
+    }
+    Ok(level)
+}
+
 /// Compile a policy file's text; `file` names it in errors.
 ///
 /// ```
@@ -2045,23 +2073,10 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
                     ))
                 }
             };
-            let mut rank = [0, 1, 1, 2, 3];
-            if let Some(k) = &spec.combine.kinds {
-                rank = [u8::MAX; 5];
-                for (li, lvl) in k.get_ref().split('<').enumerate() {
-                    for name in lvl.split('=') {
-                        let name = name.trim();
-                        let idx = ["bool", "unsigned", "signed", "float", "complex"].iter().position(|x| *x == name).ok_or_else(|| ctx.err(k.span(), format!("unknown kind `{name}` (bool, unsigned, signed, float, complex)")))?;
-                        rank[idx] = li as u8;
-                    }
-                }
-                if rank.contains(&u8::MAX) {
-                    return Err(ctx.err(
-                        k.span(),
-                        "kinds must name all five: bool, unsigned, signed, float, complex",
-                    ));
-                }
-            }
+            let rank = match &spec.combine.kinds {
+                Some(k) => kind_levels(&ctx, k)?,
+                None => [0, 1, 1, 2, 3],
+            };
             let mut merge = vec![Merge::Kind; spec.combine.categories.len()];
             for (i, m) in spec.combine.merge.iter().enumerate() {
                 if i >= merge.len() {
@@ -2429,26 +2444,13 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
         "rebind" => OutRule::Rebind,
         "kinds" => {
             let k = spec.out.kinds.as_ref().ok_or_else(|| ctx.err(spec.out.casting.span(), "casting = \"kinds\" needs kinds = \"bool < unsigned < signed < float < complex\""))?;
-            let mut level = [u8::MAX; 5];
-            for (li, lvl) in k.get_ref().split('<').enumerate() {
-                for name in lvl.split('=') {
-                    let name = name.trim();
-                    let idx = ["bool", "unsigned", "signed", "float", "complex"].iter().position(|x| *x == name).ok_or_else(|| ctx.err(k.span(), format!("unknown kind `{name}` (bool, unsigned, signed, float, complex)")))?;
-                    level[idx] = li as u8;
-                }
-            }
-            if level.contains(&u8::MAX) {
-                return Err(ctx.err(
-                    k.span(),
-                    "kinds must name all five: bool, unsigned, signed, float, complex",
-                ));
-            }
+            let level = kind_levels(&ctx, k)?;
             OutRule::Kinds(level, k.get_ref().clone())
         }
         x => {
             return Err(ctx.err(
                 spec.out.casting.span(),
-                format!("casting is kinds, any, equal or safe; not `{x}`"),
+                format!("casting is kinds, any, equal, safe or rebind; not `{x}`"),
             ))
         }
     };
