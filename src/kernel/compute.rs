@@ -2,15 +2,19 @@
 //! the dtype itself, except float16 and bfloat16, which compute in `f32` and are rounded
 //! once when stored (what NumPy's and PyTorch's half loops do).
 //!
-//! The element semantics, NumPy's:
+//! The element semantics, NumPy's ([`Semantics`] lists where PyTorch's differ, and
+//! [`Semantics::for_policy`] picks them by policy name):
 //!
 //! * integers wrap on overflow; `floor_divide` and `remainder` follow Python (the remainder
 //!   takes the divisor's sign); `x // 0` and `x % 0` are 0, `MIN // -1` is `MIN`;
 //!   `power` by squaring, wrapping, and an error for a negative exponent;
 //! * floats: `floor_divide`/`remainder` by NumPy's `npy_divmod` (fmod, then adjust the sign and
 //!   snap the quotient); `maximum`/`minimum` return the first operand when it is NaN or wins
-//!   (`>=`), so NaN propagates from either side; `power` is the C library's `pow`;
-//! * complex: `*` is `(ar·br − ai·bi, ar·bi + ai·br)`; `/` is Smith's algorithm as NumPy
+//!   strictly, else the second (NumPy's SIMD loops: `maximum(0.0, -0.0)` is `-0.0`; its
+//!   float16 loop keeps the first on ties), so NaN propagates from either side; `power` is
+//!   the C library's `pow` (NumPy's AVX-512 SVML `pow` can differ in the last bit);
+//! * complex: `*` is `(fma(ar, br, −ai·bi), fma(ar, bi, ai·br))` (NumPy's SIMD loop; plain
+//!   `(ar·br − ai·bi, ar·bi + ai·br)` for PyTorch); `/` is Smith's algorithm as NumPy
 //!   writes it; `power` is NumPy's `npy_cpow` (integer exponents below 100 by repeated
 //!   multiplication, otherwise the C library's `cpow`); order (`<`, `maximum`) is
 //!   lexicographic with NumPy's NaN rules;
