@@ -22,6 +22,7 @@ use crate::error::{suggest, PromoteError};
 use crate::op::{Call, Op};
 use crate::operand::{Literal, LiteralKind, Operand, OperandClass};
 use crate::plan::{Plan, Step};
+use toml::Spanned;
 
 /// What every policy does: resolve a call into a plan, or refuse with a typed error.
 ///
@@ -1969,24 +1970,31 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
         vec![default_float.index()],
         vec![default_complex.index()],
     ];
+    // a literal kind and its node names (one, or a list tried in order) as node indices
+    let literal_entry =
+        |k: &str, v: &Spanned<spec::OneOrMany>| -> Result<(usize, Vec<usize>), PromoteError> {
+            let items = v.get_ref().items();
+            if items.is_empty() {
+                return Err(ctx.err(v.span(), format!("literal.{k} is an empty list")));
+            }
+            let kind = LiteralKind::ALL
+                .iter()
+                .position(|x| x.name() == k)
+                .ok_or_else(|| {
+                    ctx.err(
+                        v.span(),
+                        format!("literal kinds are bool, int, float, complex; not `{k}`"),
+                    )
+                })?;
+            let nodes = items
+                .iter()
+                .map(|t| lookup(t).ok_or_else(|| ctx.err(v.span(), node_err(t))))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok((kind, nodes))
+        };
     for (k, v) in &spec.operands.literal {
-        let items = v.get_ref().items();
-        if items.is_empty() {
-            return Err(ctx.err(v.span(), format!("operands.literal.{k} is an empty list")));
-        }
-        let kind = LiteralKind::ALL
-            .iter()
-            .position(|x| x.name() == k)
-            .ok_or_else(|| {
-                ctx.err(
-                    v.span(),
-                    format!("literal kinds are bool, int, float, complex; not `{k}`"),
-                )
-            })?;
-        literal_node[kind] = items
-            .iter()
-            .map(|t| lookup(t).ok_or_else(|| ctx.err(v.span(), node_err(t))))
-            .collect::<Result<Vec<_>, _>>()?;
+        let (kind, nodes) = literal_entry(k, v)?;
+        literal_node[kind] = nodes;
     }
     let mut weak_node: [usize; 15] = std::array::from_fn(|i| i);
     let mut weak_rank = [0u8; 15];
@@ -2230,22 +2238,8 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
             .transpose()?;
         let mut lit: [Option<Vec<usize>>; 4] = Default::default();
         for (k, v) in &r.literal {
-            let kind = LiteralKind::ALL
-                .iter()
-                .position(|x| x.name() == k)
-                .ok_or_else(|| {
-                    ctx.err(
-                        v.span(),
-                        format!("literal kinds are bool, int, float, complex; not `{k}`"),
-                    )
-                })?;
-            lit[kind] = Some(
-                v.get_ref()
-                    .items()
-                    .iter()
-                    .map(|t| lookup(t).ok_or_else(|| ctx.err(v.span(), node_err(t))))
-                    .collect::<Result<Vec<_>, _>>()?,
-            );
+            let (kind, nodes) = literal_entry(k, v)?;
+            lit[kind] = Some(nodes);
         }
         let rr = r.literal_range.as_ref().map(range_of).transpose()?;
         for op in targets {
