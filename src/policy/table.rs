@@ -34,10 +34,20 @@ pub fn build(
     let cols = words(header)
         .map(|(c, w)| node(w).ok_or((hl, c, format!("unknown node `{w}` in the header"))))
         .collect::<Result<Vec<usize>, _>>()?;
+    if cols.is_empty() {
+        return Err((
+            hl,
+            1,
+            "the header row names no columns: write the column nodes first".to_string(),
+        ));
+    }
     let mut raw: Vec<Vec<Option<Cell>>> = vec![vec![None; n]; n];
     for (ln, line) in lines {
         let mut ws = words(line);
-        let (c0, rname) = ws.next().expect("non-empty line has a word");
+        // a line of separators only (`|---|`) has no words: nothing to read
+        let Some((c0, rname)) = ws.next() else {
+            continue;
+        };
         let row = node(rname).ok_or((ln, c0, format!("unknown row node `{rname}`")))?;
         let mut count = 0;
         for (i, (c, w)) in ws.enumerate() {
@@ -128,6 +138,13 @@ mod tests {
         assert_eq!(t.join(1, 0), Some(1));
         assert_eq!(t.join(0, 2), None);
         assert_eq!(t.join(2, 1), Some(2));
+    }
+
+    #[test]
+    fn separator_lines_are_skipped_not_panicked_on() {
+        let t = build("a b\n|  |\na a b\nb . b\n", 3, &names).unwrap();
+        assert_eq!(t.join(1, 0), Some(1));
+        assert!(build("||\n", 3, &names).is_err());
     }
 
     #[test]
