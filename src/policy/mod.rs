@@ -1887,6 +1887,15 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
             outside: false,
         });
     }
+    if nodes.len() > 250 {
+        return Err(ctx.err(
+            0..0,
+            format!(
+                "{} nodes: a policy has at most 250 (the 15 dtypes and its weak nodes)",
+                nodes.len()
+            ),
+        ));
+    }
     if spec.table.is_some() {
         nodes.push(Node {
             name: "!".into(),
