@@ -1593,52 +1593,6 @@ impl RulePolicy {
     }
 }
 
-/// NumPy's `min_scalar_type`: the smallest dtype that holds a value (sign decides unsigned or signed).
-///
-/// ```
-/// use promote::{operand::Literal, policy::min_scalar_type, DType};
-/// assert_eq!(min_scalar_type(&Literal::parse("300").unwrap()), DType::UInt16);
-/// assert_eq!(min_scalar_type(&Literal::parse("-129").unwrap()), DType::Int16);
-/// assert_eq!(min_scalar_type(&Literal::parse("1e10").unwrap()), DType::Float32);
-/// ```
-pub fn min_scalar_type(v: &Literal) -> DType {
-    use DType::*;
-    match v {
-        Literal::Bool(_) => Bool,
-        Literal::Int(i) => {
-            let order: &[DType] = if i.is_negative() {
-                &[Int8, Int16, Int32, Int64]
-            } else {
-                &[UInt8, UInt16, UInt32, UInt64]
-            };
-            order
-                .iter()
-                .copied()
-                .find(|d| i.fits(*d))
-                .unwrap_or(Float64)
-        }
-        Literal::Float(f) => {
-            if !f.is_finite() || f.abs() <= 65504.0 {
-                Float16
-            } else if f.abs() <= f32::MAX as f64 {
-                Float32
-            } else {
-                Float64
-            }
-        }
-        Literal::Complex(re, im) => {
-            if [re, im]
-                .iter()
-                .all(|x| !x.is_finite() || x.abs() <= f32::MAX as f64)
-            {
-                Complex64
-            } else {
-                Complex128
-            }
-        }
-    }
-}
-
 /// NumPy 1.26's `min_scalar_type` of an operand's value (`min_scalar_type_num`), with its
 /// "small unsigned" flag (a non-negative int that also fits the signed type of the same size).
 /// The thresholds are NumPy's: float16 below 65000 in magnitude (and every non-finite value),
