@@ -31,19 +31,13 @@ import warnings
 
 import array_api_strict as xp
 from array_api_strict._array_object import Array
+import syntax  # noqa: E402  (tools/oracle is on sys.path in the worker)
 
 NAMES = {
     "bool", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64",
     "float32", "float64", "complex64", "complex128",
 }
-OPERATORS = {
-    "add": operator.add, "subtract": operator.sub, "multiply": operator.mul,
-    "divide": operator.truediv, "floor_divide": operator.floordiv, "remainder": operator.mod,
-    "power": operator.pow, "equal": operator.eq, "not_equal": operator.ne, "less": operator.lt,
-    "less_equal": operator.le, "greater": operator.gt, "greater_equal": operator.ge,
-    "bitwise_and": operator.and_, "bitwise_or": operator.or_, "bitwise_xor": operator.xor,
-    "matmul": operator.matmul,
-}
+OPERATORS = syntax.OPERATORS
 INPLACE = {
     "add": operator.iadd, "subtract": operator.isub, "multiply": operator.imul,
     "divide": operator.itruediv, "floor_divide": operator.ifloordiv, "remainder": operator.imod,

@@ -30,25 +30,18 @@ analyze_numpy.py for the notes).
 """
 from __future__ import annotations
 
-import operator
 import os
 import warnings
 
 import numpy as np
+import syntax  # noqa: E402  (tools/oracle is on sys.path in the worker)
 
 NAMES = {
     "bool", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64",
     "float16", "float32", "float64", "complex64", "complex128",
 }
 
-OPERATORS = {
-    "add": operator.add, "subtract": operator.sub, "multiply": operator.mul,
-    "divide": operator.truediv, "floor_divide": operator.floordiv, "remainder": operator.mod,
-    "power": operator.pow, "equal": operator.eq, "not_equal": operator.ne, "less": operator.lt,
-    "less_equal": operator.le, "greater": operator.gt, "greater_equal": operator.ge,
-    "bitwise_and": operator.and_, "bitwise_or": operator.or_, "bitwise_xor": operator.xor,
-    "matmul": operator.matmul,
-}
+OPERATORS = syntax.OPERATORS
 FUNCTIONS = {
     "maximum": np.maximum, "minimum": np.minimum, "logical_and": np.logical_and,
     "logical_or": np.logical_or, "logical_xor": np.logical_xor,

@@ -49,28 +49,13 @@ import warnings  # noqa: E402
 warnings.filterwarnings("ignore")
 
 import paddle  # noqa: E402
+import syntax  # noqa: E402  (tools/oracle is on sys.path in the worker)
 
 NAMES = {}
 DTYPES = {}
 
 OPERATORS = {
-    "add": lambda a, b: a + b,
-    "subtract": lambda a, b: a - b,
-    "multiply": lambda a, b: a * b,
-    "divide": lambda a, b: a / b,
-    "floor_divide": lambda a, b: a // b,
-    "remainder": lambda a, b: a % b,
-    "power": lambda a, b: a ** b,
-    "equal": lambda a, b: a == b,
-    "not_equal": lambda a, b: a != b,
-    "less": lambda a, b: a < b,
-    "less_equal": lambda a, b: a <= b,
-    "greater": lambda a, b: a > b,
-    "greater_equal": lambda a, b: a >= b,
-    "bitwise_and": lambda a, b: a & b,
-    "bitwise_or": lambda a, b: a | b,
-    "bitwise_xor": lambda a, b: a ^ b,
-    "matmul": lambda a, b: a @ b,
+    **syntax.OPERATORS,
     "maximum": lambda a, b: paddle.maximum(a, b),
     "minimum": lambda a, b: paddle.minimum(a, b),
     "logical_and": lambda a, b: paddle.logical_and(a, b),

@@ -67,6 +67,7 @@ import os
 import re
 
 from syntax import KIND
+import syntax  # noqa: E402  (tools/oracle is on sys.path in the worker)
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
@@ -132,22 +133,7 @@ def make(o):
 
 
 BINOPS = {
-    "add": lambda a, b: a + b,
-    "subtract": lambda a, b: a - b,
-    "multiply": lambda a, b: a * b,
-    "divide": lambda a, b: a / b,
-    "floor_divide": lambda a, b: a // b,
-    "remainder": lambda a, b: a % b,
-    "power": lambda a, b: a ** b,
-    "equal": lambda a, b: a == b,
-    "not_equal": lambda a, b: a != b,
-    "less": lambda a, b: a < b,
-    "less_equal": lambda a, b: a <= b,
-    "greater": lambda a, b: a > b,
-    "greater_equal": lambda a, b: a >= b,
-    "bitwise_and": lambda a, b: a & b,
-    "bitwise_or": lambda a, b: a | b,
-    "bitwise_xor": lambda a, b: a ^ b,
+    **syntax.OPERATORS,
     "maximum": lambda a, b: tf.math.maximum(a, b),
     "minimum": lambda a, b: tf.math.minimum(a, b),
     "logical_and": lambda a, b: tf.math.logical_and(a, b),

@@ -54,6 +54,7 @@ from __future__ import annotations
 import re
 
 import torch
+import syntax  # noqa: E402  (tools/oracle is on sys.path in the worker)
 
 NAMES = {
     torch.bool: "bool", torch.uint8: "uint8", torch.uint16: "uint16", torch.uint32: "uint32",
@@ -65,28 +66,12 @@ NAMES = {
 DTYPES = {v: k for k, v in NAMES.items()}
 
 OPERATOR = {
-    "add": lambda a, b: a + b,
-    "subtract": lambda a, b: a - b,
-    "multiply": lambda a, b: a * b,
-    "divide": lambda a, b: a / b,
-    "floor_divide": lambda a, b: a // b,
-    "remainder": lambda a, b: a % b,
-    "power": lambda a, b: a ** b,
-    "equal": lambda a, b: a == b,
-    "not_equal": lambda a, b: a != b,
-    "less": lambda a, b: a < b,
-    "less_equal": lambda a, b: a <= b,
-    "greater": lambda a, b: a > b,
-    "greater_equal": lambda a, b: a >= b,
-    "bitwise_and": lambda a, b: a & b,
-    "bitwise_or": lambda a, b: a | b,
-    "bitwise_xor": lambda a, b: a ^ b,
+    **syntax.OPERATORS,
     "maximum": lambda a, b: torch.maximum(a, b),
     "minimum": lambda a, b: torch.minimum(a, b),
     "logical_and": lambda a, b: torch.logical_and(a, b),
     "logical_or": lambda a, b: torch.logical_or(a, b),
     "logical_xor": lambda a, b: torch.logical_xor(a, b),
-    "matmul": lambda a, b: a @ b,
 }
 FUNCTION = {
     "add": torch.add, "subtract": torch.sub, "multiply": torch.mul, "divide": torch.div,

@@ -1,6 +1,7 @@
 """The compact cell syntax shared by every adapter (see README.md)."""
 from __future__ import annotations
 
+import operator
 import re
 from dataclasses import dataclass
 from typing import Optional
@@ -85,3 +86,15 @@ def parse_cell(line: str) -> Cell:
 def literal_kind(op: Operand) -> str:
     """'bool', 'int', 'float' or 'complex' for a literal operand."""
     return type(op.py).__name__
+
+
+# The ops a user writes with a Python operator (a literal on the left goes through the reflected
+# one). Each adapter adds its framework's functions for the others (maximum, logical_and, ...).
+OPERATORS = {
+    "add": operator.add, "subtract": operator.sub, "multiply": operator.mul,
+    "divide": operator.truediv, "floor_divide": operator.floordiv, "remainder": operator.mod,
+    "power": operator.pow, "equal": operator.eq, "not_equal": operator.ne, "less": operator.lt,
+    "less_equal": operator.le, "greater": operator.gt, "greater_equal": operator.ge,
+    "bitwise_and": operator.and_, "bitwise_or": operator.or_, "bitwise_xor": operator.xor,
+    "matmul": operator.matmul,
+}
