@@ -29,5 +29,5 @@ pub use dtype::{DType, Kind};
 pub use error::{ErrorKind, PromoteError};
 pub use op::{Call, Op};
 pub use operand::{Literal, Operand};
-pub use plan::{Plan, Step};
-pub use policy::{builtin, Policy, RulePolicy};
+pub use plan::{JoinSource, Plan, Step, Traced};
+pub use policy::{builtin, compile, load_file, Policy, RulePolicy};

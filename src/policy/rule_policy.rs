@@ -4,12 +4,14 @@
 use crate::dtype::DType;
 use crate::error::PromoteError;
 use crate::op::{Call, Op};
+use crate::operand::LiteralKind;
 use crate::operand::Operand;
-use crate::plan::Plan;
+use crate::plan::{Plan, Traced};
 
 use super::compiled::{OpRule, OutRule, Range, Scheme};
 use super::corner::CornerRule;
 use super::join::{JoinTable, Joined, Node};
+use super::resolve::Trace;
 use super::Policy;
 
 /// A compiled, data-driven policy: the one built-in implementation of [`Policy`].
@@ -54,7 +56,19 @@ impl Policy for RulePolicy {
         &self.dtypes
     }
     fn resolve(&self, call: &Call) -> Result<Plan, PromoteError> {
-        self.resolve_call(call, true)
+        self.resolve_call(call, &mut Trace::new(true))
+    }
+    fn resolve_traced(&self, call: &Call) -> Traced {
+        let mut trace = Trace::new(true);
+        let outcome = self.resolve_call(call, &mut trace);
+        let steps = match &outcome {
+            Ok(plan) => plan.steps.clone(),
+            Err(_) => trace.steps,
+        };
+        Traced { outcome, steps }
+    }
+    fn promote_types(&self, a: DType, b: DType) -> Option<DType> {
+        RulePolicy::promote_types(self, a, b)
     }
     #[inline]
     fn result(&self, call: &Call) -> Result<(DType, bool), PromoteError> {
@@ -80,7 +94,8 @@ impl Policy for RulePolicy {
                 }
             }
         }
-        self.resolve_call(call, false).map(|p| (p.result, p.weak))
+        self.resolve_call(call, &mut Trace::new(false))
+            .map(|p| (p.result, p.weak))
     }
 }
 
@@ -106,6 +121,33 @@ impl RulePolicy {
     /// Where the `out` rule comes from.
     pub fn out_source(&self) -> &str {
         &self.out_source
+    }
+
+    /// The nodes a Python literal of this kind enters the promotion at, in the order they are
+    /// tried (the first its value fits; the last when none does).
+    ///
+    /// ```
+    /// use promote::{builtin, operand::LiteralKind};
+    /// let jax = builtin("jax").unwrap();
+    /// let names: Vec<&str> = jax.literal_nodes(LiteralKind::Float).map(|n| n.name.as_str()).collect();
+    /// assert_eq!(names, ["f*"]);
+    /// ```
+    pub fn literal_nodes(&self, kind: LiteralKind) -> impl Iterator<Item = &Node> {
+        self.literal_node[kind as usize]
+            .iter()
+            .map(|&n| &self.nodes[n])
+    }
+
+    /// The node a weakly typed tensor of dtype `d` enters the promotion at (its own dtype's
+    /// node where the policy has no weak node for it).
+    ///
+    /// ```
+    /// use promote::{builtin, DType};
+    /// let jax = builtin("jax").unwrap();
+    /// assert_eq!(jax.weak_node(DType::Int32).name, "i*");
+    /// ```
+    pub fn weak_node(&self, d: DType) -> &Node {
+        &self.nodes[self.weak_node[self.canonical(d).index()]]
     }
 
     pub(crate) fn join_nodes(&self, a: usize, b: usize) -> Joined {
