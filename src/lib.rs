@@ -15,6 +15,7 @@
 //! ```
 
 pub mod analysis;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod dtype;
 pub mod error;

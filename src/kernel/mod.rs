@@ -1,18 +1,18 @@
 //! The kernel layer: executes a [`Plan`](crate::Plan) on real data, for all 15 dtypes.
 //!
-//! * [`array`]: typed buffers ([`array::Array`], [`array::View`]) for the 15 dtypes;
+//! * [`array`](mod@array): typed buffers ([`array::Array`], [`array::View`]) for the 15 dtypes;
 //! * [`cast`]: all 15×15 casts with NumPy's semantics (the table is in that module);
 //! * [`compute`]: the per-op element semantics and chunk kernels;
 //! * [`exec`]: chunked, cast-on-the-fly, parallel execution of a plan;
 //! * [`value`]: values as text, both ways;
 //! * [`eval`]: the `promote eval` query interface;
-//! * [`bench`]: the benchmark cases shared by `promote bench` and `benches/kernels.rs`.
+//! * [`bench`](mod@bench): the benchmark cases shared by `promote bench` and `benches/kernels.rs`.
 //!
 //! ```
 //! use promote::{builtin, Call, Policy, DType};
 //! use promote::kernel::{array::Array, exec::execute, compute::Semantics};
-//! let numpy_like = builtin("torch").unwrap();
-//! let plan = numpy_like.resolve(&"floor_divide int8 int8".parse::<Call>().unwrap()).unwrap();
+//! let torch = builtin("torch").unwrap();
+//! let plan = torch.resolve(&"floor_divide int8 int8".parse::<Call>().unwrap()).unwrap();
 //! let a = Array::from(vec![-7i8, 7, -128, 5]);
 //! let b = Array::from(vec![2i8, -2, -1, 0]);
 //! let q = execute(&plan, &[a.view(), b.view()], &Semantics::NUMPY).unwrap();

@@ -17,25 +17,36 @@ use super::Policy;
 /// A compiled, data-driven policy: the one built-in implementation of [`Policy`].
 #[derive(Clone, Debug)]
 pub struct RulePolicy {
+    /// The policy's name (`torch`, `jax-x64`, ...).
     pub name: String,
+    /// The framework and version it reproduces.
     pub framework: String,
+    /// One paragraph for people.
     pub description: String,
+    /// How the rules were obtained: `recorded` or `derived from source`.
     pub provenance: String,
     pub(crate) dtypes: Vec<DType>,
     pub(crate) available: [bool; 15],
+    /// The default integer dtype (a Python int enters here unless the policy says otherwise).
     pub default_int: DType,
+    /// The default floating dtype.
     pub default_float: DType,
+    /// The default complex dtype.
     pub default_complex: DType,
     pub(crate) canonical: [DType; 15],
+    /// The nodes of the promotion graph: the 15 dtypes (indices 0..15), the policy's own nodes, and a table's `!` node.
     pub nodes: Vec<Node>,
+    /// The join of every two nodes.
     pub join: JoinTable,
     /// `lattice` or `table`.
     pub join_source: &'static str,
     pub(crate) literal_node: [Vec<usize>; 4],
     pub(crate) weak_node: [usize; 15],
+    /// How the promoted node is found.
     pub scheme: Scheme,
     pub(crate) range: Range,
     pub(crate) ops: Vec<OpRule>,
+    /// The rule of casting into `out`.
     pub out: OutRule,
     pub(crate) out_source: String,
     pub(crate) out_first: bool,
