@@ -67,7 +67,11 @@ pub enum PromoteError {
     },
 
     /// A policy name that is not built in.
-    #[error("unknown policy `{}`{} (`promote policies` lists them, or pass --policy-file PATH.toml)", clip(name), did_you_mean(suggestion))]
+    #[error(
+        "unknown policy `{}`{} (`promote policies` lists them, or pass --policy-file PATH.toml)",
+        clip(name),
+        did_you_mean(suggestion)
+    )]
     UnknownPolicy {
         name: String,
         suggestion: Option<String>,

@@ -465,6 +465,8 @@ impl Operand {
 /// assert_eq!(held_value(DType::Float32, "1").unwrap(), Literal::Float(1.0));
 /// ```
 pub fn held_value(dtype: DType, text: &str) -> Result<Literal, PromoteError> {
+    use crate::kernel::array::Element;
+    use crate::kernel::cast::cast_array;
     use crate::kernel::value::{format_array, parse_array};
     let refuse = |why: String| {
         PromoteError::invalid(format!(
@@ -473,14 +475,23 @@ pub fn held_value(dtype: DType, text: &str) -> Result<Literal, PromoteError> {
         ))
     };
     let a = parse_array(dtype, &[text]).map_err(refuse)?;
-    let canon = format_array(a.view()).pop().unwrap_or_default();
+    // the value exactly as the dtype holds it (float16's 65504 stays 65504, not its repr 65500)
     let lit = match dtype.kind() {
-        crate::Kind::Bool => Some(Literal::Bool(canon == "True")),
-        crate::Kind::Unsigned | crate::Kind::Signed => PyInt::parse(&canon).map(Literal::Int),
-        crate::Kind::Float => float_from_text(&canon).map(Literal::Float),
-        crate::Kind::Complex => complex_from_text(&canon).map(|(r, i)| Literal::Complex(r, i)),
+        crate::Kind::Bool => bool::slice(a.view()).map(|v| Literal::Bool(v[0])),
+        crate::Kind::Unsigned | crate::Kind::Signed => {
+            PyInt::parse(&format_array(a.view()).pop().unwrap_or_default()).map(Literal::Int)
+        }
+        crate::Kind::Float => {
+            let wide = cast_array(a.view(), DType::Float64);
+            f64::slice(wide.view()).map(|v| Literal::Float(v[0]))
+        }
+        crate::Kind::Complex => {
+            let wide = cast_array(a.view(), DType::Complex128);
+            crate::kernel::array::C64::slice(wide.view())
+                .map(|v| Literal::Complex(v[0].re, v[0].im))
+        }
     };
-    lit.ok_or_else(|| refuse(format!("it reads back as `{canon}`")))
+    lit.ok_or_else(|| refuse("it has no value".into()))
 }
 
 fn example_value(d: DType) -> &'static str {

@@ -58,7 +58,9 @@ pub(crate) fn run(a: BenchArgs) -> Result<i32, PromoteError> {
             Ok(r) => r,
             Err(e) => {
                 if a.json {
-                    line(serde_json::json!({"case": case.call, "error": e.to_string()}).to_string())?;
+                    line(
+                        serde_json::json!({"case": case.call, "error": e.to_string()}).to_string(),
+                    )?;
                 } else {
                     line(format!("{:<22} {}", case.label, e))?;
                 }

@@ -153,7 +153,8 @@ fn one_shot(
 ) -> Result<i32, PromoteError> {
     let answer = operands(words).and_then(|o| {
         check_shapes(&o.files)?;
-        let views: Vec<Option<View<'_>>> = o.files.iter().map(|f| f.as_ref().map(Npy::view)).collect();
+        let views: Vec<Option<View<'_>>> =
+            o.files.iter().map(|f| f.as_ref().map(Npy::view)).collect();
         let r = eval::evaluate(policy, &o.call, &views)?;
         let shape = result_shape(&o.call, &o.files, r.data.len());
         Ok((r, shape))

@@ -15,7 +15,9 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use clap::{Args, Parser, Subcommand};
+use std::ffi::OsString;
+
+use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use crate::error::PromoteError;
 use crate::policy::{self, RulePolicy};
@@ -132,9 +134,56 @@ pub(crate) fn emit(text: &str) {
     }
 }
 
+/// Options written after a call's words move before them, so that a call may hold negative
+/// literals (`add uint8 -1`, `-inf`, `-1j`: its positional arguments accept hyphens) while
+/// options still go anywhere (`eval add a.npy b.npy -o c.npy`, `resolve add int8 1 -p numpy`).
+/// Only the subcommand's own option names move; everything else keeps its order.
+fn options_first(args: Vec<OsString>) -> Vec<OsString> {
+    let cli = Cli::command();
+    let Some(sub) = args
+        .get(1)
+        .and_then(|a| a.to_str())
+        .and_then(|name| cli.find_subcommand(name))
+    else {
+        return args;
+    };
+    // each option spelling, and whether it takes a value
+    let mut options: Vec<(String, bool)> = Vec::new();
+    for a in sub.get_arguments().filter(|a| !a.is_positional()) {
+        let takes_value = a.get_action().takes_values();
+        options.extend(a.get_long().map(|l| (format!("--{l}"), takes_value)));
+        options.extend(a.get_short().map(|c| (format!("-{c}"), takes_value)));
+    }
+    let (head, rest) = args.split_at(2);
+    let (mut moved, mut kept) = (head.to_vec(), Vec::new());
+    let mut i = 0;
+    while i < rest.len() {
+        let word = rest[i].to_string_lossy();
+        if word == "--" {
+            kept.extend_from_slice(&rest[i..]);
+            break;
+        }
+        let option = options.iter().find(|(o, _)| {
+            *word == **o || (o.starts_with("--") && word.starts_with(&format!("{o}=")))
+        });
+        match option {
+            Some((o, true)) if *word == **o && i + 1 < rest.len() => {
+                moved.extend_from_slice(&rest[i..i + 2]);
+                i += 2;
+                continue;
+            }
+            Some(_) => moved.push(rest[i].clone()),
+            None => kept.push(rest[i].clone()),
+        }
+        i += 1;
+    }
+    moved.extend(kept);
+    moved
+}
+
 /// Run the CLI; returns the exit status.
 pub fn main() -> i32 {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(options_first(std::env::args_os().collect()));
     let r = match cli.command {
         Command::Resolve(a) => resolve::run(a),
         Command::Table(a) => table::run(a),

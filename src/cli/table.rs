@@ -77,7 +77,12 @@ pub(crate) struct TableArgs {
     #[arg(long, value_name = "POLICY")]
     mark: Option<String>,
     /// The Python scalars of `--with scalars`, comma-separated as repr writes them.
-    #[arg(long, value_delimiter = ',', default_value = "True,1,1.0,1j", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "True,1,1.0,1j",
+        allow_hyphen_values = true
+    )]
     literals: Vec<String>,
 }
 

@@ -17,8 +17,8 @@ use serde_json::{json, Map, Value};
 use super::array::{Array, View, C64};
 use super::cast::cast_array;
 use super::compute::{KernelError, Semantics};
-use super::exec::{execute, result_len};
 use super::data::{parse_data, write_data};
+use super::exec::{execute, result_len};
 use super::value::{format_array, parse_array};
 use crate::dtype::{DType, Kind};
 use crate::error::PromoteError;
@@ -92,9 +92,8 @@ struct Split<'a> {
 
 fn split(line: &str) -> Result<Split<'_>, PromoteError> {
     let not_json = |e: serde_json::Error| invalid(format!("not JSON: {e}"));
-    let top: Vec<(String, &RawValue)> = serde_json::from_str::<RawObject>(line)
-        .map_err(not_json)?
-        .0;
+    let top: Vec<(String, &RawValue)> =
+        serde_json::from_str::<RawObject>(line).map_err(not_json)?.0;
     let mut query = Map::new();
     let mut data = Vec::new();
     for (key, raw) in top {
@@ -151,7 +150,10 @@ impl<'de: 'a, 'a> serde::Deserialize<'de> for RawObject<'a> {
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("a JSON object")
             }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut m: A,
+            ) -> Result<Self::Value, A::Error> {
                 let mut v = Vec::new();
                 while let Some(entry) = m.next_entry::<String, &'de RawValue>()? {
                     v.push(entry);
@@ -209,7 +211,8 @@ fn operand_data(
         let text = format_array(a.view()).pop().unwrap_or_default();
         let held = held_value(*dtype, &text)?;
         match value {
-            Some(v) if *v != held && !(is_nan(v) && is_nan(&held)) => {
+            // compared as repr: -0.0 is not 0.0, and nan is nan
+            Some(v) if v.to_string() != held.to_string() => {
                 return Err(invalid(format!(
                     "operand {} has \"value\": \"{v}\" but \"data\": [\"{text}\"]; give one, or make them agree",
                     i + 1
@@ -218,14 +221,12 @@ fn operand_data(
             _ => *value = Some(held),
         }
     } else if raw.is_none() {
-        return Err(invalid(format!("operand {} is a tensor without \"data\"", i + 1)));
+        return Err(invalid(format!(
+            "operand {} is a tensor without \"data\"",
+            i + 1
+        )));
     }
     Ok(Some(a))
-}
-
-fn is_nan(l: &Literal) -> bool {
-    let (re, im) = l.to_complex();
-    re.is_nan() || im.is_nan()
 }
 
 /// Evaluate one query line.
@@ -236,7 +237,10 @@ pub fn eval_line(policy: &dyn Policy, line: &str) -> Result<Evaluated, PromoteEr
     for (i, (operand, raw)) in call.operands.iter_mut().zip(data).enumerate() {
         arrays.push(operand_data(i, operand, raw)?);
     }
-    let views: Vec<Option<View<'_>>> = arrays.iter().map(|a| a.as_ref().map(|a| a.view())).collect();
+    let views: Vec<Option<View<'_>>> = arrays
+        .iter()
+        .map(|a| a.as_ref().map(|a| a.view()))
+        .collect();
     evaluate(policy, &call, &views)
 }
 
@@ -259,6 +263,17 @@ pub fn evaluate(
         .zip(&plan.inputs)
         .map(|((d, o), &to)| match (d, o) {
             (None, Operand::Literal(l)) => literal_array(l, to).map(Some),
+            (
+                None,
+                Operand::Tensor {
+                    dtype,
+                    value: Some(l),
+                    zero_dim: true,
+                    ..
+                },
+            ) => parse_array(*dtype, &[l.to_string()])
+                .map(Some)
+                .map_err(invalid),
             (None, _) => Err(invalid("a tensor without data")),
             (Some(_), _) => Ok(None),
         })
@@ -279,7 +294,10 @@ pub fn eval_value(policy: &dyn Policy, v: &Value) -> Result<Evaluated, PromoteEr
 }
 
 /// Write the answer to an evaluation (one JSON object, no line end), data element by element.
-pub fn write_answer(r: &Result<Evaluated, PromoteError>, out: &mut impl Write) -> std::io::Result<()> {
+pub fn write_answer(
+    r: &Result<Evaluated, PromoteError>,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
     match r {
         Ok(e) => {
             write!(

@@ -218,7 +218,11 @@ pub fn read(path: &Path) -> Result<Npy, PromoteError> {
         .checked_mul(dtype.itemsize())
         .and_then(|b| b.checked_add(offset))
         .filter(|&e| e <= map.len())
-        .ok_or_else(|| bad(format!("the file is shorter than its {len} {dtype} elements")))?;
+        .ok_or_else(|| {
+            bad(format!(
+                "the file is shorter than its {len} {dtype} elements"
+            ))
+        })?;
     let bytes = &map[offset..end];
     let storage = match typed_view(dtype, bytes) {
         Some(_) => Storage::Mapped { map, offset, len },
@@ -238,7 +242,9 @@ fn copy_elements(d: DType, bytes: &[u8]) -> Result<Array, String> {
         if let Some(b) = bytes.iter().find(|&&b| b > 1) {
             return Err(format!("a bool element is the byte {b}, not 0 or 1"));
         }
-        return Ok(Array::from(bytes.iter().map(|&b| b == 1).collect::<Vec<bool>>()));
+        return Ok(Array::from(
+            bytes.iter().map(|&b| b == 1).collect::<Vec<bool>>(),
+        ));
     }
     let mut a = Array::zeros(d, bytes.len() / d.itemsize());
     bytes_of_mut(a.view_mut()).copy_from_slice(bytes);
