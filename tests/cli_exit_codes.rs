@@ -95,7 +95,7 @@ fn one_shot_answers_set_the_exit_status() {
     );
     assert_eq!(promote(&["table", "--no-such-flag"]).0, 2);
     // options may follow the call
-    let (code, out, _) = promote(&["resolve", "add", "uint8", "-1", "-p", "numpy"]);
+    let (code, out, _) = promote(&["resolve", "add", "uint8", "-1", "-p", "torch"]);
     assert_eq!(code, 0, "{out}");
 }
 
