@@ -15,9 +15,11 @@ fn evaluate(policy: &str, line: &str) -> Value {
 }
 
 fn one_shot(policy: &str, call: &str) -> Value {
-    let r = call
-        .parse::<Call>()
-        .and_then(|c| promote::Policy::resolve(&*builtin(policy).unwrap(), &c));
+    let p = builtin(policy).unwrap();
+    let r = match call.parse::<Call>() {
+        Ok(c) => promote::Policy::resolve(&*p, &c),
+        Err(e) => Err(e),
+    };
     query::answer_value(&r)
 }
 

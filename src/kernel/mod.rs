@@ -1,6 +1,6 @@
 //! The kernel layer: executes a [`Plan`](crate::Plan) on real data, for all 15 dtypes.
 //!
-//! * [`array`]: typed buffers ([`array::Array`], [`array::View`]) for the 15 dtypes;
+//! * [`array`](mod@array): typed buffers ([`array::Array`], [`array::View`]) for the 15 dtypes;
 //! * [`cast`]: all 15×15 casts with NumPy's semantics (the table is in that module);
 //! * [`compute`]: the per-op element semantics and chunk kernels;
 //! * [`exec`]: chunked, cast-on-the-fly, parallel execution of a plan;
@@ -8,7 +8,7 @@
 //! * [`data`]: `eval`'s JSON data arrays, straight into typed buffers and back;
 //! * [`eval`]: the `promote eval` query interface;
 //! * [`npy`]: NumPy `.npy` files for `eval`'s operands and result;
-//! * [`bench`]: the benchmark cases shared by `promote bench` and `benches/kernels.rs`.
+//! * [`bench`](mod@bench): the benchmark cases shared by `promote bench` and `benches/kernels.rs`.
 //!
 //! ```
 //! use promote::{builtin, Call, Policy, DType};

@@ -4,7 +4,7 @@
 //! Little-endian files of the 15 dtypes are read (`|b1`, `|u1` … `<c16`); bfloat16 is read
 //! and written as ml_dtypes saves it, a two-byte void `<V2` (load it back with
 //! `np.load(path).view(ml_dtypes.bfloat16)`). Elementwise ops see an array's elements in
-//! file order, so any shape is accepted; [`write`] gives the result the shape of its
+//! file order, so any shape is accepted; [`write()`] gives the result the shape of its
 //! operands.
 //!
 //! ```
