@@ -64,10 +64,10 @@ fn call() -> impl Strategy<Value = String> {
 
 /// One line of a query stream, as bytes.
 fn line() -> impl Strategy<Value = Vec<u8>> {
-    let valid = call().prop_filter_map("parses", |c| {
-        c.parse::<Call>()
-            .ok()
-            .map(|c| query::call_json(&c).to_string().into_bytes())
+    // a call as its JSON query where it parses, else its text (an invalid line)
+    let valid = call().prop_map(|c| match c.parse::<Call>() {
+        Ok(parsed) => query::call_json(&parsed).to_string().into_bytes(),
+        Err(_) => c.into_bytes(),
     });
     prop_oneof![
         4 => valid,
