@@ -56,18 +56,39 @@ fn a_full_disk_is_exit_3_for_every_subcommand() {
     }
 }
 
+/// The write end of a pipe whose read end is already closed: `cat` reads it, then is killed.
+fn broken_pipe() -> Stdio {
+    let mut reader = Command::new("cat")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let write_end = reader.stdin.take().unwrap();
+    reader.kill().unwrap();
+    reader.wait().unwrap();
+    Stdio::from(write_end)
+}
+
 #[test]
 fn a_closed_pipe_is_exit_3_not_a_panic() {
-    for args in [&["resolve", "add", "int8", "int8"][..], &["policies"]] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_promote"))
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        drop(child.stdout.take());
-        let out = child.wait_with_output().unwrap();
-        assert_eq!(out.status.code(), Some(3), "{args:?}");
+    for args in [
+        &["resolve", "add", "int8", "int8"][..],
+        &["eval", "add", "int8(1)", "2"],
+        &["policies"],
+        &[
+            "bench",
+            "-n",
+            "16",
+            "--runs",
+            "1",
+            "--seconds",
+            "0",
+            "--only",
+            "int8",
+        ],
+    ] {
+        let (code, err) = status_with_stdout(args, broken_pipe());
+        assert_eq!(code, 3, "{args:?}: {err}");
     }
 }
 
