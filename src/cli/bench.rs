@@ -33,18 +33,20 @@ pub(crate) struct BenchArgs {
 pub(crate) fn run(a: BenchArgs) -> Result<i32, PromoteError> {
     let policy = a.policy.load()?;
     let budget = Duration::from_secs_f64(a.seconds.max(0.0));
+    // every line through the shared output helper: a closed pipe or a full disk is exit 3
+    let line = |text: String| super::write_stdout(&(text + "\n"));
     if !a.json {
-        println!(
+        line(format!(
             "policy {} ({}), {} elements, {} threads\n",
             policy.name(),
             policy.framework(),
             a.elements,
             rayon::current_num_threads()
-        );
-        println!(
+        ))?;
+        line(format!(
             "{:<22} {:<58} {:>10} {:>11} {:>8} {:>11} {:>8} {:>7}",
             "case", "plan", "elements", "median s", "GB/s", "copy s", "copy GB/s", "x copy"
-        );
+        ))?;
     }
     for case in cases() {
         if let Some(o) = &a.only {
@@ -56,27 +58,26 @@ pub(crate) fn run(a: BenchArgs) -> Result<i32, PromoteError> {
             Ok(r) => r,
             Err(e) => {
                 if a.json {
-                    println!(
-                        "{}",
-                        serde_json::json!({"case": case.call, "error": e.to_string()})
-                    );
+                    line(
+                        serde_json::json!({"case": case.call, "error": e.to_string()}).to_string(),
+                    )?;
                 } else {
-                    println!("{:<22} {}", case.label, e);
+                    line(format!("{:<22} {}", case.label, e))?;
                 }
                 continue;
             }
         };
         if a.json {
-            println!(
-                "{}",
+            line(
                 serde_json::json!({
                     "case": case.call, "label": case.label, "plan": row.plan, "elements": row.elements,
                     "bytes": row.bytes, "seconds": row.seconds, "gbps": row.gbps(),
                     "copy_seconds": row.copy_seconds, "copy_gbps": row.copy_gbps(),
                 })
-            );
+                .to_string(),
+            )?;
         } else {
-            println!(
+            line(format!(
                 "{:<22} {:<58} {:>10} {:>11.6} {:>8.2} {:>11.6} {:>8.2} {:>7.2}",
                 case.label,
                 row.plan,
@@ -86,7 +87,7 @@ pub(crate) fn run(a: BenchArgs) -> Result<i32, PromoteError> {
                 row.copy_seconds,
                 row.copy_gbps(),
                 row.seconds / row.copy_seconds
-            );
+            ))?;
         }
     }
     Ok(0)

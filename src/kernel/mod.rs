@@ -5,7 +5,9 @@
 //! * [`compute`]: the per-op element semantics and chunk kernels;
 //! * [`exec`]: chunked, cast-on-the-fly, parallel execution of a plan;
 //! * [`value`]: values as text, both ways;
+//! * [`data`]: `eval`'s JSON data arrays, straight into typed buffers and back;
 //! * [`eval`]: the `promote eval` query interface;
+//! * [`npy`]: NumPy `.npy` files for `eval`'s operands and result;
 //! * [`bench`](mod@bench): the benchmark cases shared by `promote bench` and `benches/kernels.rs`.
 //!
 //! ```
@@ -23,8 +25,10 @@ pub mod array;
 pub mod bench;
 pub mod cast;
 pub mod compute;
+pub mod data;
 pub mod eval;
 pub mod exec;
+pub mod npy;
 pub mod simd;
 pub mod value;
 
