@@ -753,9 +753,11 @@ fn stream_view(src: View<'_>, dst: ViewMut<'_>) {
 }
 
 /// Elementwise ops that move at least this many bytes (inputs plus output) write their
-/// output with streaming stores: the data would not stay in the caches anyway.
-/// `PROMOTE_STREAM_BYTES` overrides it (0: always).
-pub const STREAM_MIN_BYTES: usize = 16 << 20;
+/// output with streaming stores. Below it ordinary stores were as fast or faster on the
+/// measured machine (`benches/RESULTS.md`: a 32 MB L3, where part of a 10M-element output
+/// stays cached); above it the output cannot stay in any cache and streaming saves the
+/// read-for-ownership. `PROMOTE_STREAM_BYTES` overrides it (0: always).
+pub const STREAM_MIN_BYTES: usize = 256 << 20;
 
 fn streams(inputs: &[View<'_>], out: &ViewMut<'_>) -> bool {
     let read: usize = inputs.iter().map(|v| v.len() * v.dtype().itemsize()).sum();
