@@ -244,8 +244,11 @@ impl Times {
     }
 }
 
+/// A copy of a source into a destination of the same length.
+pub type CopyFn = fn(&[u8], &mut [u8]);
+
 /// The copies of the floor, by name, in the order they are timed.
-pub const COPIES: [(&str, fn(&[u8], &mut [u8])); 3] = [
+pub const COPIES: [(&str, CopyFn); 3] = [
     ("memcpy", memcpy),
     ("memcpy pieces", copy),
     ("streaming copy", stream_copy),
