@@ -1,5 +1,6 @@
 //! The kernel layer: executes a [`Plan`](crate::Plan) on real data, for all 15 dtypes.
 //!
+//! * [`arch`]: the SIMD paths (baseline, AVX2, AVX-512) and run-time dispatch;
 //! * [`array`](mod@array): typed buffers ([`array::Array`], [`array::View`]) for the 15 dtypes;
 //! * [`cast`]: all 15×15 casts with NumPy's semantics (the table is in that module);
 //! * [`compute`]: the per-op element semantics and chunk kernels;
@@ -21,6 +22,7 @@
 //! assert_eq!(q, Array::from(vec![-4i8, -4, -128, 0]));
 //! ```
 
+pub mod arch;
 pub mod array;
 pub mod bench;
 pub mod cast;
