@@ -195,7 +195,7 @@ impl PyPolicy {
     }
 
     fn __repr__(&self) -> String {
-        format!("promote.policy({:?})  # {}", self.inner.name(), self.inner.framework())
+        format!("promote.policy('{}')  # {}", self.inner.name(), self.inner.framework())
     }
 }
 

@@ -80,8 +80,8 @@ impl Weak {
                 dtype,
                 value: Some(v),
                 ..
-            } => format!("promote.weak({:?}, value={v})", dtype.name()),
-            o => format!("promote.weak({:?})", o.dtype().map_or("?", |d| d.name())),
+            } => format!("promote.weak('{}', value={v})", dtype.name()),
+            o => format!("promote.weak('{}')", o.dtype().map_or("?", |d| d.name())),
         }
     }
 }
