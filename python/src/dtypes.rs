@@ -16,7 +16,9 @@ pub fn all(py: Python<'_>) -> PyResult<&Vec<Py<PyAny>>> {
             .iter()
             .map(|d| -> PyResult<Py<PyAny>> {
                 Ok(match (d, &ml) {
-                    (DType::BFloat16, Some(m)) => np.call_method1("dtype", (m.getattr("bfloat16")?,))?.unbind(),
+                    (DType::BFloat16, Some(m)) => np
+                        .call_method1("dtype", (m.getattr("bfloat16")?,))?
+                        .unbind(),
                     (DType::BFloat16, None) => d.name().into_pyobject(py)?.into_any().unbind(),
                     _ => np.call_method1("dtype", (d.name(),))?.unbind(),
                 })

@@ -20,7 +20,8 @@ static CLASSES: PyOnceLock<Classes> = PyOnceLock::new();
 fn classes(py: Python<'_>) -> PyResult<&Classes> {
     CLASSES.get_or_try_init(py, || {
         let m = py.import("promote._errors")?;
-        let get = |n: &str| -> PyResult<Py<PyType>> { Ok(m.getattr(n)?.cast_into::<PyType>()?.unbind()) };
+        let get =
+            |n: &str| -> PyResult<Py<PyType>> { Ok(m.getattr(n)?.cast_into::<PyType>()?.unbind()) };
         Ok(Classes {
             no_promotion: get("NoPromotion")?,
             overflow: get("Overflow")?,

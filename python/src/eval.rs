@@ -48,19 +48,28 @@ fn input<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Input<'py>> {
         || obj.is_exact_instance_of::<PyComplex>();
     let operand = operand::operand(obj)?;
     if scalar {
-        return Ok(Input { operand, array: None });
+        return Ok(Input {
+            operand,
+            array: None,
+        });
     }
     let Some(d) = operand.dtype() else {
         return Err(invalid(format!("{} holds no data", obj.repr()?)));
     };
-    if obj.is_instance_of::<pyo3::types::PyString>() || obj.is_instance_of::<pyo3::types::PyType>() || obj.cast::<operand::Weak>().is_ok() {
+    if obj.is_instance_of::<pyo3::types::PyString>()
+        || obj.is_instance_of::<pyo3::types::PyType>()
+        || obj.cast::<operand::Weak>().is_ok()
+    {
         return Err(invalid(format!(
             "eval needs data: pass NumPy arrays or Python scalars, not the dtype {}",
             obj.repr()?
         )));
     }
     let array = buffer(obj, d)?;
-    Ok(Input { operand, array: Some(array) })
+    Ok(Input {
+        operand,
+        array: Some(array),
+    })
 }
 
 /// The shape of the result: equal shapes, or one operand of a single element (broadcast).
@@ -137,8 +146,8 @@ pub fn eval<'py>(
         .iter()
         .map(|o| input(&o))
         .collect::<PyResult<Vec<_>>>()?;
-    let call = Call::new(op, inputs.iter().map(|i| i.operand.clone()).collect(), None)
-        .map_err(to_py)?;
+    let call =
+        Call::new(op, inputs.iter().map(|i| i.operand.clone()).collect(), None).map_err(to_py)?;
     let shapes: Vec<Vec<usize>> = inputs
         .iter()
         .map(|i| i.array.as_ref().map_or(vec![], |a| a.shape().to_vec()))
@@ -156,7 +165,10 @@ pub fn eval<'py>(
         .collect::<Result<_, _>>()
         .map_err(to_py)?;
     let np = py.import("numpy")?;
-    let out_obj = np.call_method1("empty", (shape.clone(), dtypes::numpy_dtype(py, plan.result)?))?;
+    let out_obj = np.call_method1(
+        "empty",
+        (shape.clone(), dtypes::numpy_dtype(py, plan.result)?),
+    )?;
     let out = out_obj.cast::<PyUntypedArray>()?;
     // SAFETY: every array comes from `buffer` (contiguous, aligned, its dtype), `out` is new;
     // all stay referenced until this function returns.
@@ -199,7 +211,9 @@ pub fn _bench_kernel(
         .operands
         .iter()
         .enumerate()
-        .map(|(i, o)| promote::kernel::bench::data(o.dtype().unwrap_or(DType::Float64), n, i as u64 + 1))
+        .map(|(i, o)| {
+            promote::kernel::bench::data(o.dtype().unwrap_or(DType::Float64), n, i as u64 + 1)
+        })
         .collect();
     let sem = Semantics::for_policy(p.name());
     let t = py.detach(|| {

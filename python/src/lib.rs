@@ -13,10 +13,10 @@ mod eval;
 mod operand;
 mod plan;
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use promote::policy::{self, RulePolicy};
-use promote::{Call, Op, Operand, Policy as _};
+use promote::{Call, DType, Op, Operand, Policy as _};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
@@ -26,6 +26,43 @@ use errors::to_py;
 #[pyclass(module = "promote", frozen, name = "Policy")]
 pub struct PyPolicy {
     pub(crate) inner: Arc<RulePolicy>,
+    /// `result_type` of every op over two strong tensors, filled on first use.
+    pairs: OnceLock<Vec<u8>>,
+}
+
+/// A cell of [`PyPolicy::pairs`] that the table does not answer (an error: resolve it to get
+/// the message).
+const NO_PAIR: u8 = u8::MAX;
+
+impl PyPolicy {
+    fn new(inner: Arc<RulePolicy>) -> PyPolicy {
+        PyPolicy {
+            inner,
+            pairs: OnceLock::new(),
+        }
+    }
+
+    /// The result dtype of `op` over two strong tensors, from the table.
+    fn pair(&self, op: Op, a: DType, b: DType) -> Option<DType> {
+        let t = self.pairs.get_or_init(|| {
+            let mut t = vec![NO_PAIR; Op::ALL.len() * 15 * 15];
+            for &op in Op::ALL.iter().filter(|o| o.arity() == 2) {
+                for x in DType::ALL {
+                    for y in DType::ALL {
+                        let call = Call::new(op, vec![Operand::tensor(x), Operand::tensor(y)], None);
+                        if let Ok((d, _)) = call.and_then(|c| self.inner.result(&c)) {
+                            t[(op as usize * 15 + x.index()) * 15 + y.index()] = d.index() as u8;
+                        }
+                    }
+                }
+            }
+            t
+        });
+        match t[(op as usize * 15 + a.index()) * 15 + b.index()] {
+            NO_PAIR => None,
+            d => Some(DType::ALL[d as usize]),
+        }
+    }
 }
 
 /// Parse an op name, as a Python exception.
@@ -34,7 +71,11 @@ fn op_of(op: &str) -> PyResult<Op> {
 }
 
 /// The call of `op` over Python operands, `out` a dtype-like object or `None`.
-fn call_of(op: &str, operands: &Bound<'_, PyTuple>, out: Option<&Bound<'_, PyAny>>) -> PyResult<Call> {
+fn call_of(
+    op: &str,
+    operands: &Bound<'_, PyTuple>,
+    out: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Call> {
     let op = op_of(op)?;
     let ops = operands
         .iter()
@@ -96,7 +137,16 @@ impl PyPolicy {
         operands: &Bound<'py, PyTuple>,
         op: &str,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let call = call_of(op, operands, None)?;
+        let op = op_of(op)?;
+        if operands.len() == 2 {
+            // the hot path: two remembered dtypes (np.int8, np.dtype("float32"), "int8")
+            let a = operand::cached_strong(py, &operands.get_item(0)?);
+            let b = operand::cached_strong(py, &operands.get_item(1)?);
+            if let Some(d) = a.zip(b).and_then(|(a, b)| self.pair(op, a, b)) {
+                return dtypes::to_py(py, d);
+            }
+        }
+        let call = call_of(op.name(), operands, None)?;
         let (d, _weak) = self.inner.result(&call).map_err(to_py)?;
         dtypes::to_py(py, d)
     }
@@ -133,16 +183,16 @@ impl PyPolicy {
                 }))
             }
         };
-        let r = call_of(op, operands, out).and_then(|call| {
-            match self.inner.resolve(&call) {
-                Ok(p) => Ok(plan::PyPlan::new(self.inner.clone(), call, p)
-                    .into_pyobject(py)?
-                    .into_any()),
-                Err(e) => Err(to_py(e)),
-            }
+        let r = call_of(op, operands, out).and_then(|call| match self.inner.resolve(&call) {
+            Ok(p) => Ok(plan::PyPlan::new(self.inner.clone(), call, p)
+                .into_pyobject(py)?
+                .into_any()),
+            Err(e) => Err(to_py(e)),
         });
         match r {
-            Err(e) if returning && errors::is_refusal(py, &e) => Ok(e.into_value(py).into_bound(py).into_any()),
+            Err(e) if returning && errors::is_refusal(py, &e) => {
+                Ok(e.into_value(py).into_bound(py).into_any())
+            }
             r => r,
         }
     }
@@ -195,7 +245,11 @@ impl PyPolicy {
     }
 
     fn __repr__(&self) -> String {
-        format!("promote.policy('{}')  # {}", self.inner.name(), self.inner.framework())
+        format!(
+            "promote.policy('{}')  # {}",
+            self.inner.name(),
+            self.inner.framework()
+        )
     }
 }
 
@@ -235,7 +289,7 @@ fn policy_(name: Option<&str>, path: Option<std::path::PathBuf>) -> PyResult<PyP
             }))
         }
     };
-    Ok(PyPolicy { inner })
+    Ok(PyPolicy::new(inner))
 }
 
 /// Load a built-in name or a `.toml` file, as the CLI does.
@@ -245,7 +299,9 @@ fn load(name: &Bound<'_, PyAny>) -> PyResult<Arc<RulePolicy>> {
     }
     let s: String = name.extract()?;
     if s.ends_with(".toml") || std::path::Path::new(&s).is_file() {
-        policy::load_file(std::path::Path::new(&s)).map(Arc::new).map_err(to_py)
+        policy::load_file(std::path::Path::new(&s))
+            .map(Arc::new)
+            .map_err(to_py)
     } else {
         policy::builtin(&s).map_err(to_py)
     }

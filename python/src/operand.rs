@@ -22,11 +22,48 @@ use pyo3::types::{PyBool, PyComplex, PyFloat, PyInt as PyLong, PyString, PyType}
 
 use crate::errors::to_py;
 
+/// Hashes an address (already unique) with one multiplication.
+#[derive(Default)]
+pub struct AddressHasher(u64);
+
+impl std::hash::Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64 >> 4).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type ByAddress = std::hash::BuildHasherDefault<AddressHasher>;
 /// Objects remembered: identity → (the object, kept alive so that its address is not reused; its operand).
-type Cache = Mutex<HashMap<usize, (Py<PyAny>, Operand)>>;
+type Cache = Mutex<HashMap<usize, (Py<PyAny>, Operand), ByAddress>>;
 static CACHE: PyOnceLock<Cache> = PyOnceLock::new();
 /// At most this many objects are remembered (dtypes and dtype names are few).
 const CACHE_MAX: usize = 1024;
+
+/// The dtype of a remembered strong tensor-like object (a dtype, a scalar type, a name): the
+/// hot path of `result_type`.
+pub fn cached_strong(py: Python<'_>, obj: &Bound<'_, PyAny>) -> Option<DType> {
+    let c = CACHE.get_or_init(py, Default::default).lock().ok()?;
+    match c.get(&(obj.as_ptr() as usize)) {
+        Some((
+            _,
+            Operand::Tensor {
+                dtype,
+                weak: false,
+                zero_dim: false,
+                ..
+            },
+        )) => Some(*dtype),
+        _ => None,
+    }
+}
 
 fn cached(py: Python<'_>, obj: &Bound<'_, PyAny>) -> Option<Operand> {
     let c = CACHE.get_or_init(py, Default::default).lock().ok()?;
@@ -127,7 +164,10 @@ fn literal_of(obj: &Bound<'_, PyAny>) -> PyResult<Literal> {
 fn value_of(obj: &Bound<'_, PyAny>) -> Option<Literal> {
     let item = obj
         .call_method0("item")
-        .or_else(|_| obj.call_method0("numpy").and_then(|n| n.call_method0("item")))
+        .or_else(|_| {
+            obj.call_method0("numpy")
+                .and_then(|n| n.call_method0("item"))
+        })
         .ok()?;
     literal_of(&item).ok()
 }
@@ -137,8 +177,10 @@ pub fn operand(obj: &Bound<'_, PyAny>) -> PyResult<Operand> {
     let py = obj.py();
     // Python scalars, by exact type: NumPy's float64 and complex128 scalars subclass Python's
     // float and complex but are 0-d arrays, read below.
-    if obj.is_exact_instance_of::<PyBool>() || obj.is_exact_instance_of::<PyLong>()
-        || obj.is_exact_instance_of::<PyFloat>() || obj.is_exact_instance_of::<PyComplex>()
+    if obj.is_exact_instance_of::<PyBool>()
+        || obj.is_exact_instance_of::<PyLong>()
+        || obj.is_exact_instance_of::<PyFloat>()
+        || obj.is_exact_instance_of::<PyComplex>()
     {
         return Ok(Operand::Literal(literal_of(obj)?));
     }

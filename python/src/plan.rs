@@ -107,13 +107,20 @@ impl PyPlan {
     /// The answer as the fixtures write it: ``int16``, ``~float32``.
     #[getter]
     fn token(&self) -> String {
-        format!("{}{}", if self.plan.weak { "~" } else { "" }, self.plan.result.name())
+        format!(
+            "{}{}",
+            if self.plan.weak { "~" } else { "" },
+            self.plan.result.name()
+        )
     }
     /// The explanation, as ``promote explain`` prints it.
     fn __str__(&self) -> String {
         promote::cli::explain_text(&self.policy, &self.call)
     }
     fn __repr__(&self) -> String {
-        format!("<Plan {} under {}: {}>", self.call, self.policy.name, self.plan)
+        format!(
+            "<Plan {} under {}: {}>",
+            self.call, self.policy.name, self.plan
+        )
     }
 }
