@@ -85,5 +85,6 @@ def table(policy: str | Policy, op: str = "add", *, with_: str = "tensors", styl
                                index=g["rows"], columns=g["cols"])
 
 
-# ``promote.verify`` is the function; ``python -m promote.verify`` runs its module.
-from .verify import verify  # noqa: E402
+# ``promote.verify`` is the function (its module, promote/verify, is callable too); ``python -m
+# promote.verify`` runs promote/verify/__main__.py.
+from ._verify import verify  # noqa: E402

@@ -10,7 +10,7 @@ import re
 import pytest
 
 import promote
-import promote.verify as _verify_module  # noqa: F401  (the function; its module is below)
+import promote._verify  # noqa: F401
 from conftest import ROOT, need_repo
 
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
@@ -18,7 +18,7 @@ FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 def public_objects():
     import sys
-    mods = [promote, sys.modules["promote.verify"], sys.modules["promote._errors"]]
+    mods = [promote, sys.modules["promote._verify"], sys.modules["promote._errors"]]
     seen = set()
     for m in mods:
         yield m.__name__, m

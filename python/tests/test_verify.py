@@ -14,7 +14,7 @@ from conftest import has
 
 def installed_matches(package: str, policy: str) -> str | None:
     """Why the installed version cannot be expected to agree, or None."""
-    from promote.verify import _spec, installed_version
+    from promote._verify import _spec, installed_version
     _, _, pin, _, _ = _spec(policy)
     want = pin.partition("==")[2]
     got = installed_version(package)
@@ -58,6 +58,7 @@ def test_command_line_sample():
     out = subprocess.run([sys.executable, "-m", "promote.verify", "numpy", "--cases", "300", "--json"],
                          capture_output=True, text=True)
     assert out.returncode in (0, 1), out.stderr
+    assert "RuntimeWarning" not in out.stderr, out.stderr
     import json
     r = json.loads(out.stdout)
     assert r["checked"] == 300 and r["package"] == "numpy"
@@ -84,3 +85,10 @@ def test_a_crash_costs_one_cell(tmp_path, monkeypatch):
 def test_unknown_policy():
     with pytest.raises(ValueError, match="cannot record 'oneflow'"):
         promote.verify("oneflow")
+
+
+def test_the_module_is_callable_too():
+    import importlib
+    mod = importlib.import_module("promote.verify")
+    assert mod("numpy", cases=5).checked == 5
+    assert promote.verify("numpy", cases=5).checked == 5

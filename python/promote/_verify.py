@@ -186,7 +186,7 @@ def verify(policy: str, cases: Union[int, str] = 2000, *, python: Optional[str] 
 
 def main(argv: Optional[Iterable[str]] = None) -> int:
     """``python -m promote.verify POLICY [--cases N | --all]``; exit status 1 on disagreement."""
-    ap = argparse.ArgumentParser(prog="python -m promote.verify", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m promote.verify", description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("policy", choices=recordable())
     ap.add_argument("--cases", type=int, default=2000, help="a seeded sample of this many cells")
     ap.add_argument("--all", action="store_true", help="every cell of the case list")
