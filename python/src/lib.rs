@@ -49,7 +49,8 @@ impl PyPolicy {
             for &op in Op::ALL.iter().filter(|o| o.arity() == 2) {
                 for x in DType::ALL {
                     for y in DType::ALL {
-                        let call = Call::new(op, vec![Operand::tensor(x), Operand::tensor(y)], None);
+                        let call =
+                            Call::new(op, vec![Operand::tensor(x), Operand::tensor(y)], None);
                         if let Ok((d, _)) = call.and_then(|c| self.inner.result(&c)) {
                             t[(op as usize * 15 + x.index()) * 15 + y.index()] = d.index() as u8;
                         }
