@@ -7,6 +7,9 @@
 //! * [`errors`]: [`promote::PromoteError`] → the typed exceptions of `promote._errors`;
 //! * [`eval`]: `Policy.eval`, the kernels on NumPy buffers.
 
+// PromoteError is the library's type (128 bytes); closures passing it along are not the place to box it.
+#![allow(clippy::result_large_err)]
+
 mod dtypes;
 mod errors;
 mod eval;
