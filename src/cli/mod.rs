@@ -209,3 +209,100 @@ pub fn main() -> i32 {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The CLI's reports as values, for bindings (the Python package) that show the same text and data.
+
+/// The text `promote explain` prints for one call under one policy.
+///
+/// ```
+/// let torch = promote::builtin("torch").unwrap();
+/// let text = promote::cli::explain_text(&torch, &"add int8 1.0".parse().unwrap());
+/// assert!(text.starts_with("add int8 1.0 gives float32 under torch"));
+/// ```
+pub fn explain_text(p: &RulePolicy, call: &crate::Call) -> String {
+    explain::explain(p, call)
+}
+
+/// The report of `promote diff A B --op OPS --format json`: every cell where two policies
+/// disagree. `ops` is an op, several separated by commas, or `all`.
+///
+/// ```
+/// let (t, j) = (promote::builtin("torch").unwrap(), promote::builtin("jax").unwrap());
+/// let d = promote::cli::diff_json(&t, &j, "add", false).unwrap();
+/// assert!(d["differ"].as_u64().unwrap() > 0);
+/// ```
+pub fn diff_json(
+    a: &RulePolicy,
+    b: &RulePolicy,
+    ops: &str,
+    ignore_weak: bool,
+) -> Result<serde_json::Value, PromoteError> {
+    let ops: Vec<crate::Op> = if ops == "all" {
+        crate::Op::ALL.to_vec()
+    } else {
+        ops.split(',')
+            .map(|o| crate::Op::parse(o.trim()))
+            .collect::<Result<_, _>>()?
+    };
+    let mut groups = Vec::new();
+    for op in ops {
+        groups.extend(diff::compare(a, b, op, ignore_weak));
+    }
+    Ok(diff::to_json(a, b, &groups))
+}
+
+/// The table of `promote table --format json`: `op` an op or `promote`, `with` one of
+/// `tensors`, `scalars`, `zero-dim`, `weak`, `nodes`, `style` one of `auto`, `plain`, `full`,
+/// `jax`, `tf`, `paddle`; `literals` the Python scalars of `scalars`; `mark` another policy whose
+/// differing cells are marked.
+///
+/// ```
+/// let t = promote::builtin("torch").unwrap();
+/// let g = promote::cli::table_json(&t, "add", "tensors", "full", &[], None).unwrap();
+/// assert_eq!(g["rows"][1], "uint8");
+/// ```
+pub fn table_json(
+    p: &RulePolicy,
+    op: &str,
+    with: &str,
+    style: &str,
+    literals: &[&str],
+    mark: Option<&RulePolicy>,
+) -> Result<serde_json::Value, PromoteError> {
+    use clap::ValueEnum;
+    let bad = |what: &str, v: &str, all: String| PromoteError::Invalid {
+        message: format!("{what} `{v}` is not one of {all}"),
+    };
+    let names = |vs: &[String]| vs.join(", ");
+    let withs: Vec<String> = table::With::value_variants()
+        .iter()
+        .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_string()))
+        .collect();
+    let styles: Vec<String> = table::Style::value_variants()
+        .iter()
+        .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_string()))
+        .collect();
+    let w = table::With::from_str(with, true).map_err(|_| bad("with", with, names(&withs)))?;
+    let s = table::Style::from_str(style, true).map_err(|_| bad("style", style, names(&styles)))?;
+    let op = table::TableOp::parse(op)?;
+    let default = ["True", "1", "1.0", "1j"];
+    let texts: &[&str] = if literals.is_empty() {
+        &default
+    } else {
+        literals
+    };
+    let lits = texts
+        .iter()
+        .map(|t| {
+            crate::Literal::parse(t).ok_or_else(|| PromoteError::Invalid {
+                message: format!("`{t}` is not a Python literal (write it as repr does)"),
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut g = table::grid(p, op, w, s, &lits);
+    if let Some(m) = mark {
+        table::mark(&mut g, m, s);
+    }
+    Ok(table::to_json(&g))
+}
