@@ -5,9 +5,16 @@ literals).  Each op is the jax.numpy function of the NumPy name (jnp.negative, j
 jnp.bitwise_invert, jnp.conj, jnp.left_shift, jnp.arctan2, jnp.divmod (two results), jnp.heaviside,
 jnp.sum(a[, dtype=D]) and the other reductions; max/min/argmax/any/all take no dtype).  The answer
 is the result's dtype, `~` prefixed when the result is weakly typed.
+
+Eager dispatch compiles one XLA executable per op and signature (6 cells/s on this machine, days
+for the grid), so the op is run under `jax.eval_shape` (the operands are built eagerly, closed
+over): jnp's promotion, weak typing and dtype checks all run while tracing, and the result's
+ShapeDtypeStruct carries dtype and weak_type.  JAX_OPS_EAGER=1 runs ops eagerly instead;
+`record_ops.py jax --compare-eager N` checks that both agree on a sample.
 """
 from __future__ import annotations
 
+import os
 import sys
 import warnings
 
@@ -19,6 +26,15 @@ ROOTS = {}
 NAMES = {op: [f"jnp:{op}"] for op in ALL_OPS}
 
 RULES = [
+    # "jnp.hypot is not well defined for complex-valued inputs", "jax.numpy.signbit is not well
+    # defined for complex64"
+    ("ValueError", r"is not well defined for complex", "!unsupported"),
+    # var/std with a real dtype= of a complex array, or a dtype= that is not inexact
+    ("ValueError", r"does not yet support real dtype parameters", "!unsupported"),
+    ("ValueError", r"^dtype argument to jnp\.\w+ must be inexact", "!unsupported"),
+    ("ValueError", r"^data type <class '[\w.]+'> not inexact", "!unsupported"),
+    # unary dtype checks: "not does not accept dtype complex64. Accepted dtypes are subtypes of ..."
+    ("TypeError", r"does not accept dtype \w+\. Accepted dtypes are", "!unsupported"),
     ("TypeError", r"does not support complex|not supported for complex|complex.* not supported|"
                   r"[Cc]omplex-valued inputs|requires real", "!unsupported"),
     ("TypeError", r"[Aa]ccepted dtypes? at position|only accepts|must be (a )?(floating|integer|real|boolean)",
@@ -38,10 +54,19 @@ def make(o):
     return fw_jax._make(o)
 
 
+EAGER = os.environ.get("JAX_OPS_EAGER") == "1"
+
+
 def call(op, fn, args, cell):
-    if cell.dtype:
-        return fn(args[0], dtype=cell.dtype)
-    return fn(*args)
+    def run():
+        if cell.dtype:
+            return fn(args[0], dtype=cell.dtype)
+        return fn(*args)
+    if EAGER:
+        return run()
+    # trace only (no XLA compilation): the dtype and weak_type JAX's tracing gives, the same
+    # promotion code as eager dispatch (checked on samples: `--check-eager`, notes/ops-jax.md)
+    return fw_jax.jax.eval_shape(run)
 
 
 def token(r, cell):

@@ -13,6 +13,7 @@ tf.math.<op>.  TF's reductions take no dtype argument, so there are no dtype= ce
 """
 from __future__ import annotations
 
+import re
 import sys
 
 import fw_tf
@@ -34,6 +35,14 @@ NAMES.update({
 })
 
 RULES = [
+    # reduce_variance/reduce_std of an integer tensor: "Input must be either real or complex.
+    # Received integer type"; real of bool: "input must be a numeric tensor"; conj of bool:
+    # "Expected numeric or variant tensor, got dtype tf.bool."
+    ("TypeError", r"^Input must be either real or complex\. Received integer type", "!unsupported"),
+    ("TypeError", r"^input must be a numeric tensor, but got tensor with dtype", "!unsupported"),
+    ("TypeError", r"^Expected numeric or variant tensor, got dtype", "!unsupported"),
+    # cumsum/cumprod/argmax along axis 0 of a 0-d tensor: "ScanOp: Expected scan axis in the range"
+    ("InvalidArgumentError", r"Expected scan axis in the range|Expected dimension in the range", "!unsupported"),
     ("TypeError", r"[Aa]rgument `?\w+`? must be a .* tensor|must be (a )?(real|floating|complex)", "!unsupported"),
     ("ValueError", r"must be (a )?(real|floating|complex|float)", "!unsupported"),
     ("InvalidArgumentError", r"[Ee]xpected .*dimension|out of range|must be in range|Expected axis", "!unsupported"),
@@ -63,6 +72,13 @@ def token(r, cell):
 
 
 def classify(e, cell):
+    # tf.math.angle of a real tensor is where(x < 0, pi, 0) with Python constants converted to x's
+    # dtype: for bool and integer dtypes that conversion fails ("Cannot convert 0 to EagerTensor of
+    # dtype bool", "Cannot convert 3.141592653589793 to EagerTensor of dtype int8"): angle is not
+    # defined for them
+    if cell.op == "angle" and re.match(r"Cannot convert (0|3\.141592653589793) to EagerTensor of dtype",
+                                       str(e)):
+        return "!unsupported"
     k = fw_tf.classify(e, cell)
     if k and not k.startswith("?") and k != "=value":
         return k

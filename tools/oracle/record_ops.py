@@ -39,6 +39,10 @@ def main():
     ap.add_argument("--grep", default="", help="only cells containing this text")
     ap.add_argument("--dry-run", action="store_true", help="print, do not write the fixture")
     ap.add_argument("--timeout", type=float, default=30.0)
+    ap.add_argument("--compare-env", default="",
+                    help="VAR=VALUE: run every --every-th cell with and without this environment "
+                         "variable (e.g. JAX_OPS_EAGER=1) and report the cells that differ")
+    ap.add_argument("--every", type=int, default=20)
     a = ap.parse_args()
     adapter, mode, pin, dtypes, weak = POLICIES[a.policy]
     ops = a.ops.split(",") if a.ops else None
@@ -46,6 +50,17 @@ def main():
     if a.limit:
         cs = cs[: a.limit]
     env = dict(os.environ, PYTHONWARNINGS="ignore")
+    if a.compare_env:
+        var, _, val = a.compare_env.partition("=")
+        sample = cs[:: a.every]
+        one = [t for _, t in harness.run(sample, a.python, "ops_" + adapter, mode, a.timeout, env)]
+        two = [t for _, t in harness.run(sample, a.python, "ops_" + adapter, mode, a.timeout,
+                                         dict(env, **{var: val}))]
+        diff = [(c, x, y) for c, x, y in zip(sample, one, two) if x.split("\t")[0] != y.split("\t")[0]]
+        for c, x, y in diff:
+            print(f"{c} : {x.split(chr(9))[0]} (default) vs {y.split(chr(9))[0]} ({a.compare_env})")
+        print(f"{a.policy}: {len(sample) - len(diff)} of {len(sample)} sampled cells agree with {a.compare_env}")
+        return
     rows = harness.run(cs, a.python, "ops_" + adapter, mode, timeout=a.timeout, env=env)
     if a.dry_run:
         for c, ans in rows:
