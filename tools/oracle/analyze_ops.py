@@ -91,8 +91,13 @@ def check(policy, predict, quirks, op_class, show=20):
         print(f"   quirk {used[i]:5} x  /{rx}/  {why}")
         if used[i] == 0:
             print("      ^ matches no cell: remove it")
-    for line, got in misses[:show]:
-        print(f"   MISS {line}   (rules say {got})")
+    groups = collections.OrderedDict()
+    for line, got in misses:
+        cell_text, ans = line.rsplit(" : ", 1)
+        key = (cell_text.split()[0], ans, got)
+        groups.setdefault(key, []).append(cell_text)
+    for (op, ans, got), cells in list(groups.items())[:show]:
+        print(f"   MISS {len(cells):5} x {op} : {ans} (rules say {got}), e.g. {'; '.join(cells[:4])}")
     return len(rows), len(misses)
 
 
