@@ -72,12 +72,21 @@ def token(r, cell):
 
 
 def classify(e, cell):
-    # tf.math.angle of a real tensor is where(x < 0, pi, 0) with Python constants converted to x's
-    # dtype: for bool and integer dtypes that conversion fails ("Cannot convert 0 to EagerTensor of
-    # dtype bool", "Cannot convert 3.141592653589793 to EagerTensor of dtype int8"): angle is not
-    # defined for them
-    if cell.op == "angle" and re.match(r"Cannot convert (0|3\.141592653589793) to EagerTensor of dtype",
-                                       str(e)):
+    msg = str(e)
+    # logical_not / reduce_any / reduce_all are defined for bool only: a non-bool input fails in
+    # the conversion to bool ("Cannot convert 1 to EagerTensor of dtype bool", "Tensor conversion
+    # requested dtype bool", "cannot compute LogicalNot as input #0(zero-based) was expected to be
+    # a bool tensor"): unsupported, as fw_tf.py answers for logical_and/or/xor
+    if cell.op in ("logical_not", "any", "all") and re.search(
+            r"EagerTensor of dtype bool|requested dtype bool|expected to be a bool tensor", msg):
+        return "!unsupported"
+    # tf.math.angle of a real tensor is where(x < 0, pi * ones_like(x), zeros_like(x)): for a
+    # bool/integer x (and bfloat16 in legacy mode) an internal step fails ("Cannot convert
+    # 3.141592653589793 to EagerTensor of dtype int8", "cannot compute Select as input #2 was
+    # expected to be a double tensor"): angle is not defined for that dtype
+    if cell.op == "angle" and re.search(r"Cannot convert (0|3\.141592653589793) to EagerTensor|"
+                                        r"cannot compute Select|DTypePromotionError|"
+                                        r"\bpromot", ops_common.one_line(e)):
         return "!unsupported"
     k = fw_tf.classify(e, cell)
     if k and not k.startswith("?") and k != "=value":
