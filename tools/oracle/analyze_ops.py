@@ -111,3 +111,22 @@ def main(policies, predict_for, quirks_for, op_class):
         _, m = check(p, predict_for(p), quirks_for(p), op_class, show)
         bad += m
     sys.exit(1 if bad else 0)
+
+
+AB = {"b": "bool", "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64", "i8": "int8",
+      "i16": "int16", "i32": "int32", "i64": "int64", "bf16": "bfloat16", "f16": "float16",
+      "f32": "float32", "f64": "float64", "c64": "complex64", "c128": "complex128"}
+ERR = {"-": "!unsupported", "NP": "!no_promotion", "OV": "!overflow"}
+
+
+def parse_table(table):
+    """{op: "i8:f32 u8:- ..."} -> {op: {dtype: answer}}: an op's answer on same-dtype n-d tensors
+    (`-` unsupported, `NP` no_promotion; two results joined by ',')."""
+    out = {}
+    for op, text in table.items():
+        row = {}
+        for item in text.split():
+            d, a = item.split(":")
+            row[AB[d]] = ERR.get(a) or ",".join(AB[x] for x in a.split(","))
+        out[op] = row
+    return out

@@ -1,0 +1,77 @@
+"""The op rules of PaddlePaddle 3.3.1 (`paddle`) for the ops of issue 12, checked against
+tests/fixtures/resolve-ops/paddle.txt.gz.  See notes/ops-paddle.md.
+
+    python3 tools/oracle/analyze_ops_paddle.py [--show N]
+
+Paddle has no op classes to speak of: each op has its own CPU kernel list (PD_REGISTER_KERNEL in
+paddle/phi/kernels/cpu/*_kernel.cc) and a few of them compute integers in float32 (sqrt, sin,
+... register int kernels that return float32; exp/log only for int32/int64).  TABLE below is each
+op's answer on same-dtype n-d tensors, as recorded; the rules say how every other cell reduces to
+it:
+
+* a 0-d tensor behaves as an n-d tensor of its dtype;
+* a Python literal is refused (`!unsupported`): the functions take Tensors only ("x must be
+  tensor type, but got <class 'int'>"), except the few listed in LITERAL_OK;
+* two operands: Paddle's binary promotion as recorded for `maximum` (tests/fixtures/resolve),
+  then TABLE at the promoted dtype.  This covers arctan2, nextafter, fmax and fmin; left_shift,
+  right_shift, copysign, hypot, logaddexp and heaviside do not follow it (they are outside
+  Paddle's promotion white list and each fails differently; copysign takes Python scalars): the
+  misses this script prints are the open part of the analysis (notes/ops-paddle.md);
+* reductions with dtype=D: D where TABLE has a kernel for D (the input is cast to D first),
+  else `!unsupported`; without dtype= TABLE.
+"""
+from __future__ import annotations
+
+import analyze_ops
+from analyze_ops import parse_table
+from analyze_paddle import promote
+
+FLOATS = {"bfloat16", "float16", "float32", "float64"}
+CPLX = {"complex64", "complex128"}
+
+
+TABLE = {}
+OP_CLASS = {}
+exec(open(__file__.replace("analyze_ops_paddle.py", "ops_tables/paddle.py")).read())  # noqa: S102
+T = parse_table(TABLE)
+ABSENT = {"fmod", "float_power", "divmod"}  # AttributeError: module 'paddle' has no attribute 'fmod'
+for _op in T:
+    OP_CLASS[_op] = "table"
+for _op in ABSENT:
+    OP_CLASS[_op] = "absent"
+
+
+def predict_for(policy):
+    def predict(cell, base):
+        op, ops = cell.op, cell.operands
+        if op in ABSENT:
+            return "!unsupported"
+        if any(o.kind == "literal" for o in ops):
+            return "!unsupported"
+        if len(ops) == 2:
+            a, b = ops
+            if a.dtype == b.dtype:
+                return T[op][a.dtype]
+            # Paddle's binary promotion as recorded for paddle.maximum (type_promotion.h)
+            r = base("maximum", a, b)
+            if r is None or r.startswith("!"):
+                return r
+            return T[op].get(r)
+            # Tensor with Tensor (0-d or not): only float with float, or anything with complex
+            # (type_promotion.h); else "Type promotion only support calculations between
+            # floating-point numbers and between complex and real numbers"
+            x, y = a.dtype, b.dtype
+            if (x in FLOATS and y in FLOATS) or x in CPLX or y in CPLX:
+                return T[op].get(promote(x, y), "!unsupported")
+            return "!no_promotion"
+        dt = ops[0].dtype
+        if cell.dtype:
+            return cell.dtype if not T[op].get(cell.dtype, "!").startswith("!") else "!unsupported"
+        return T[op][dt]
+    return predict
+
+
+QUIRKS = []
+
+if __name__ == "__main__":
+    analyze_ops.main(["paddle"], predict_for, lambda p: QUIRKS, OP_CLASS)
