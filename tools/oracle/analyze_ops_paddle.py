@@ -28,6 +28,7 @@ from analyze_paddle import promote
 
 FLOATS = {"bfloat16", "float16", "float32", "float64"}
 CPLX = {"complex64", "complex128"}
+KERNEL_OF_Y = {"left_shift", "right_shift", "heaviside"}
 
 
 TABLE = {}
@@ -46,14 +47,36 @@ def predict_for(policy):
         op, ops = cell.op, cell.operands
         if op in ABSENT:
             return "!unsupported"
+        if op == "copysign" and ops[1].kind == "literal" and ops[0].kind != "literal":
+            # paddle.copysign: `if isinstance(y, (float, int)): y = paddle.to_tensor(y,
+            # dtype=x.dtype)` (python/paddle/tensor/math.py), then the same-dtype kernel
+            v = ops[1].py
+            if type(v) is int and not -2**63 <= v < 2**63 and ops[0].dtype == "bfloat16":
+                return "!overflow"  # to_tensor(2**63, dtype=bfloat16) fails; other dtypes take it
+            if type(v) is complex:
+                return "!unsupported"
+            return T[op][ops[0].dtype]
         if any(o.kind == "literal" for o in ops):
             return "!unsupported"
         if len(ops) == 2:
             a, b = ops
             if a.dtype == b.dtype:
                 return T[op][a.dtype]
-            # Paddle's binary promotion as recorded for paddle.maximum (type_promotion.h)
-            r = base("maximum", a, b)
+            if op in KERNEL_OF_Y:
+                # outside Paddle's promotion white list: the kernel is chosen by y's dtype
+                # (phi KernelKeyParser takes the last input), which must have a kernel; x is
+                # then read with that dtype: "The type of data we are trying to retrieve
+                # (float32) does not match the type of data (int8)"
+                k = b.dtype
+                if a.dtype in CPLX or b.dtype in CPLX:
+                    k = "complex64"  # a complex input makes the kernel complex
+                if T[op][k].startswith("!"):
+                    return T[op][k]
+                return "!no_promotion"
+            # Paddle's binary promotion as recorded for paddle.maximum (type_promotion.h);
+            # copysign is in the white list of the 0-d rules like `+` (a 0-d operand of the
+            # same kind takes the n-d one's dtype), so it follows `add`
+            r = base("add" if op == "copysign" else "maximum", a, b)
             if r is None or r.startswith("!"):
                 return r
             return T[op].get(r)
@@ -71,7 +94,17 @@ def predict_for(policy):
     return predict
 
 
-QUIRKS = []
+QUIRKS = [
+    (r"^hypot ", "paddle.hypot is Python: (paddle.pow(x, 2) + paddle.pow(y, 2)).sqrt() "
+     "(python/paddle/tensor/math.py): its answer is that of pow (no bool/uint8/int8/int16/float16/"
+     "bfloat16 kernel... as recorded), then `+`'s promotion (complex with anything), then sqrt; "
+     "not reduced to TABLE here"),
+    (r"^copysign (bool|u?int\d+) (b?float16)\(1\.0\) : (b?float16)$", "copysign of a bool/int tensor "
+     "and a float16/bfloat16 0-d tensor gives the promoted float16/bfloat16 although copysign "
+     "has no float16/bfloat16 kernel for two such tensors (the kernel key follows x)"),
+    (r"^logaddexp ", "paddle.logaddexp: its own promotion outside the white list of "
+     "type_promotion.h, not reduced to TABLE here (recorded cells are the truth)"),
+]
 
 if __name__ == "__main__":
     analyze_ops.main(["paddle"], predict_for, lambda p: QUIRKS, OP_CLASS)
