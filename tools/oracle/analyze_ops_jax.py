@@ -58,6 +58,11 @@ class Mode:
         self.DI, self.DU, self.DF = f"int{b}", f"uint{b}", f"float{b}"
         self.DC = "complex128" if self.x64 else "complex64"
 
+    def to_float(self, d):
+        """The float an integer or bool input computes in (dtypes.to_inexact_dtype): float32,
+        except the 64-bit integers, which give float64 (so only with x64)."""
+        return "float64" if d in ("int64", "uint64") else "float32"
+
     def canon(self, d):
         if self.x64:
             return d
@@ -106,15 +111,17 @@ def unary(m, op, o):
         return UN
     cls = OP_CLASS[op]
     if cls == "unary_float":
-        r = dt if k in "fc" else m.DF
+        r = dt if k in "fc" else m.to_float(dt)
     elif cls == "predicate":
         r = "bool"
     elif op == "square" and k == "b":
-        r, weak = m.DI, False  # x * x of bools via lax.integer_pow on the default int
+        r, weak = "int32", False  # square of bools is computed in int32 (also with x64)
     elif op in ("absolute", "real", "imag"):
         r = CPLX_PART.get(dt, dt)
     elif op == "angle":
-        r = CPLX_PART[dt] if k == "c" else (dt if k == "f" else m.DF)
+        # complex: the component; a real float n-d array keeps its dtype; an int/bool array
+        # or a real float 0-d array gives the default float
+        r = CPLX_PART[dt] if k == "c" else (dt if k == "f" and o.kind == "tensor" else m.DF)
     else:
         r = dt
     if weak:
@@ -142,7 +149,7 @@ def reduction(m, op, o, dtype):
             return m.DI if k in "bi" else (m.DU if k == "u" else dt)
         return m.DI if k == "b" else dt  # cumsum/cumprod keep integer dtypes
     if cls == "reduce_float":
-        r = dt if k in "fc" else m.DF
+        r = dt if k in "fc" else m.to_float(dt)
         return CPLX_PART.get(r, r) if op in ("var", "std") else r
     if op == "argmax":
         return m.DI
@@ -168,29 +175,33 @@ def binary(m, op, a, b, base):
             # where(x1 < 0, 0, where(x1 > 0, 1, x2)): weak when x1 is a Python scalar or a strong
             # 0-d array, strong when x1 is a weak array or a strong n-d array
             weak = weak and (a.kind == "literal" or (a.kind == "zerodim" and not a.weak))
+            if a.kind == "literal" and type(a.py) is int and b.weak and KIND[b.dtype] == "f" \
+                    and r != m.DF:
+                # heaviside(Python int, weak float narrower than the default float) is strong
+                weak = False
         if k not in "fc":
-            r, weak = m.DF, weak and k != "b"
+            r, weak = m.to_float(r), weak and k != "b"
     elif cls == "binary_shift":
         if k == "b":
-            r = m.DI  # bools are shifted as the default int
+            r = "int32"  # bools are shifted as int32 (also with x64)
         elif k not in "ui":
             return UN
     elif op in ("fmod", "divmod"):
         if k == "c":
             return UN  # "rem does not accept dtype complex64"
         if k == "b":
-            r, weak = m.DI, False  # promote_args_numeric: bools are computed as the default int
+            r, weak = "int32", False  # bools are computed in int32 (also with x64)
     if op == "divmod":
         rem = ("~" if weak else "") + r
         weak_or_lit = [o.weak or (o.kind == "literal" and type(o.py) is not bool) for o in (a, b)]
-        if (a.weak and b.weak) or (k == "f" and all(weak_or_lit)):
+        if k != "b" and ((a.weak and b.weak) or (KIND[r] == "f" and all(weak_or_lit))):
             # floor_divide of two weak arrays mixes in Python-scalar constants, and weak with weak
             # re-promotes to the kind's default dtype: the quotient is ~int32/~int64; for
             # ~float16/~bfloat16 the two branches of its lax.select then differ (a JAX bug:
             # "lax.select requires arguments to have the same dtypes")
-            if k == "i":
+            if KIND[r] == "i":
                 return f"~{m.DI},{rem}"  # the sign correction of signed integer floor division
-            if r in ("float16", "bfloat16"):
+            if KIND[r] == "f" and r != m.DF:
                 return UN
         return f"{rem},{rem}"
     return ("~" if weak else "") + r
@@ -213,14 +224,12 @@ def predict_for(policy):
 
 
 _Q = [
-    (r"^angle (float16|bfloat16)\(", "jnp.angle of a 0-d float16/bfloat16 array is float32 (n-d keeps "
-     "the dtype): recorded, cause not traced"),
     (r"^fmod ~(u?int\d+) ~bool : ~int(32|64)$", "fmod of a weak int and a weak bool (in this order) is the "
      "weak default int; `fmod ~bool ~int8` is ~int8"),
-    (r"^heaviside -?\d+ ~(b?float16) : (b?float16)$", "heaviside(Python int, ~float16/~bfloat16) is "
-     "strong, where a Python float or a wider weak float keeps the weak flag"),
+    (r"^hypot (uint64\(1\) u?int\d+\(1\)|u?int\d+\(1\) uint64\(1\)) : ~float64$", "x64: hypot of a 0-d uint64 and a 0-d signed "
+     "int keeps the weak flag of their float64 promotion (every other int pair is strong)"),
 ]
-QUIRKS = {p: _Q for p in ("jax", "jax-x64", "jax-strict")}
+QUIRKS = {"jax": _Q[:1], "jax-x64": _Q, "jax-strict": _Q}
 
 if __name__ == "__main__":
     import os
