@@ -11,6 +11,7 @@ and the distinct details into the op log (tools/oracle/notes/ops-logs/).
 from __future__ import annotations
 
 import operator
+import os
 import re
 
 from ops_cases import REDUCTIONS as ALL_REDUCTIONS
@@ -73,6 +74,9 @@ def answer(cell, fw, cache={}):
     if key not in cache:
         cache[key] = resolve(fw.ROOTS, fw.NAMES.get(cell.op, []) or [f"{next(iter(fw.ROOTS))}:{cell.op}"])
     fn, path = cache[key]
+    if os.environ.get("PROMOTE_OPERATOR_FORM") == "1" and cell.op in OPERATOR_FORMS:
+        # record_ops.py --compare-env PROMOTE_OPERATOR_FORM=1: the Python operator instead
+        fn, path = OPERATOR_FORMS[cell.op], "operator"
     if fn is None:
         return f"!unsupported\t{path}"
     try:
