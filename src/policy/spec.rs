@@ -1,4 +1,4 @@
-//! The TOML schema of a policy file, as written. [`super::compile`] turns it into a
+//! The TOML schema of a policy file, as written. [`super::compile()`] turns it into a
 //! [`super::RulePolicy`]. Every field is documented in `policies/README.md`.
 
 use std::collections::BTreeMap;
@@ -309,7 +309,7 @@ impl OperandMatch {
     /// The `value` list as (real, imaginary) pairs.
     pub(crate) fn values_parsed(
         &self,
-        ctx: &super::Ctx,
+        ctx: &super::compile::Ctx,
     ) -> Result<Vec<(f64, f64)>, crate::PromoteError> {
         self.value
             .iter()
