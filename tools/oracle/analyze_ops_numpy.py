@@ -102,7 +102,7 @@ def literal_dtype(v, numpy1):
 LOOPS1 = dict(LOOPS, floor=uni("efd"), ceil=uni("efd"), trunc=uni("efd"))
 # ufuncs with a uniform type resolver (the loop of the input's own dtype, no casting):
 # generate_umath.py gives negative PyUFunc_NegativeTypeResolver and positive/sign
-# PyUFunc_SimpleUniformOperationTypeResolver; bool has no loop there, so bool is refused
+# PyUFunc_SimpleUnaryOperationTypeResolver; bool has no loop there, so bool is refused
 UNIFORM = {"negative", "positive", "sign"}
 NUMPY1 = [False]
 
@@ -126,7 +126,7 @@ def unary(op, o, numpy1):
     return search(op, lambda i, t: can_cast_safe(dt, t))
 
 
-# binary ufuncs with PyUFunc_SimpleUniformOperationTypeResolver: the loop of result_type(a, b)
+# binary ufuncs with PyUFunc_SimpleBinaryOperationTypeResolver: the loop of result_type(a, b)
 # (value-based in NumPy 1: fmax(uint8, 300) is uint16, where a linear search would pick int16)
 UNIFORM2 = {"fmax", "fmin"}
 
