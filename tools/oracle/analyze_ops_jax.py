@@ -54,6 +54,7 @@ WEAK.update({
 class Mode:
     def __init__(self, policy):
         self.x64 = policy != "jax"
+        self.strict = policy == "jax-strict"
         b = 64 if self.x64 else 32
         self.DI, self.DU, self.DF = f"int{b}", f"uint{b}", f"float{b}"
         self.DC = "complex128" if self.x64 else "complex64"
@@ -126,6 +127,10 @@ def unary(m, op, o):
         r = dt
     if weak:
         weak = weak_rule(WEAK[op][1 if lit else 0], dt)
+    if m.strict and op == "trunc" and weak and k == "f":
+        # trunc is where(x < 0, ceil(x), floor(x)) with Python constants: under strict
+        # promotion a weak float meets a weak Python float and becomes the weak default float
+        r = m.DF
     return ("~" if weak else "") + r
 
 
@@ -142,7 +147,9 @@ def reduction(m, op, o, dtype):
         if op == "std" and KIND[want] in "ui":
             return UN  # "dtype argument to jnp.std must be inexact"
         if op == "var" and KIND[want] in "ui":
-            return "~" + m.DF  # var computes an integer dtype= in the default float, weakly typed
+            # var computes an integer dtype= in the default float, weakly typed; strict
+            # promotion refuses the mix that follows ("jax_numpy_dtype_promotion=strict")
+            return "!no_promotion" if m.strict else "~" + m.DF
         return want
     if cls == "reduce_sum":
         if op in ("sum", "prod"):
@@ -229,7 +236,7 @@ _Q = [
     (r"^hypot (uint64\(1\) u?int\d+\(1\)|u?int\d+\(1\) uint64\(1\)) : ~float64$", "x64: hypot of a 0-d uint64 and a 0-d signed "
      "int keeps the weak flag of their float64 promotion (every other int pair is strong)"),
 ]
-QUIRKS = {"jax": _Q[:1], "jax-x64": _Q, "jax-strict": _Q}
+QUIRKS = {"jax": _Q[:1], "jax-x64": _Q, "jax-strict": []}
 
 if __name__ == "__main__":
     import os
