@@ -13,10 +13,9 @@ it:
 * a Python literal is refused (`!unsupported`): the functions take Tensors only ("x must be
   tensor type, but got <class 'int'>"), except the few listed in LITERAL_OK;
 * two operands: Paddle's binary promotion as recorded for `maximum` (tests/fixtures/resolve),
-  then TABLE at the promoted dtype.  This covers arctan2, nextafter, fmax and fmin; left_shift,
-  right_shift, copysign, hypot, logaddexp and heaviside do not follow it (they are outside
-  Paddle's promotion white list and each fails differently; copysign takes Python scalars): the
-  misses this script prints are the open part of the analysis (notes/ops-paddle.md);
+  then TABLE at the promoted dtype (arctan2, nextafter, fmax, fmin); copysign promotes as `add`;
+  left_shift, right_shift, heaviside are not promoted (the kernel follows y); hypot and
+  logaddexp are Python compositions of other ops (see the code below and notes/ops-paddle.md);
 * reductions with dtype=D: D where TABLE has a kernel for D (the input is cast to D first),
   else `!unsupported`; without dtype= TABLE.
 """
@@ -25,10 +24,13 @@ from __future__ import annotations
 import analyze_ops
 from analyze_ops import parse_table
 from analyze_paddle import promote
+from analyze_paddle import promote
 
 FLOATS = {"bfloat16", "float16", "float32", "float64"}
 CPLX = {"complex64", "complex128"}
 KERNEL_OF_Y = {"left_shift", "right_shift", "heaviside"}
+# paddle.pow(x, 2)'s CPU kernels (as recorded through hypot; `power` in tests/fixtures/resolve)
+POW_KERNELS = {"int32", "int64", "float32", "float64", "complex64", "complex128"}
 
 
 TABLE = {}
@@ -60,6 +62,27 @@ def predict_for(policy):
             return "!unsupported"
         if len(ops) == 2:
             a, b = ops
+            if op == "hypot":
+                # paddle.hypot is Python: (paddle.pow(x, 2) + paddle.pow(y, 2)).sqrt()
+                # (python/paddle/tensor/math.py): pow's kernels, then `+`, then sqrt's table
+                if a.dtype not in POW_KERNELS or b.dtype not in POW_KERNELS:
+                    return "!unsupported"
+                r = base("add", a, b)
+                return r if r is None or r.startswith("!") else T["sqrt"][r]
+            if op == "logaddexp":
+                # paddle.logaddexp is Python: log1p(exp(-abs(x - y))) + maximum(x, y)
+                # (python/paddle/tensor/math.py): `x - y` promotes as `+` does (recorded for
+                # add), then abs/exp/log1p need kernels for that dtype (TABLE's logaddexp row);
+                # maximum(x, y) promotes as recorded for maximum (an int result is cast to the
+                # log1p dtype), and the final `+` of the two promotes floats
+                r = base("add", a, b)
+                if r is None or r.startswith("!") or T[op][r].startswith("!"):
+                    return r if r is None or r.startswith("!") else T[op][r]
+                m = base("maximum", a, b)
+                if m is None or m.startswith("!"):
+                    return m
+                lg = T[op][r]
+                return promote(lg, lg if m in ("int32", "int64") else m)
             if a.dtype == b.dtype:
                 return T[op][a.dtype]
             if op in KERNEL_OF_Y:
@@ -95,15 +118,9 @@ def predict_for(policy):
 
 
 QUIRKS = [
-    (r"^hypot ", "paddle.hypot is Python: (paddle.pow(x, 2) + paddle.pow(y, 2)).sqrt() "
-     "(python/paddle/tensor/math.py): its answer is that of pow (no bool/uint8/int8/int16/float16/"
-     "bfloat16 kernel... as recorded), then `+`'s promotion (complex with anything), then sqrt; "
-     "not reduced to TABLE here"),
     (r"^copysign .*\(.* : b?float16$", "copysign of a float16/bfloat16 operand with a 0-d operand "
      "of another kind (either side) answers float16/bfloat16 where `add` (the promotion used "
      "above) answers differently for the same operands"),
-    (r"^logaddexp ", "paddle.logaddexp: its own promotion outside the white list of "
-     "type_promotion.h, not reduced to TABLE here (recorded cells are the truth)"),
 ]
 
 if __name__ == "__main__":
