@@ -19,6 +19,7 @@ pub mod analysis;
 pub mod cli;
 pub mod dtype;
 pub mod error;
+pub mod jsonl;
 pub mod kernel;
 pub mod op;
 pub mod operand;

@@ -75,7 +75,7 @@ fn op_first_word_out_and_values() {
 #[test]
 fn refusals_say_why_and_what_to_do() {
     let (code, out, _) = promote(&["explain", "-p", "torch", "uint16", "int8"]);
-    assert_eq!(code, 0);
+    assert_eq!(code, 1, "a refusal is exit status 1");
     assert!(
         out.starts_with("add uint16 int8 is refused (no_promotion) under torch"),
         "{out}"

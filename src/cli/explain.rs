@@ -284,7 +284,7 @@ pub(crate) fn run(a: ExplainArgs) -> Result<i32, PromoteError> {
     if !a.all {
         let p = a.policy.load()?;
         super::table::emit(&explain(&p, &call));
-        return Ok(0);
+        return Ok(super::answer_status(p.resolve(&call).is_ok()));
     }
     let mut rows = vec![vec!["policy".to_string(), format!("{call}")]];
     let mut details = String::new();
