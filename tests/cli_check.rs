@@ -83,7 +83,7 @@ fn errors_point_at_line_and_column() {
     assert!(out.is_empty());
     let first = err.lines().next().unwrap();
     assert!(
-        first.ends_with(":11:27: error: unknown node `f3` in row `i16`"),
+        first.contains(":11:27: error: unknown node `f3` in row `i16`; did you mean `f"),
         "{err}"
     );
     assert!(

@@ -23,14 +23,45 @@ pub enum LatticeError {
     NoJoin(usize, usize),
     /// The pair has several minimal upper bounds.
     Ambiguous(usize, usize, Vec<usize>),
+    /// An edge names a node index that is not below `n`.
+    NoNode(usize),
+    /// More nodes than a join table holds (at most 254).
+    TooMany(usize),
 }
 
-/// Build the join table of `n` nodes from `(below, above)` edges.
+/// Build the join table of `n` nodes from `(below, above)` edges; every pair of nodes must
+/// have a join unless `partial`.
 pub fn build(n: usize, edges: &[(usize, usize)], partial: bool) -> Result<JoinTable, LatticeError> {
+    build_over(n, edges, partial, &vec![true; n])
+}
+
+/// Like [`build`], but only the pairs of nodes marked in `inside` need a join (a policy's
+/// lattice covers its own dtypes and nodes); pairs with a node outside get none.
+///
+/// ```
+/// use promote::policy::lattice::{build_over, LatticeError};
+/// // node 3 is isolated: fine when it is outside, an error when it is inside
+/// let edges = [(0, 1), (0, 2), (1, 2)];
+/// assert!(build_over(4, &edges, false, &[true, true, true, false]).is_ok());
+/// assert_eq!(build_over(4, &edges, false, &[true; 4]).unwrap_err(), LatticeError::NoJoin(0, 3));
+/// ```
+pub fn build_over(
+    n: usize,
+    edges: &[(usize, usize)],
+    partial: bool,
+    inside: &[bool],
+) -> Result<JoinTable, LatticeError> {
+    if n > 254 {
+        return Err(LatticeError::TooMany(n));
+    }
     let mut up: Vec<Vec<usize>> = vec![Vec::new(); n];
     for &(a, b) in edges {
+        if a.max(b) >= n {
+            return Err(LatticeError::NoNode(a.max(b)));
+        }
         up[a].push(b);
     }
+    let inside = |i: usize| inside.get(i).copied().unwrap_or(false);
     // reach[a][b]: a <= b
     let mut reach = vec![vec![false; n]; n];
     for (a, row) in reach.iter_mut().enumerate() {
@@ -52,9 +83,11 @@ pub fn build(n: usize, edges: &[(usize, usize)], partial: bool) -> Result<JoinTa
         }
     }
     let mut table = JoinTable::new(n);
-    for a in 0..n {
-        for b in a..n {
-            let ub: Vec<usize> = (0..n).filter(|&c| reach[a][c] && reach[b][c]).collect();
+    for a in (0..n).filter(|&a| inside(a)) {
+        for b in (a..n).filter(|&b| inside(b)) {
+            let ub: Vec<usize> = (0..n)
+                .filter(|&c| inside(c) && reach[a][c] && reach[b][c])
+                .collect();
             let minimal: Vec<usize> = ub
                 .iter()
                 .copied()
@@ -92,5 +125,17 @@ mod tests {
             LatticeError::NoJoin(0, 1)
         );
         assert_eq!(build(2, &[], true).unwrap().join(0, 1), None);
+    }
+
+    #[test]
+    fn bad_indices_and_sizes_are_errors_not_panics() {
+        assert_eq!(
+            build(2, &[(0, 5)], false).unwrap_err(),
+            LatticeError::NoNode(5)
+        );
+        assert_eq!(
+            build(300, &[], true).unwrap_err(),
+            LatticeError::TooMany(300)
+        );
     }
 }

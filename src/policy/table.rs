@@ -16,12 +16,26 @@ use super::JoinTable;
 /// A cell that could not be read: (line within the text, column within the line, message).
 pub type TableError = (usize, usize, String);
 
-/// Parse the table text; `node` looks a name up.
+/// Parse the table text over `n` nodes; `node` looks a name up (its error is the message, with
+/// a suggestion where one helps). A duplicate column or row, a `.` on the diagonal or facing
+/// another `.`, a node index not below `n`, or more than 254 nodes are errors.
 pub fn build(
     text: &str,
     n: usize,
-    node: &dyn Fn(&str) -> Option<usize>,
+    node: &dyn Fn(&str) -> Result<usize, String>,
 ) -> Result<JoinTable, TableError> {
+    if n > 254 {
+        return Err((0, 0, format!("{n} nodes: a table holds at most 254")));
+    }
+    let node = |ln: usize, c: usize, w: &str| match node(w) {
+        Ok(i) if i < n => Ok(i),
+        Ok(i) => Err((
+            ln,
+            c,
+            format!("`{w}` is node {i}, beyond the table's {n} nodes"),
+        )),
+        Err(m) => Err((ln, c, m)),
+    };
     let mut lines = text.lines().enumerate().filter(|(_, l)| {
         let t = l.trim();
         !t.is_empty() && !t.starts_with('#')
@@ -31,9 +45,14 @@ pub fn build(
         0,
         "the table is empty: write a header row of column names".to_string(),
     ))?;
-    let cols = words(header)
-        .map(|(c, w)| node(w).ok_or((hl, c, format!("unknown node `{w}` in the header"))))
-        .collect::<Result<Vec<usize>, _>>()?;
+    let mut cols = Vec::new();
+    for (c, w) in words(header) {
+        let col = node(hl, c, w)?;
+        if cols.contains(&col) {
+            return Err((hl, c, format!("column `{w}` appears twice in the header")));
+        }
+        cols.push(col);
+    }
     if cols.is_empty() {
         return Err((
             hl,
@@ -41,14 +60,18 @@ pub fn build(
             "the header row names no columns: write the column nodes first".to_string(),
         ));
     }
-    let mut raw: Vec<Vec<Option<Cell>>> = vec![vec![None; n]; n];
+    let mut raw: Vec<Vec<Option<Placed>>> = vec![vec![None; n]; n];
+    let mut seen = vec![false; n];
     for (ln, line) in lines {
         let mut ws = words(line);
         // a line of separators only (`|---|`) has no words: nothing to read
         let Some((c0, rname)) = ws.next() else {
             continue;
         };
-        let row = node(rname).ok_or((ln, c0, format!("unknown row node `{rname}`")))?;
+        let row = node(ln, c0, rname)?;
+        if std::mem::replace(&mut seen[row], true) {
+            return Err((ln, c0, format!("row `{rname}` appears twice")));
+        }
         let mut count = 0;
         for (i, (c, w)) in ws.enumerate() {
             let col = *cols.get(i).ok_or((
@@ -58,20 +81,29 @@ pub fn build(
             ))?;
             let cell = match w {
                 "-" => Cell::Never,
+                "." if row == col => {
+                    return Err((ln, c, format!("`.` on the diagonal (`{rname}` with itself) mirrors itself: write the join")));
+                }
                 "." => Cell::Mirror,
-                _ => Cell::Node(node(w).ok_or((
-                    ln,
-                    c,
-                    format!("unknown node `{w}` in row `{rname}`"),
-                ))?),
+                _ => Cell::Node(node(ln, c, w).map_err(|(l, c, m)| {
+                    (
+                        l,
+                        c,
+                        m.replacen(&format!("`{w}`"), &format!("`{w}` in row `{rname}`"), 1),
+                    )
+                })?),
             };
-            raw[row][col] = Some(cell);
+            raw[row][col] = Some(Placed {
+                cell,
+                line: ln,
+                col: c,
+            });
             count += 1;
         }
         if count != cols.len() {
             return Err((
                 ln,
-                line.len(),
+                line.chars().count(),
                 format!(
                     "row `{rname}` has {count} cells; the header has {} columns",
                     cols.len()
@@ -79,16 +111,36 @@ pub fn build(
             ));
         }
     }
+    fill(n, &raw)
+}
+
+/// The join table of the cells read, each `.` reading its mirror across the diagonal.
+fn fill(n: usize, raw: &[Vec<Option<Placed>>]) -> Result<JoinTable, TableError> {
     let mut t = JoinTable::new(n);
     // each cell may read its mirror across the diagonal, so both indices are needed
     #[allow(clippy::needless_range_loop)]
     for a in 0..n {
         for b in 0..n {
             let v = match raw[a][b] {
-                Some(Cell::Node(x)) => Some(x),
-                Some(Cell::Mirror) => match raw[b][a] {
-                    Some(Cell::Node(x)) => Some(x),
-                    _ => None,
+                Some(Placed {
+                    cell: Cell::Node(x),
+                    ..
+                }) => Some(x),
+                Some(Placed {
+                    cell: Cell::Mirror,
+                    line,
+                    col,
+                }) => match raw[b][a] {
+                    Some(Placed {
+                        cell: Cell::Node(x),
+                        ..
+                    }) => Some(x),
+                    Some(Placed {
+                        cell: Cell::Never, ..
+                    }) => None,
+                    _ => {
+                        return Err((line, col, "`.` mirrors a cell that is `.` too or not written: write the join, or `-`".to_string()));
+                    }
                 },
                 _ => None,
             };
@@ -98,6 +150,14 @@ pub fn build(
     Ok(t)
 }
 
+/// A cell as read, with its position.
+#[derive(Clone, Copy, Debug)]
+struct Placed {
+    cell: Cell,
+    line: usize,
+    col: usize,
+}
+
 #[derive(Clone, Copy, Debug)]
 enum Cell {
     Node(usize),
@@ -105,21 +165,21 @@ enum Cell {
     Mirror,
 }
 
-/// Words with their 1-based column.
+/// Words with their 1-based column, counted in characters.
 fn words(line: &str) -> impl Iterator<Item = (usize, &str)> {
     let mut out = Vec::new();
     let mut start = None;
-    for (i, ch) in line.char_indices() {
+    for (k, (i, ch)) in line.char_indices().enumerate() {
         if ch.is_whitespace() || ch == '|' {
-            if let Some(s) = start.take() {
-                out.push((s + 1, &line[s..i]));
+            if let Some((s, c)) = start.take() {
+                out.push((c + 1, &line[s..i]));
             }
         } else if start.is_none() {
-            start = Some(i);
+            start = Some((i, k));
         }
     }
-    if let Some(s) = start {
-        out.push((s + 1, &line[s..]));
+    if let Some((s, c)) = start {
+        out.push((c + 1, &line[s..]));
     }
     out.into_iter()
 }
@@ -128,8 +188,11 @@ fn words(line: &str) -> impl Iterator<Item = (usize, &str)> {
 mod tests {
     use super::*;
 
-    fn names(s: &str) -> Option<usize> {
-        ["a", "b", "c"].iter().position(|x| *x == s)
+    fn names(s: &str) -> Result<usize, String> {
+        ["a", "b", "c"]
+            .iter()
+            .position(|x| *x == s)
+            .ok_or(format!("unknown node `{s}`"))
     }
 
     #[test]
@@ -153,5 +216,33 @@ mod tests {
         assert_eq!((e.0, e.1), (1, 5));
         let e = build("a b\na a\n", 3, &names).unwrap_err();
         assert!(e.2.contains("1 cells"));
+    }
+
+    #[test]
+    fn duplicates_and_lone_mirrors_are_errors() {
+        let e = build("a b a\n", 3, &names).unwrap_err();
+        assert_eq!((e.0, e.1), (0, 5), "{e:?}");
+        assert!(e.2.contains("column `a` appears twice"));
+        let e = build("a b\na a b\nb . b\na a b\n", 3, &names).unwrap_err();
+        assert_eq!((e.0, e.1), (3, 1));
+        assert!(e.2.contains("row `a` appears twice"));
+        let e = build("a b\na . b\nb . b\n", 3, &names).unwrap_err();
+        assert_eq!((e.0, e.1), (1, 3));
+        assert!(e.2.contains("diagonal"));
+        let e = build("a b\na a .\nb . b\n", 3, &names).unwrap_err();
+        assert_eq!((e.0, e.1), (1, 5));
+        assert!(e.2.contains("mirrors a cell that is `.` too"));
+    }
+
+    #[test]
+    fn columns_count_characters_and_indices_are_checked() {
+        // NBSP is two bytes and one character
+        let e = build("a b\na\u{a0}x b\n", 3, &names).unwrap_err();
+        assert_eq!((e.0, e.1), (1, 3), "{e:?}");
+        assert!(build("a\na a\n", 300, &names).is_err());
+        assert!(build("a\na a\n", 0, &names)
+            .unwrap_err()
+            .2
+            .contains("beyond"));
     }
 }

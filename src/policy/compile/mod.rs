@@ -76,12 +76,12 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
     Ok(p)
 }
 
-/// Line and column (1-based) of a byte offset.
+/// Line and column (1-based, the column in characters) of a byte offset.
 fn line_col(src: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(src.len());
     let before = &src[..offset];
     let line = before.matches('\n').count() + 1;
-    let col = before.rfind('\n').map_or(offset, |p| offset - p - 1) + 1;
+    let col = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
     (line, col)
 }
 

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::dtype::DType;
+use crate::dtype::{DType, Kind};
 use crate::error::{suggest, PromoteError};
 
 use super::super::join::{JoinTable, Node};
@@ -65,7 +65,8 @@ fn node_err(names: &BTreeMap<String, usize>, s: &str) -> String {
     let cands: Vec<&str> = names
         .keys()
         .map(|k| k.as_str())
-        .chain(DType::ALL.iter().map(|d| d.name()))
+        .filter(|k| *k != "!")
+        .chain(DType::ALL.iter().flat_map(|d| d.aliases().iter().copied()))
         .collect();
     match suggest(s, cands.into_iter()) {
         Some(x) => format!("unknown node `{s}`; did you mean `{x}`?"),
@@ -78,29 +79,53 @@ pub(crate) fn dtypes(ctx: &Ctx, spec: &spec::PolicySpec) -> Result<Dtypes, Promo
     let mut available = [spec.dtypes.is_none(); 15];
     for t in spec.dtypes.iter().flatten() {
         let d = ctx.dtype(t)?;
-        available[d.index()] = true;
+        if std::mem::replace(&mut available[d.index()], true) {
+            return Err(ctx.err(t.span(), format!("`{d}` is listed twice in dtypes")));
+        }
     }
     let dtypes = DType::ALL
         .iter()
         .copied()
         .filter(|d| available[d.index()])
         .collect();
+    let canonical = canonical(ctx, spec)?;
+    let default = |t: &spec::Text, kind: &str, ok: fn(DType) -> bool| {
+        let d = canonical[ctx.dtype(t)?.index()];
+        if !ok(d) {
+            return Err(ctx.err(t.span(), format!("defaults: {d} is not {kind} dtype")));
+        }
+        // a policy without any dtype of the kind still names a default for it
+        let has_kind = DType::ALL.iter().any(|x| available[x.index()] && ok(*x));
+        if has_kind && !available[d.index()] {
+            return Err(ctx.err(t.span(), format!("defaults: {d} is not in this policy's dtypes: add it there, or pick one of them")));
+        }
+        Ok(d)
+    };
+    let d = &spec.defaults;
+    Ok(Dtypes {
+        dtypes,
+        available,
+        canonical,
+        default_int: default(&d.int, "an integer", |d| d.is_integer())?,
+        default_float: default(&d.float, "a floating", |d| d.kind() == Kind::Float)?,
+        default_complex: default(&d.complex, "a complex", |d| d.is_complex())?,
+    })
+}
+
+/// `canonical`: each dtype replaced by one that stays itself (no chains, no swaps).
+fn canonical(ctx: &Ctx, spec: &spec::PolicySpec) -> Result<[DType; 15], PromoteError> {
     let mut canonical = DType::ALL;
     for (k, v) in &spec.canonical {
         let from = DType::parse(k).map_err(|e| ctx.err(v.span(), format!("canonical: {e}")))?;
         canonical[from.index()] = ctx.dtype(v)?;
     }
-    let default_int = canonical[ctx.dtype(&spec.defaults.int)?.index()];
-    let default_float = canonical[ctx.dtype(&spec.defaults.float)?.index()];
-    let default_complex = canonical[ctx.dtype(&spec.defaults.complex)?.index()];
-    Ok(Dtypes {
-        dtypes,
-        available,
-        canonical,
-        default_int,
-        default_float,
-        default_complex,
-    })
+    for (k, v) in &spec.canonical {
+        let to = canonical[ctx.dtype(v)?.index()];
+        if to != ctx.dtype(v)? {
+            return Err(ctx.err(v.span(), format!("canonical: `{k}` becomes {}, which is itself replaced by {to}; a canonical dtype must stay itself", v.get_ref())));
+        }
+    }
+    Ok(canonical)
 }
 
 /// `[nodes]` and `[lattice]` or `[table]`: the promotion graph.
@@ -117,10 +142,12 @@ pub(crate) fn graph(
         .map(|(i, n)| (n.name.clone(), i))
         .collect();
     let (join, join_source) = match (&spec.lattice, &spec.table) {
-        (Some(l), None) => (lattice_join(ctx, l, &nodes, &names)?, "lattice"),
+        (Some(l), None) => (lattice_join(ctx, l, dt, &nodes, &names)?, "lattice"),
         (None, Some(t)) => {
-            let jt = table::build(t.cells.get_ref(), nodes.len(), &|s| lookup(&names, s))
-                .map_err(|(l, c, m)| ctx.err_in(&t.cells, l, c, m))?;
+            let jt = table::build(t.cells.get_ref(), nodes.len(), &|s| {
+                lookup(&names, s).ok_or_else(|| node_err(&names, s))
+            })
+            .map_err(|(l, c, m)| ctx.err_in(&t.cells, l, c, m))?;
             (jt, "table")
         }
         _ => return Err(ctx.err(0..0, "a policy needs exactly one of [lattice] and [table]")),
@@ -176,14 +203,18 @@ fn nodes(ctx: &Ctx, spec: &spec::PolicySpec, dt: &Dtypes) -> Result<Vec<Node>, P
     Ok(nodes)
 }
 
-/// The lattice's edges, parsed line by line, and its join table.
+/// The lattice's edges, parsed line by line, and its join table over the policy's own dtypes
+/// and nodes; its errors point at the edge line that causes them.
 fn lattice_join(
     ctx: &Ctx,
     l: &spec::LatticeSpec,
+    dt: &Dtypes,
     nodes: &[Node],
     names: &BTreeMap<String, usize>,
 ) -> Result<JoinTable, PromoteError> {
+    // (lower, upper) and the (line, column) of the upper's name
     let mut edges = Vec::new();
+    let mut at = Vec::new();
     for (ln, line) in l.edges.get_ref().lines().enumerate() {
         let line = line.split('#').next().unwrap_or("");
         if line.trim().is_empty() {
@@ -197,7 +228,7 @@ fn lattice_join(
                 "an edge line is `LOWER -> UPPER [UPPER ...]`",
             )
         })?;
-        let col_of = |w: &str| line.find(w).map_or(1, |p| p + 1);
+        let col_of = |w: &str| line.find(w).map_or(1, |p| line[..p].chars().count() + 1);
         let lo = lo.trim();
         let a = lookup(names, lo)
             .ok_or_else(|| ctx.err_in(&l.edges, ln, col_of(lo), node_err(names, lo)))?;
@@ -205,16 +236,32 @@ fn lattice_join(
             let b = lookup(names, hi)
                 .ok_or_else(|| ctx.err_in(&l.edges, ln, col_of(hi), node_err(names, hi)))?;
             edges.push((a, b));
+            at.push((ln, col_of(lo)));
         }
     }
+    let inside: Vec<bool> = (0..nodes.len())
+        .map(|i| i >= DType::COUNT || dt.available[i])
+        .collect();
     let name = |i: usize| nodes[i].name.as_str();
     let list = |v: &[usize]| v.iter().map(|&i| name(i)).collect::<Vec<_>>().join(", ");
-    lattice::build(nodes.len(), &edges, l.partial).map_err(|e| {
-        let msg = match e {
-            lattice::LatticeError::Cycle(c) => format!("the lattice has a cycle through {}", list(&c)),
-            lattice::LatticeError::NoJoin(a, b) => format!("{} and {} have no upper bound: add an edge, or declare `partial = true` if they must not promote", name(a), name(b)),
-            lattice::LatticeError::Ambiguous(a, b, m) => format!("{} and {} have no least upper bound: {} are all minimal; add an edge to order them", name(a), name(b), list(&m)),
+    // the first edge line whose nodes are all in `set`, or whose lower node is
+    let edge_at = |set: &[usize], both: bool| {
+        edges
+            .iter()
+            .position(|(a, b)| set.contains(a) && (!both || set.contains(b)))
+            .map(|k| at[k])
+    };
+    lattice::build_over(nodes.len(), &edges, l.partial, &inside).map_err(|e| {
+        let (pos, msg) = match e {
+            lattice::LatticeError::Cycle(c) => (edge_at(&c, true), format!("the lattice has a cycle through {}", list(&c))),
+            lattice::LatticeError::NoJoin(a, b) => (edge_at(&[a, b], false), format!("{} and {} have no upper bound: add an edge, or declare `partial = true` if they must not promote", name(a), name(b))),
+            lattice::LatticeError::Ambiguous(a, b, m) => (edge_at(&[a, b], false), format!("{} and {} have no least upper bound: {} are all minimal; add an edge to order them", name(a), name(b), list(&m))),
+            lattice::LatticeError::NoNode(i) => (None, format!("node {i} does not exist")),
+            lattice::LatticeError::TooMany(n) => (None, format!("{n} nodes: a lattice holds at most 254")),
         };
-        ctx.err(l.edges.span(), msg)
+        match pos {
+            Some((ln, col)) => ctx.err_in(&l.edges, ln, col, msg),
+            None => ctx.err(l.edges.span(), msg),
+        }
     })
 }
