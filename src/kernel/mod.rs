@@ -1,13 +1,13 @@
 //! The kernel layer: executes a [`Plan`](crate::Plan) on real data, for all 15 dtypes.
 //!
 //! * [`arch`]: the SIMD paths (baseline, AVX2, AVX-512) and run-time dispatch;
-//! * [`array`]: typed buffers ([`array::Array`], [`array::View`]) for the 15 dtypes;
+//! * [`array`](mod@array): typed buffers ([`array::Array`], [`array::View`]) for the 15 dtypes;
 //! * [`cast`]: all 15×15 casts with NumPy's semantics (the table is in that module);
 //! * [`compute`]: the per-op element semantics and chunk kernels;
 //! * [`exec`]: chunked, cast-on-the-fly, parallel execution of a plan;
 //! * [`value`]: values as text, both ways;
 //! * [`eval`]: the `promote eval` query interface;
-//! * [`bench`]: the benchmark cases shared by `promote bench` and `benches/kernels.rs`.
+//! * [`bench`](mod@bench): the benchmark cases shared by `promote bench` and `benches/kernels.rs`.
 //!
 //! ```
 //! use promote::{builtin, Call, Policy, DType};
