@@ -35,14 +35,14 @@ pub(crate) fn run(a: BenchArgs) -> Result<i32, PromoteError> {
     let policy = a.policy.load()?;
     let budget = Duration::from_secs_f64(a.seconds.max(0.0));
     if !a.json {
-        println!(
+        line(format!(
             "policy {} ({}), {} elements, {} threads\n",
             policy.name(),
             policy.framework(),
             a.elements,
             rayon::current_num_threads()
-        );
-        println!(
+        ))?;
+        line(format!(
             "{:<22} {:>11} {:>23} {:>7} {:>11} {:>15} {:>7} {:>11}",
             "case",
             "median s",
@@ -52,7 +52,7 @@ pub(crate) fn run(a: BenchArgs) -> Result<i32, PromoteError> {
             "floor copy",
             "x floor",
             "alloc s"
-        );
+        ))?;
     }
     for case in cases() {
         if let Some(o) = &a.only {
@@ -64,22 +64,26 @@ pub(crate) fn run(a: BenchArgs) -> Result<i32, PromoteError> {
             Ok(r) => r,
             Err(e) => {
                 if a.json {
-                    println!(
-                        "{}",
-                        serde_json::json!({"case": case.call, "error": e.to_string()})
-                    );
+                    line(
+                        serde_json::json!({"case": case.call, "error": e.to_string()}).to_string(),
+                    )?;
                 } else {
-                    println!("{:<22} {}", case.label, e);
+                    line(format!("{:<22} {}", case.label, e))?;
                 }
                 continue;
             }
         };
-        print_row(&row, a.json);
+        line(render_row(&row, a.json))?;
     }
     Ok(0)
 }
 
-fn print_row(row: &Row, json: bool) {
+/// Every line through the shared output helper: a closed pipe or a full disk is exit 3.
+fn line(text: String) -> Result<(), PromoteError> {
+    super::write_stdout(&(text + "\n"))
+}
+
+fn render_row(row: &Row, json: bool) -> String {
     let (floor, floor_name) = row.floor();
     let k = &row.kernel;
     if json {
@@ -88,19 +92,17 @@ fn print_row(row: &Row, json: bool) {
             .zip(&row.copies)
             .map(|((name, _), t)| (name.to_string(), serde_json::json!(t.median())))
             .collect();
-        println!(
-            "{}",
-            serde_json::json!({
+        serde_json::json!({
                 "case": row.case.call, "label": row.case.label, "plan": row.plan,
                 "elements": row.elements, "bytes": row.bytes, "rounds": k.0.len(),
                 "seconds": k.median(), "fastest": k.quantile(0.0), "slowest": k.quantile(1.0),
                 "gbps": row.gbps(), "floor_seconds": floor, "floor_copy": floor_name,
                 "copies": copies, "allocating_seconds": row.allocating.median(),
                 "threads": rayon::current_num_threads(),
-            })
-        );
+        })
+        .to_string()
     } else {
-        println!(
+        format!(
             "{:<22} {:>11.6} {:>11.6}..{:<11.6} {:>7.2} {:>11.6} {:>15} {:>7.2} {:>11.6}",
             row.case.label,
             k.median(),
@@ -111,6 +113,6 @@ fn print_row(row: &Row, json: bool) {
             floor_name,
             k.median() / floor,
             row.allocating.median(),
-        );
+        )
     }
 }

@@ -6,14 +6,16 @@
 //! * [`compute`]: the per-op element semantics and chunk kernels;
 //! * [`exec`]: chunked, cast-on-the-fly, parallel execution of a plan;
 //! * [`value`]: values as text, both ways;
+//! * [`data`]: `eval`'s JSON data arrays, straight into typed buffers and back;
 //! * [`eval`]: the `promote eval` query interface;
+//! * [`npy`]: NumPy `.npy` files for `eval`'s operands and result;
 //! * [`bench`](mod@bench): the benchmark cases shared by `promote bench` and `benches/kernels.rs`.
 //!
 //! ```
 //! use promote::{builtin, Call, Policy, DType};
 //! use promote::kernel::{array::Array, exec::execute, compute::Semantics};
-//! let numpy_like = builtin("torch").unwrap();
-//! let plan = numpy_like.resolve(&"floor_divide int8 int8".parse::<Call>().unwrap()).unwrap();
+//! let torch = builtin("torch").unwrap();
+//! let plan = torch.resolve(&"floor_divide int8 int8".parse::<Call>().unwrap()).unwrap();
 //! let a = Array::from(vec![-7i8, 7, -128, 5]);
 //! let b = Array::from(vec![2i8, -2, -1, 0]);
 //! let q = execute(&plan, &[a.view(), b.view()], &Semantics::NUMPY).unwrap();
@@ -25,8 +27,10 @@ pub mod array;
 pub mod bench;
 pub mod cast;
 pub mod compute;
+pub mod data;
 pub mod eval;
 pub mod exec;
+pub mod npy;
 pub mod simd;
 pub mod value;
 
