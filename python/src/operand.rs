@@ -16,6 +16,7 @@ use std::sync::Mutex;
 
 use promote::operand::{Literal, PyInt};
 use promote::{DType, Operand, PromoteError};
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyComplex, PyFloat, PyInt as PyLong, PyString, PyType};
@@ -163,10 +164,10 @@ fn literal_of(obj: &Bound<'_, PyAny>) -> PyResult<Literal> {
 /// TensorFlow); `None` where it cannot be read.
 fn value_of(obj: &Bound<'_, PyAny>) -> Option<Literal> {
     let item = obj
-        .call_method0("item")
+        .call_method0(intern!(obj.py(), "item"))
         .or_else(|_| {
-            obj.call_method0("numpy")
-                .and_then(|n| n.call_method0("item"))
+            obj.call_method0(intern!(obj.py(), "numpy"))
+                .and_then(|n| n.call_method0(intern!(obj.py(), "item")))
         })
         .ok()?;
     literal_of(&item).ok()
@@ -195,8 +196,8 @@ pub fn operand(obj: &Bound<'_, PyAny>) -> PyResult<Operand> {
         remember(py, obj, &o);
         return Ok(o);
     }
-    if !obj.is_instance_of::<PyType>() && obj.hasattr("shape")? {
-        if let Ok(dt) = obj.getattr("dtype") {
+    if !obj.is_instance_of::<PyType>() && obj.hasattr(intern!(py, "shape"))? {
+        if let Ok(dt) = obj.getattr(intern!(py, "dtype")) {
             return array_operand(obj, &dt);
         }
     }
@@ -207,16 +208,16 @@ pub fn operand(obj: &Bound<'_, PyAny>) -> PyResult<Operand> {
 
 /// An array or tensor: dtype, rank, 0-d value and weak flag.
 fn array_operand(obj: &Bound<'_, PyAny>, dt: &Bound<'_, PyAny>) -> PyResult<Operand> {
+    let py = obj.py();
     let dtype = dtype_of(dt)?;
-    let ndim: usize = match obj.getattr("ndim").and_then(|n| n.extract()) {
+    let ndim: usize = match obj.getattr(intern!(py, "ndim")).and_then(|n| n.extract()) {
         Ok(n) => n,
-        Err(_) => obj.getattr("shape")?.len()?,
+        Err(_) => obj.getattr(intern!(py, "shape"))?.len()?,
     };
-    let weak = obj
-        .getattr("weak_type")
-        .and_then(|w| w.extract::<bool>())
-        .unwrap_or(false)
-        || obj.get_type().name()?.to_cow()? == "WeakTensor";
+    let weak = match obj.getattr_opt(intern!(py, "weak_type")) {
+        Ok(Some(w)) => w.extract::<bool>().unwrap_or(false),
+        _ => false,
+    } || obj.get_type().name()?.to_cow()? == "WeakTensor";
     let zero_dim = ndim == 0;
     let value = if zero_dim { value_of(obj) } else { None };
     Ok(Operand::Tensor {
@@ -259,14 +260,14 @@ fn dtype_uncached(obj: &Bound<'_, PyAny>) -> PyResult<DType> {
         };
     }
     // jnp.int8 and the like: a scalar-type object holding its NumPy dtype
-    if !obj.hasattr("shape")? {
-        if let Ok(inner) = obj.getattr("dtype") {
+    if !obj.hasattr(intern!(py, "shape"))? {
+        if let Ok(inner) = obj.getattr(intern!(py, "dtype")) {
             if !inner.is(obj) {
                 return dtype_of(&inner);
             }
         }
     }
-    if let Ok(name) = obj.getattr("name") {
+    if let Ok(name) = obj.getattr(intern!(py, "name")) {
         if let Ok(s) = name.cast::<PyString>() {
             if let Ok(d) = DType::parse(&s.to_cow()?) {
                 return Ok(d);

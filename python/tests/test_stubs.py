@@ -1,15 +1,12 @@
 """The type stubs match the compiled module (mypy's stubtest), and the package type-checks."""
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 
 import pytest
 
 from conftest import has
-
-PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 @pytest.fixture(autouse=True)
@@ -25,8 +22,9 @@ def test_stubtest():
 
 
 def test_package_type_checks():
-    import promote
-    pkg = os.path.dirname(promote.__file__)
+    # the package's own modules, as installed (the _oracle copies are the recording scripts')
+    mods = ["promote", "promote._errors", "promote._verify", "promote.verify", "promote._oracle"]
+    args = [a for m in mods for a in ("-m", m)]
     r = subprocess.run([sys.executable, "-m", "mypy", "--ignore-missing-imports", "--no-incremental",
-                        "--exclude", "_oracle/", pkg], capture_output=True, text=True, cwd="/")
+                        *args], capture_output=True, text=True, cwd="/")
     assert r.returncode == 0, r.stdout + r.stderr
