@@ -15,7 +15,7 @@ use crate::dtypes;
 pub fn steps_of(plan: &Plan) -> Vec<(String, String)> {
     plan.steps
         .iter()
-        .map(|s| (s.rule.to_string(), s.detail.clone()))
+        .map(|s| (s.rule().to_string(), s.to_string()))
         .collect()
 }
 
