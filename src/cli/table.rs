@@ -159,7 +159,8 @@ impl Style {
         }
     }
 
-    /// An answer in this style: `i16`, `i32*`, `-` (no promotion), `!` (unsupported), `OF` (overflow).
+    /// An answer in this style: `i16`, `i32*`, `-` (no promotion), `!` (unsupported), `OF` (overflow),
+    /// `V` (refused for these values).
     pub(crate) fn outcome(self, p: &RulePolicy, o: &Outcome) -> String {
         match o {
             Outcome::Value(d, false) => self.dtype(*d),
@@ -168,6 +169,7 @@ impl Style {
                 crate::ErrorKind::NoPromotion => "-".into(),
                 crate::ErrorKind::Unsupported => "!".into(),
                 crate::ErrorKind::Overflow => "OF".into(),
+                crate::ErrorKind::Value => "V".into(),
                 crate::ErrorKind::Invalid => "?".into(),
             },
             Outcome::Python(k) => k.name().into(),

@@ -40,16 +40,16 @@ fn invalid(m: impl Into<String>) -> PromoteError {
 /// Turn a kernel's refusal into the interface's error.
 pub fn kernel_error(policy: &dyn Policy, plan: &Plan, e: KernelError) -> PromoteError {
     match e {
-        KernelError::NegativePower => PromoteError::Unsupported {
+        KernelError::NegativePower => PromoteError::Value {
             policy: policy.name().to_string(),
             op: plan.op.name().to_string(),
-            dtype: plan.compute.name().to_string(),
+            operands: format!("{} data", plan.compute),
             rule: "Integers to negative integer powers are not allowed".into(),
         },
-        KernelError::DivisionByZero => PromoteError::Unsupported {
+        KernelError::DivisionByZero => PromoteError::Value {
             policy: policy.name().to_string(),
             op: plan.op.name().to_string(),
-            dtype: plan.compute.name().to_string(),
+            operands: format!("{} data", plan.compute),
             rule: "ZeroDivisionError: an integer divisor is 0".into(),
         },
         KernelError::Unsupported { op, dtype } => PromoteError::Unsupported {

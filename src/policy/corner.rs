@@ -100,6 +100,15 @@ pub(crate) fn value_fits(v: &Literal, d: DType) -> bool {
 }
 
 impl Matcher {
+    /// Whether a condition reads the operand's value (not only its class and dtype).
+    fn looks_at_value(&self) -> bool {
+        !self.values.is_empty()
+            || self.negative.is_some()
+            || !self.not_fits.is_empty()
+            || self.fits.is_some()
+            || self.wraps_to_zero.is_some()
+    }
+
     pub(crate) fn matches(&self, i: &Input, compute: DType) -> bool {
         if let Some(c) = &self.class {
             if !c[class_index(i.class)] {
@@ -118,12 +127,7 @@ impl Matcher {
                 _ => return false,
             }
         }
-        let needs_value = !self.values.is_empty()
-            || self.negative.is_some()
-            || !self.not_fits.is_empty()
-            || self.fits.is_some()
-            || self.wraps_to_zero.is_some();
-        if !needs_value {
+        if !self.looks_at_value() {
             return true;
         }
         let Some(v) = i.operand.value() else {
@@ -177,6 +181,23 @@ impl Matcher {
 }
 
 impl CornerRule {
+    /// The operand this rule's conditions single out (its `first`, `second` or `any` matcher,
+    /// in that order, when that matcher has value conditions): the literal an `overflow` rule
+    /// blames. `None` when no matcher looks at values.
+    pub(crate) fn culprit(&self, ins: &[Input], compute: DType) -> Option<usize> {
+        fn by_value(m: &Option<Matcher>) -> Option<&Matcher> {
+            m.as_ref().filter(|m| m.looks_at_value())
+        }
+        if let Some(m) = by_value(&self.first) {
+            return ins.first().filter(|i| m.matches(i, compute)).map(|_| 0);
+        }
+        if let Some(m) = by_value(&self.second) {
+            return ins.get(1).filter(|i| m.matches(i, compute)).map(|_| 1);
+        }
+        let m = by_value(&self.any)?;
+        ins.iter().position(|i| m.matches(i, compute))
+    }
+
     pub(crate) fn applies(
         &self,
         call: &Call,
