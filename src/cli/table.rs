@@ -794,6 +794,11 @@ pub(crate) fn run(a: TableArgs) -> Result<i32, PromoteError> {
             message: "--op promote is the join table of dtypes and weak types: use it --with tensors, weak or nodes".into(),
         });
     }
+    if matches!(a.with, With::Weak) && weak_dtypes(&p).is_empty() {
+        return Err(PromoteError::Invalid {
+            message: format!("{} has no weakly typed tensors (no weak nodes), so --with weak has nothing to show; use --with tensors, zero-dim or scalars", p.name),
+        });
+    }
     let literals = a
         .literals
         .iter()

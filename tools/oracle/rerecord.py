@@ -2,7 +2,7 @@
 
     python tools/oracle/rerecord.py POLICY --python /work/venvs/torch/bin/python \
         [--fixture tests/fixtures/resolve/POLICY.txt.gz] [--ops floor_divide,remainder,power] \
-        [--values-only] [--expect '!value'] [--dry-run]
+        [--values-only] [--old '!unsupported,X,dtype'] [--expect '!value'] [--dry-run]
 
 A cell is re-run when its op is in --ops and (with --values-only) one of its operands carries a
 value (a Python literal or a 0-d tensor): the cells whose answer can depend on values.  Every
@@ -25,7 +25,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
 import record  # noqa: E402
-from syntax import parse_cell  # noqa: E402
+from syntax import DTYPES, parse_cell  # noqa: E402
 
 
 def main():
@@ -37,6 +37,8 @@ def main():
     ap.add_argument("--values-only", action="store_true",
                     help="only cells with a literal or 0-d operand")
     ap.add_argument("--expect", default="!value", help="the only new answer accepted")
+    ap.add_argument("--old", default="", help="only cells whose recorded answer is one of these "
+                    "(comma list; `dtype` stands for any dtype answer)")
     ap.add_argument("--dry-run", action="store_true")
     ap.add_argument("--timeout", type=float, default=20.0)
     a = ap.parse_args()
@@ -44,6 +46,7 @@ def main():
     path = a.fixture or os.path.join(record.ROOT, "tests", "fixtures", "resolve",
                                      a.policy + ".txt.gz")
     ops = set(a.ops.split(","))
+    olds = set(a.old.split(",")) if a.old else set()
     with gzip.open(path, "rt") as f:
         lines = f.read().splitlines()
     chosen = {}
@@ -53,6 +56,8 @@ def main():
         text, old = line.rsplit(" : ", 1)
         cell = parse_cell(text)
         if cell.op not in ops:
+            continue
+        if olds and old not in olds and not ("dtype" in olds and old.lstrip("~") in DTYPES):
             continue
         if a.values_only and not any(o.kind in ("literal", "zerodim") for o in cell.operands):
             continue
