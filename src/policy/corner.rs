@@ -60,6 +60,7 @@ pub struct Matcher {
     pub(crate) not_fits: Vec<FitTarget>,
     pub(crate) fits: Option<FitTarget>,
     pub(crate) wraps_to_zero: Option<bool>,
+    pub(crate) wraps_negative: Option<bool>,
 }
 
 /// A compiled corner rule.
@@ -107,6 +108,7 @@ impl Matcher {
             || !self.not_fits.is_empty()
             || self.fits.is_some()
             || self.wraps_to_zero.is_some()
+            || self.wraps_negative.is_some()
     }
 
     pub(crate) fn matches(&self, i: &Input, compute: DType) -> bool {
@@ -176,7 +178,28 @@ impl Matcher {
                 return false;
             }
         }
+        if let Some(w) = self.wraps_negative {
+            if wraps_negative(&v, compute) != w {
+                return false;
+            }
+        }
         true
+    }
+}
+
+/// Whether an integer value, wrapped (two's complement) into a signed integral dtype, is
+/// negative: `128` in int8 is -128. False for unsigned, bool and non-integral dtypes, for
+/// non-integer values and for ints beyond i128.
+fn wraps_negative(v: &Literal, d: DType) -> bool {
+    let (Literal::Int(x), Some((min, _))) = (v, d.int_range()) else {
+        return false;
+    };
+    match x.exact() {
+        Some(e) if min < 0 => {
+            let bits = d.bits();
+            e.rem_euclid(1i128 << bits) >= 1i128 << (bits - 1)
+        }
+        _ => false,
     }
 }
 
