@@ -68,7 +68,9 @@ pub(crate) fn class_index(c: OperandClass) -> usize {
 /// A float meeting a lower complex category.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Meet {
+    /// Its complex counterpart, this dtype.
     DType(DType),
+    /// Its complex counterpart is none of the 15 (complex32).
     Outside,
 }
 
@@ -89,7 +91,9 @@ pub enum RangeTarget {
 /// Literal range checks.
 #[derive(Clone, Debug, Default)]
 pub struct Range {
+    /// Where a Python int is checked, in order.
     pub int: Vec<RangeTarget>,
+    /// Where a Python float or complex is checked, in order.
     pub float: Vec<RangeTarget>,
 }
 

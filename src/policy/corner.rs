@@ -45,7 +45,9 @@ pub enum Then {
 /// A target dtype of a fits / not_fits condition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FitTarget {
+    /// This dtype.
     DType(DType),
+    /// The dtype the op computes in.
     Compute,
 }
 
@@ -67,6 +69,7 @@ pub struct Matcher {
 #[derive(Clone, Debug)]
 pub struct CornerRule {
     pub(crate) ops: u32,
+    /// The stage the rule is checked at.
     pub at: Stage,
     pub(crate) any: Option<Matcher>,
     pub(crate) first: Option<Matcher>,
@@ -82,7 +85,9 @@ pub struct CornerRule {
     pub weak_result: Option<bool>,
     pub(crate) promoted: Option<[bool; 15]>,
     pub(crate) compute: Option<[bool; 15]>,
+    /// What the rule decides.
     pub then: Then,
+    /// Where the rule comes from (`source` in the policy file).
     pub source: String,
 }
 

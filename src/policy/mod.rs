@@ -32,7 +32,7 @@ pub mod table;
 
 mod builtin;
 mod compile;
-mod resolve;
+pub(crate) mod resolve;
 mod rule_policy;
 
 pub use builtin::{builtin, load_file, BUILTIN};
@@ -46,7 +46,7 @@ pub use rule_policy::RulePolicy;
 use crate::dtype::DType;
 use crate::error::PromoteError;
 use crate::op::Call;
-use crate::plan::Plan;
+use crate::plan::{Plan, Traced};
 
 /// What every policy does: resolve a call into a plan, or refuse with a typed error.
 ///
@@ -78,4 +78,35 @@ pub trait Policy: Send + Sync {
     fn result(&self, call: &Call) -> Result<(DType, bool), PromoteError> {
         self.resolve(call).map(|p| (p.result, p.weak))
     }
+
+    /// Resolve a call and keep the steps whether it succeeds or is refused: the answer to "why
+    /// was this refused?".
+    ///
+    /// ```
+    /// use promote::{builtin, Call, Policy, Step};
+    /// let torch = builtin("torch").unwrap();
+    /// let t = torch.resolve_traced(&"add uint16 int8".parse::<Call>().unwrap());
+    /// assert!(t.outcome.is_err());
+    /// let t = torch.resolve_traced(&"add int8 1.0".parse::<Call>().unwrap());
+    /// assert!(matches!(t.steps[0], Step::Literal { .. }));
+    /// ```
+    fn resolve_traced(&self, call: &Call) -> Traced {
+        let outcome = self.resolve(call);
+        let steps = outcome
+            .as_ref()
+            .map(|p| p.steps.clone())
+            .unwrap_or_default();
+        Traced { outcome, steps }
+    }
+
+    /// The promotion of two strong tensors alone, as the framework's promotion table shows it
+    /// (`torch.promote_types`, `np.promote_types`, `jnp.promote_types`); `None` where they do
+    /// not promote, or promote to a dtype outside the 15.
+    ///
+    /// ```
+    /// use promote::{builtin, DType, Policy};
+    /// let numpy: &dyn Policy = &*builtin("numpy").unwrap();
+    /// assert_eq!(numpy.promote_types(DType::UInt8, DType::Int8), Some(DType::Int16));
+    /// ```
+    fn promote_types(&self, a: DType, b: DType) -> Option<DType>;
 }

@@ -138,8 +138,11 @@ fn recorded() -> String {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Defaults {
+    /// The default integer dtype.
     pub int: Text,
+    /// The default floating dtype.
     pub float: Text,
+    /// The default complex dtype.
     pub complex: Text,
 }
 
@@ -158,6 +161,7 @@ pub struct NodeSpec {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LatticeSpec {
+    /// The edges, one line each: `LOWER -> UPPER [UPPER ...]`.
     pub edges: Text,
     /// When true, pairs without an upper bound are allowed: they do not promote (JAX strict).
     #[serde(default)]
@@ -168,6 +172,7 @@ pub struct LatticeSpec {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TableSpec {
+    /// The table: a header of column names, then one row per node.
     pub cells: Text,
 }
 
@@ -226,6 +231,7 @@ pub struct CombineSpec {
 #[serde(deny_unknown_fields)]
 pub struct RangeSpec {
     #[serde(default)]
+    /// Where a Python int is checked (node, promoted, compute, deferred).
     pub int: Vec<Text>,
     /// Float literals: listed targets that are floats must hold the value's magnitude (TF: 1e300 into float32).
     #[serde(default)]
@@ -283,6 +289,7 @@ pub struct OutSpec {
     #[serde(default)]
     pub kinds: Option<Text>,
     #[serde(default)]
+    /// Where the rule comes from.
     pub source: String,
     /// Check the cast into `out` before the op refuses a dtype (PyTorch: the cast check comes first).
     #[serde(default)]
@@ -293,7 +300,9 @@ pub struct OutSpec {
 #[derive(Debug, Deserialize)]
 #[serde(untagged)]
 pub enum OneOrMany {
+    /// One node name.
     One(String),
+    /// Node names, tried in order.
     Many(Vec<String>),
 }
 

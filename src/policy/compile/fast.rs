@@ -5,6 +5,7 @@ use crate::dtype::DType;
 use crate::op::{Call, Op};
 use crate::operand::Operand;
 
+use super::super::resolve::Trace;
 use super::super::rule_policy::FAST_SLOW;
 use super::super::RulePolicy;
 
@@ -28,7 +29,7 @@ pub(crate) fn table(p: &RulePolicy) -> Vec<u8> {
                     operands,
                     out: None,
                 };
-                if let Ok(plan) = p.resolve_call(&call, false) {
+                if let Ok(plan) = p.resolve_call(&call, &mut Trace::new(false)) {
                     fast[(op as usize * 15 + a.index()) * 15 + b.index()] =
                         plan.result.index() as u8 | if plan.weak { 0x80 } else { 0 };
                 }

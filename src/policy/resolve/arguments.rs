@@ -7,6 +7,7 @@ use crate::dtype::DType;
 use crate::error::PromoteError;
 use crate::op::Call;
 use crate::operand::Operand;
+use crate::plan::Step;
 
 use super::super::compiled::OpRule;
 use super::super::corner::{value_fits, Stage};
@@ -18,7 +19,7 @@ impl RulePolicy {
     pub(crate) fn arguments<'a>(
         &'a self,
         call: &'a Call,
-        mut steps: Trace,
+        steps: &'a mut Trace,
     ) -> Result<Flow<Entered<'a>>, PromoteError> {
         if call.operands.len() != call.op.arity() {
             return Err(PromoteError::invalid(format!(
@@ -40,7 +41,7 @@ impl RulePolicy {
         let ins = call
             .operands
             .iter()
-            .map(|o| self.input(o, rule, &mut steps))
+            .map(|o| self.input(o, rule, steps))
             .collect();
         let mut r = Resolution {
             call: std::borrow::Cow::Borrowed(call),
@@ -86,30 +87,25 @@ impl RulePolicy {
                     .find(|&c| value_fits(l, self.nodes[c].dtype))
                     .unwrap_or(cands[cands.len() - 1]);
                 let n = &self.nodes[node];
-                steps.note("literal", || {
-                    format!(
-                        "Python {} {} enters as {}{}",
-                        l.kind().name(),
-                        l,
-                        n.name,
-                        if n.weak { " (weak)" } else { "" }
-                    )
+                steps.note(|| Step::Literal {
+                    literal: l.clone(),
+                    node: n.name.clone(),
+                    weak: n.weak,
                 });
                 self.entered(o, node, self.canonical(n.dtype), n.weak)
             }
             Operand::Tensor { dtype, weak, .. } => {
                 let d = self.canonical(*dtype);
                 if d != *dtype {
-                    steps.note("canonicalize", || {
-                        format!("{} is {} in this mode", dtype, d)
+                    steps.note(|| Step::Canonical {
+                        from: *dtype,
+                        to: d,
                     });
                 }
                 if *weak {
                     let node = self.weak_node[d.index()];
                     let n = &self.nodes[node];
-                    steps.note("weak", || {
-                        format!("weakly typed {} enters as {}", d, n.name)
-                    });
+                    steps.note(|| Step::Weak(format!("weakly typed {} enters as {}", d, n.name)));
                     self.entered(o, node, d, true)
                 } else {
                     self.entered(o, d.index(), d, false)

@@ -6,6 +6,7 @@
 use crate::dtype::{DType, Kind};
 use crate::error::PromoteError;
 use crate::op::Call;
+use crate::plan::Step;
 
 use super::super::compiled::{class_index, Categories, Meet, Merge};
 use super::super::join::Joined;
@@ -75,6 +76,7 @@ impl RulePolicy {
                 let Some(j) = self.join_or_refuse(call, d, m.node)? else {
                     return Ok(None);
                 };
+                steps.note(|| self.join_step(d, m.node, j));
                 d = j;
             }
             acc = Some(match acc.take() {
@@ -127,7 +129,7 @@ impl RulePolicy {
             && members.len() == 1
             && cs.float_meets_complex[top.index()] == Some(Meet::Outside);
         if outside {
-            steps.note("category", || format!("{top} meeting a lower complex becomes its complex counterpart, which is none of the 15 dtypes"));
+            steps.note(|| Step::Category(format!("{top} meeting a lower complex becomes its complex counterpart, which is none of the 15 dtypes")));
         }
         outside
     }
@@ -163,14 +165,18 @@ impl RulePolicy {
         let (hc, lc) = (ci + 1, lower_cat + 1);
         Ok(Some(match cs.merge[lower_cat] {
             Merge::Nothing => {
-                steps.note("category", || {
-                    format!("category {hc} ({hd}) ignores category {lc} ({ld})")
+                steps.note(|| {
+                    Step::Category(format!("category {hc} ({hd}) ignores category {lc} ({ld})"))
                 });
                 d
             }
             Merge::Differ if cs.rank(ld) == cs.rank(hd) => {
-                steps.note("category", || {
-                    format!("category {hc} ({hd}) ignores category {lc} ({ld}) of the same kind")
+                steps.note(|| {
+                    Step::Category({
+                        format!(
+                            "category {hc} ({hd}) ignores category {lc} ({ld}) of the same kind"
+                        )
+                    })
                 });
                 d
             }
@@ -178,10 +184,12 @@ impl RulePolicy {
                 let Some(j) = self.join_or_refuse(m.call, d, lower)? else {
                     return Ok(None);
                 };
-                steps.note("category", || {
-                    let (dn, ln, jn) =
-                        (self.node_name(d), self.node_name(lower), self.node_name(j));
-                    format!("category {hc} ({dn}) joins category {lc} ({ln}): {jn}")
+                steps.note(|| {
+                    Step::Category({
+                        let (dn, ln, jn) =
+                            (self.node_name(d), self.node_name(lower), self.node_name(j));
+                        format!("category {hc} ({dn}) joins category {lc} ({ln}): {jn}")
+                    })
                 });
                 j
             }
@@ -192,7 +200,7 @@ impl RulePolicy {
                 self.by_value(m.call, hd, &m.lower.members, steps)?.index()
             }
             Merge::Kind => {
-                steps.note("category", || format!("category {hc} ({hd}) outranks category {lc} ({ld}) of no higher kind: {hd}"));
+                steps.note(|| Step::Category(format!("category {hc} ({hd}) outranks category {lc} ({ld}) of no higher kind: {hd}")));
                 d
             }
         }))
@@ -220,15 +228,17 @@ impl RulePolicy {
             },
         };
         let rd = self.nodes[r].dtype;
-        steps.note("category", || {
-            format!(
-                "category {} ({}) is of a higher kind than category {} ({}): {}",
-                m.lower.cat + 1,
-                ld,
-                m.cat + 1,
-                hd,
-                rd
-            )
+        steps.note(|| {
+            Step::Category({
+                format!(
+                    "category {} ({}) is of a higher kind than category {} ({}): {}",
+                    m.lower.cat + 1,
+                    ld,
+                    m.cat + 1,
+                    hd,
+                    rd
+                )
+            })
         });
         Ok(Some(r))
     }

@@ -5,11 +5,12 @@
 
 use crate::dtype::DType;
 use crate::error::PromoteError;
+use crate::plan::Step;
 
 use super::super::compiled::Action;
 use super::super::corner::{Stage, Then};
 use super::super::RulePolicy;
-use super::{Computed, Flow, Promoted, Resolution};
+use super::{op_step, Computed, Flow, Promoted, Resolution};
 
 impl RulePolicy {
     /// Stage 4: the compute and result dtypes.
@@ -29,11 +30,9 @@ impl RulePolicy {
                 let accepted = c.then == Then::Accept;
                 if accepted {
                     let op = r.call.op;
-                    r.steps.note("corner", || {
-                        format!(
-                            "{op} of {promoted} is computed without the op's kernel ({})",
-                            c.source
-                        )
+                    r.steps.note(|| Step::Corner {
+                        detail: format!("{op} of {promoted} is computed without the op's kernel"),
+                        source: c.source.clone(),
                     });
                 }
                 accepted
@@ -89,7 +88,7 @@ impl RulePolicy {
             rule.result.unwrap_or(compute)
         };
         if self.out_first {
-            self.out_check(call, result, weak, &mut r.steps)?;
+            self.out_check(call, result, weak, r.steps)?;
         }
         self.check_ranges(
             call,
@@ -112,13 +111,15 @@ impl RulePolicy {
             });
         }
         if compute != promoted {
-            r.steps.note("op", || {
-                format!("{} computes {} in {}", call.op, promoted, compute)
+            r.steps.note(|| {
+                op_step(rule, {
+                    format!("{} computes {} in {}", call.op, promoted, compute)
+                })
             });
         }
         if rule.result.is_some() && !accepted {
             r.steps
-                .note("op", || format!("{} returns {}", call.op, result));
+                .note(|| op_step(rule, format!("{} returns {}", call.op, result)));
         }
         Ok((compute, result))
     }

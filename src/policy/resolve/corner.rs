@@ -4,7 +4,7 @@
 use crate::dtype::DType;
 use crate::error::{ErrorKind, PromoteError};
 use crate::op::Call;
-use crate::plan::Plan;
+use crate::plan::{Plan, Step};
 
 use super::super::corner::{CornerRule, Stage, Then};
 use super::super::RulePolicy;
@@ -45,11 +45,7 @@ impl RulePolicy {
             Then::Compute => (compute.unwrap_or(ins[0].dtype), false),
             Then::Accept | Then::Join => return None,
         };
-        let taken = Trace {
-            on: r.steps.on,
-            steps: std::mem::take(&mut r.steps.steps),
-        };
-        Some(self.decided(call, ins, c, d, c.weak_result.unwrap_or(w), taken))
+        Some(self.decided(call, ins, c, d, c.weak_result.unwrap_or(w), r.steps))
     }
 
     fn decided(
@@ -59,12 +55,13 @@ impl RulePolicy {
         r: &CornerRule,
         d: DType,
         weak: bool,
-        mut steps: Trace,
+        steps: &mut Trace,
     ) -> Result<Plan, PromoteError> {
-        steps.note("corner", || {
-            format!("{} gives {} ({})", call.op, d, r.source)
+        steps.note(|| Step::Corner {
+            detail: format!("{} gives {}", call.op, d),
+            source: r.source.clone(),
         });
-        self.out_check(call, d, weak, &mut steps)?;
+        self.out_check(call, d, weak, steps)?;
         let rule = &self.ops[call.op as usize];
         self.check_ranges(call, ins, self.ranges(rule), d, d, None)?;
         let result = call.out.map_or(d, |o| self.canonical(o));
@@ -75,7 +72,7 @@ impl RulePolicy {
             result,
             weak: weak && call.out.is_none(),
             promoted: d,
-            steps: steps.steps,
+            steps: std::mem::take(&mut steps.steps),
         })
     }
 

@@ -33,7 +33,7 @@ use crate::dtype::DType;
 use crate::error::PromoteError;
 use crate::op::Call;
 use crate::operand::{Operand, OperandClass};
-use crate::plan::{Plan, Step};
+use crate::plan::{JoinSource, Plan, Step};
 
 use super::compiled::{OpRule, Range};
 use super::RulePolicy;
@@ -63,14 +63,20 @@ impl Trace {
             steps: Vec::new(),
         }
     }
+    /// Record a step, made only when the trace is on.
     #[inline]
-    pub(crate) fn note(&mut self, rule: &'static str, detail: impl FnOnce() -> String) {
+    pub(crate) fn note(&mut self, step: impl FnOnce() -> Step) {
         if self.on {
-            self.steps.push(Step {
-                rule,
-                detail: detail(),
-            });
+            self.steps.push(step());
         }
+    }
+}
+
+/// A step of the op's own rule, with where the rule comes from.
+pub(crate) fn op_step(rule: &OpRule, detail: String) -> Step {
+    Step::OpRule {
+        detail,
+        sources: rule.sources.clone(),
     }
 }
 
@@ -83,12 +89,13 @@ pub(crate) enum Flow<T> {
 }
 
 /// What every state carries: the call (without `out` when the op ignores it), the op's rule,
-/// the operands as nodes, and the steps so far.
+/// the operands as nodes, and the trace the steps go to (owned by the caller, so that the
+/// steps are there on the error path too).
 pub(crate) struct Resolution<'a> {
     pub(crate) call: Cow<'a, Call>,
     pub(crate) rule: &'a OpRule,
     pub(crate) ins: Vec<Input<'a>>,
-    pub(crate) steps: Trace,
+    pub(crate) steps: &'a mut Trace,
 }
 
 /// After [`arguments`]: every operand entered as a node.
@@ -128,13 +135,31 @@ macro_rules! next {
 }
 
 impl RulePolicy {
-    /// Resolve a call, the stages in order; `explain` records the steps.
-    pub(crate) fn resolve_call(&self, call: &Call, explain: bool) -> Result<Plan, PromoteError> {
-        let entered = next!(self.arguments(call, Trace::new(explain))?);
+    /// Resolve a call, the stages in order; the steps go to `trace` when it is on.
+    pub(crate) fn resolve_call<'a>(
+        &'a self,
+        call: &'a Call,
+        trace: &'a mut Trace,
+    ) -> Result<Plan, PromoteError> {
+        let entered = next!(self.arguments(call, trace)?);
         let operands = next!(self.operands(entered)?);
         let promoted = next!(self.promotion(operands)?);
         let computed = next!(self.compute(promoted)?);
         self.out(computed)
+    }
+
+    /// The step of a join of two nodes in the lattice or table.
+    pub(crate) fn join_step(&self, a: usize, b: usize, join: usize) -> Step {
+        Step::Join {
+            source: if self.join_source == "lattice" {
+                JoinSource::Lattice
+            } else {
+                JoinSource::Table
+            },
+            a: self.node_name(a).into(),
+            b: self.node_name(b).into(),
+            join: self.node_name(join).into(),
+        }
     }
 
     /// The literal range checks of an op: its own, or the policy's.

@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use crate::dtype::DType;
 use crate::error::PromoteError;
 use crate::op::Call;
+use crate::plan::Step;
 
 use super::super::corner::{Stage, Then};
 use super::super::RulePolicy;
@@ -20,10 +21,12 @@ impl RulePolicy {
     ) -> Result<Flow<Operands<'a>>, PromoteError> {
         if r.rule.ignore_out && r.call.out.is_some() {
             let op = r.call.op;
-            r.steps.note("out", || {
-                format!(
+            r.steps.note(|| {
+                Step::Out({
+                    format!(
                     "{op} has no in-place form: the result is a new tensor, not written into out"
                 )
+                })
             });
             r.call = Cow::Owned(Call {
                 op,
@@ -47,8 +50,9 @@ impl RulePolicy {
             if c.then == Then::Join {
                 forced = Some(self.join_dtypes(&r.call, &r.ins)?);
                 let op = r.call.op;
-                r.steps.note("corner", || {
-                    format!("{op}: the operands promote by the table ({})", c.source)
+                r.steps.note(|| Step::Corner {
+                    detail: format!("{op}: the operands promote by the table"),
+                    source: c.source.clone(),
                 });
             }
         }

@@ -5,17 +5,17 @@
 use crate::dtype::DType;
 use crate::error::PromoteError;
 use crate::op::Call;
-use crate::plan::Plan;
+use crate::plan::{Plan, Step};
 
 use super::super::compiled::OutRule;
 use super::super::RulePolicy;
-use super::{Computed, Trace};
+use super::{op_step, Computed, Trace};
 
 impl RulePolicy {
     /// Stage 5: the cast into `out`, and the plan.
     pub(crate) fn out(&self, c: Computed) -> Result<Plan, PromoteError> {
         let Computed {
-            mut r,
+            r,
             promoted,
             compute,
             result,
@@ -23,7 +23,7 @@ impl RulePolicy {
         } = c;
         let (call, rule) = (&*r.call, r.rule);
         if !self.out_first {
-            self.out_check(call, result, weak, &mut r.steps)?;
+            self.out_check(call, result, weak, r.steps)?;
         }
         let result = match call.out {
             Some(o) if !matches!(self.out, OutRule::Rebind) => {
@@ -33,12 +33,15 @@ impl RulePolicy {
             _ => result,
         };
         self.check_ranges(call, &r.ins, self.ranges(rule), promoted, compute, None)?;
-        let steps = &mut r.steps;
-        if steps.steps.is_empty()
-            || (r.ins.len() == 1 && steps.steps.iter().all(|s| s.rule != "op"))
-        {
-            steps.note("op", || {
-                format!("{} of {} gives {}", call.op, promoted, result)
+        // the op's rule decided too, when no step of it (or of a corner rule) says so yet
+        let decided_by_op =
+            |s: &Step| matches!(s, Step::OpRule { .. } | Step::Corner { .. } | Step::Loop(_));
+        if r.steps.on && !r.steps.steps.iter().any(decided_by_op) {
+            r.steps.note(|| {
+                op_step(
+                    rule,
+                    format!("{} of {} gives {}", call.op, promoted, result),
+                )
             });
         }
         let inputs = r
@@ -96,9 +99,7 @@ impl RulePolicy {
                 rule: rule_text,
             });
         }
-        steps.note("out", || {
-            format!("{result} is written into {out} ({rule_text})")
-        });
+        steps.note(|| Step::Out(format!("{result} is written into {out} ({rule_text})")));
         Ok(())
     }
 }

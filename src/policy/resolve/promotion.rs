@@ -7,12 +7,12 @@
 use crate::dtype::{DType, Kind};
 use crate::error::PromoteError;
 use crate::op::Call;
-use crate::plan::Plan;
+use crate::plan::{Plan, Step};
 
 use super::super::compiled::Scheme;
 use super::super::join::Joined;
 use super::super::RulePolicy;
-use super::{Flow, Input, Operands, Promoted, Resolution, Trace};
+use super::{op_step, Flow, Input, Operands, Promoted, Resolution, Trace};
 
 impl RulePolicy {
     /// Stage 3: the promoted dtype and whether it is weak.
@@ -53,21 +53,23 @@ impl RulePolicy {
                     ),
                 ));
             }
-            r.steps.note("op", || {
-                format!("{} takes operands of one dtype: {}", call.op, d)
+            r.steps.note(|| {
+                op_step(rule, {
+                    format!("{} takes operands of one dtype: {}", call.op, d)
+                })
             });
             return Ok((Some(d), false));
         }
         Ok(match &self.scheme {
             Scheme::Join {
                 all_weak_join_dtypes,
-            } => self.join_inputs(call, ins, *all_weak_join_dtypes, &mut r.steps)?,
+            } => self.join_inputs(call, ins, *all_weak_join_dtypes, r.steps)?,
             Scheme::Categories(cs) => match &rule.loops {
                 Some(loops) => (
-                    Some(self.linear_search(call, ins, cs, loops, &mut r.steps)?),
+                    Some(self.linear_search(call, ins, cs, loops, r.steps)?),
                     false,
                 ),
-                None => (self.categorize(call, ins, cs, &mut r.steps)?, false),
+                None => (self.categorize(call, ins, cs, r.steps)?, false),
             },
         })
     }
@@ -95,7 +97,7 @@ impl RulePolicy {
         }
         match rule.outside {
             Some(d) => {
-                self.out_check(call, d, weak, &mut r.steps)?;
+                self.out_check(call, d, weak, r.steps)?;
                 Ok(Plan {
                     op: call.op,
                     inputs: r.ins.iter().map(|i| i.dtype).collect(),
@@ -125,8 +127,10 @@ impl RulePolicy {
             Kind::Complex => self.default_complex,
         };
         let op = r.call.op;
-        r.steps.note("weak", || {
-            format!("{op} gives a weak result the default dtype of its kind: {d}")
+        r.steps.note(|| {
+            Step::Weak(format!(
+                "{op} gives a weak result the default dtype of its kind: {d}"
+            ))
         });
         d
     }
@@ -155,7 +159,7 @@ impl RulePolicy {
                 })?;
             }
             let d = self.canonical(self.nodes[acc].dtype);
-            steps.note("weak", || format!("every operand is weak: their dtypes join as strong ones to {d}, and the result stays weak (a bool never is)"));
+            steps.note(|| Step::Weak(format!("every operand is weak: their dtypes join as strong ones to {d}, and the result stays weak (a bool never is)")));
             return Ok((Some(d), d != DType::Bool));
         }
         let mut acc = ins[0].node;
@@ -178,25 +182,20 @@ impl RulePolicy {
                 }
             };
             if ins.len() > 1 {
-                steps.note(self.join_source, || {
-                    format!(
-                        "join({}, {}) = {}",
-                        self.node_name(acc),
-                        self.node_name(i.node),
-                        self.node_name(j)
-                    )
-                });
+                steps.note(|| self.join_step(acc, i.node, j));
             }
             acc = j;
         }
         let n = &self.nodes[acc];
         let d = self.canonical(n.dtype);
         if n.weak {
-            steps.note("weak", || {
-                format!(
-                    "{} is a weak node: the result is {} and weakly typed",
-                    n.name, d
-                )
+            steps.note(|| {
+                Step::Weak({
+                    format!(
+                        "{} is a weak node: the result is {} and weakly typed",
+                        n.name, d
+                    )
+                })
             });
         }
         Ok((Some(d), n.weak))

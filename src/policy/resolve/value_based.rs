@@ -7,6 +7,7 @@ use crate::dtype::{DType, Kind};
 use crate::error::PromoteError;
 use crate::op::Call;
 use crate::operand::{Literal, Operand};
+use crate::plan::Step;
 
 use super::super::compiled::Categories;
 use super::super::RulePolicy;
@@ -46,11 +47,13 @@ impl RulePolicy {
                     format!("no promotion of {r} and {ms}"),
                 )
             })?;
-            steps.note("value", || {
-                format!(
-                    "{} counts by its value as {} (no higher kind than {}): {}",
-                    m.operand, ms, hd, nr
-                )
+            steps.note(|| {
+                Step::Value({
+                    format!(
+                        "{} counts by its value as {} (no higher kind than {}): {}",
+                        m.operand, ms, hd, nr
+                    )
+                })
             });
             r = nr;
         }
@@ -82,13 +85,15 @@ impl RulePolicy {
                 })
             });
             if ok {
-                steps.note("loops", || {
-                    format!(
-                        "{} takes the first of its loops every operand casts to safely{}: {}",
-                        call.op,
-                        if by_value { " (scalars by value)" } else { "" },
-                        l
-                    )
+                steps.note(|| {
+                    Step::Loop({
+                        format!(
+                            "{} takes the first of its loops every operand casts to safely{}: {}",
+                            call.op,
+                            if by_value { " (scalars by value)" } else { "" },
+                            l
+                        )
+                    })
                 });
                 return Ok(l);
             }
