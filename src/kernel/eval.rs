@@ -44,16 +44,16 @@ fn invalid(m: impl Into<String>) -> PromoteError {
 /// Turn a kernel's refusal into the interface's error.
 pub fn kernel_error(policy: &dyn Policy, plan: &Plan, e: KernelError) -> PromoteError {
     match e {
-        KernelError::NegativePower => PromoteError::Value {
+        KernelError::NegativePower => PromoteError::Unsupported {
             policy: policy.name().to_string(),
             op: plan.op.name().to_string(),
-            operands: format!("{} data", plan.compute),
+            dtype: plan.compute.name().to_string(),
             rule: "Integers to negative integer powers are not allowed".into(),
         },
-        KernelError::DivisionByZero => PromoteError::Value {
+        KernelError::DivisionByZero => PromoteError::Unsupported {
             policy: policy.name().to_string(),
             op: plan.op.name().to_string(),
-            operands: format!("{} data", plan.compute),
+            dtype: plan.compute.name().to_string(),
             rule: "ZeroDivisionError: an integer divisor is 0".into(),
         },
         KernelError::Unsupported { op, dtype } => PromoteError::Unsupported {
