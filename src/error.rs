@@ -2,7 +2,7 @@
 
 use thiserror::Error;
 
-/// The four error kinds of the machine interface (`error` field of an answer).
+/// The five error kinds of the machine interface (`error` field of an answer).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorKind {
     /// The policy forbids implicit promotion between these operands.
@@ -11,12 +11,15 @@ pub enum ErrorKind {
     Overflow,
     /// The op is not defined for the promoted dtype (or the framework lacks the dtype).
     Unsupported,
+    /// The dtypes promote, but the framework refuses these values at run time (integer
+    /// division by zero, an integer raised to a negative integer power).
+    Value,
     /// The query itself is malformed.
     Invalid,
 }
 
 impl ErrorKind {
-    /// The name used in answers: `no_promotion`, `overflow`, `unsupported`, `invalid`.
+    /// The name used in answers: `no_promotion`, `overflow`, `unsupported`, `value`, `invalid`.
     ///
     /// ```
     /// assert_eq!(promote::ErrorKind::NoPromotion.name(), "no_promotion");
@@ -26,6 +29,7 @@ impl ErrorKind {
             ErrorKind::NoPromotion => "no_promotion",
             ErrorKind::Overflow => "overflow",
             ErrorKind::Unsupported => "unsupported",
+            ErrorKind::Value => "value",
             ErrorKind::Invalid => "invalid",
         }
     }
@@ -36,6 +40,7 @@ impl ErrorKind {
             "no_promotion" => ErrorKind::NoPromotion,
             "overflow" => ErrorKind::Overflow,
             "unsupported" => ErrorKind::Unsupported,
+            "value" => ErrorKind::Value,
             "invalid" => ErrorKind::Invalid,
             _ => return None,
         })
@@ -124,6 +129,15 @@ pub enum PromoteError {
         rule: String,
     },
 
+    /// The dtypes promote, but the framework refuses these values at run time.
+    #[error("{policy}: {op} of {operands} is refused for these values at run time ({rule}); the dtypes promote, so change the values (a nonzero integer divisor, a non-negative integer exponent) or cast the operands to a float dtype")]
+    Value {
+        policy: String,
+        op: String,
+        operands: String,
+        rule: String,
+    },
+
     /// A malformed query.
     #[error("invalid query: {message}")]
     Invalid { message: String },
@@ -157,6 +171,7 @@ impl PromoteError {
                 ErrorKind::NoPromotion
             }
             PromoteError::Overflow { .. } => ErrorKind::Overflow,
+            PromoteError::Value { .. } => ErrorKind::Value,
             PromoteError::Unsupported { .. } | PromoteError::DTypeMissing { .. } => {
                 ErrorKind::Unsupported
             }

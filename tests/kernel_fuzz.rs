@@ -190,7 +190,7 @@ fn answers_carry_the_values() {
         &*p,
         r#"{"op":"power","operands":[{"dtype":"int8","data":["2"]},{"scalar":"int","value":"-1"}]}"#,
     );
-    assert!(a.starts_with(r#"{"error":"unsupported""#), "{a}");
+    assert!(a.starts_with(r#"{"error":"value""#), "{a}");
     let a = answer_line(
         &*p,
         r#"{"op":"sum","operands":[{"dtype":"float16","data":["65504","65504","-65504"]}]}"#,

@@ -164,7 +164,8 @@ impl Style {
         }
     }
 
-    /// An answer in this style: `i16`, `i32*`, `-` (no promotion), `!` (unsupported), `OF` (overflow).
+    /// An answer in this style: `i16`, `i32*`, `-` (no promotion), `!` (unsupported), `OF` (overflow),
+    /// `V` (refused for these values).
     pub(crate) fn outcome(self, p: &RulePolicy, o: &Outcome) -> String {
         match o {
             Outcome::Value(d, false) => self.dtype(*d),
@@ -173,6 +174,7 @@ impl Style {
                 crate::ErrorKind::NoPromotion => "-".into(),
                 crate::ErrorKind::Unsupported => "!".into(),
                 crate::ErrorKind::Overflow => "OF".into(),
+                crate::ErrorKind::Value => "V".into(),
                 crate::ErrorKind::Invalid => "?".into(),
             },
             Outcome::Python(k) => k.name().into(),
@@ -789,6 +791,11 @@ pub(crate) fn run(a: TableArgs) -> Result<i32, PromoteError> {
     if op == TableOp::Promote && !matches!(a.with, With::Tensors | With::Nodes | With::Weak) {
         return Err(PromoteError::Invalid {
             message: "--op promote is the join table of dtypes and weak types: use it --with tensors, weak or nodes".into(),
+        });
+    }
+    if matches!(a.with, With::Weak) && weak_dtypes(&p).is_empty() {
+        return Err(PromoteError::Invalid {
+            message: format!("{} has no weakly typed tensors (no weak nodes), so --with weak has nothing to show; use --with tensors, zero-dim or scalars", p.name),
         });
     }
     let literals = a

@@ -62,6 +62,7 @@ pub struct Matcher {
     pub(crate) not_fits: Vec<FitTarget>,
     pub(crate) fits: Option<FitTarget>,
     pub(crate) wraps_to_zero: Option<bool>,
+    pub(crate) wraps_negative: Option<bool>,
 }
 
 /// A compiled corner rule.
@@ -105,6 +106,16 @@ pub(crate) fn value_fits(v: &Literal, d: DType) -> bool {
 }
 
 impl Matcher {
+    /// Whether a condition reads the operand's value (not only its class and dtype).
+    fn looks_at_value(&self) -> bool {
+        !self.values.is_empty()
+            || self.negative.is_some()
+            || !self.not_fits.is_empty()
+            || self.fits.is_some()
+            || self.wraps_to_zero.is_some()
+            || self.wraps_negative.is_some()
+    }
+
     pub(crate) fn matches(&self, i: &Input, compute: DType) -> bool {
         if let Some(c) = &self.class {
             if !c[class_index(i.class)] {
@@ -123,12 +134,7 @@ impl Matcher {
                 _ => return false,
             }
         }
-        let needs_value = !self.values.is_empty()
-            || self.negative.is_some()
-            || !self.not_fits.is_empty()
-            || self.fits.is_some()
-            || self.wraps_to_zero.is_some();
-        if !needs_value {
+        if !self.looks_at_value() {
             return true;
         }
         let Some(v) = i.operand.value() else {
@@ -177,11 +183,49 @@ impl Matcher {
                 return false;
             }
         }
+        if let Some(w) = self.wraps_negative {
+            if wraps_negative(&v, compute) != w {
+                return false;
+            }
+        }
         true
     }
 }
 
+/// Whether an integer value, wrapped (two's complement) into a signed integral dtype, is
+/// negative: `128` in int8 is -128. False for unsigned, bool and non-integral dtypes, for
+/// non-integer values and for ints beyond i128.
+fn wraps_negative(v: &Literal, d: DType) -> bool {
+    let (Literal::Int(x), Some((min, _))) = (v, d.int_range()) else {
+        return false;
+    };
+    match x.exact() {
+        Some(e) if min < 0 => {
+            let bits = d.bits();
+            e.rem_euclid(1i128 << bits) >= 1i128 << (bits - 1)
+        }
+        _ => false,
+    }
+}
+
 impl CornerRule {
+    /// The operand this rule's conditions single out (its `first`, `second` or `any` matcher,
+    /// in that order, when that matcher has value conditions): the literal an `overflow` rule
+    /// blames. `None` when no matcher looks at values.
+    pub(crate) fn culprit(&self, ins: &[Input], compute: DType) -> Option<usize> {
+        fn by_value(m: &Option<Matcher>) -> Option<&Matcher> {
+            m.as_ref().filter(|m| m.looks_at_value())
+        }
+        if let Some(m) = by_value(&self.first) {
+            return ins.first().filter(|i| m.matches(i, compute)).map(|_| 0);
+        }
+        if let Some(m) = by_value(&self.second) {
+            return ins.get(1).filter(|i| m.matches(i, compute)).map(|_| 1);
+        }
+        let m = by_value(&self.any)?;
+        ins.iter().position(|i| m.matches(i, compute))
+    }
+
     pub(crate) fn applies(
         &self,
         call: &Call,

@@ -126,6 +126,8 @@ pub struct OperandMatch {
     pub fits: Option<Text>,
     /// The value, wrapped into the integral compute dtype, is zero.
     pub wraps_to_zero: Option<bool>,
+    /// The value, wrapped into the integral compute dtype, is below zero.
+    pub wraps_negative: Option<bool>,
 }
 
 fn recorded() -> String {

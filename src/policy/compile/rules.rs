@@ -149,5 +149,6 @@ fn matcher(ctx: &Ctx, m: &Option<OperandMatch>) -> Result<Option<Matcher>, Promo
             .collect::<Result<Vec<_>, _>>()?,
         fits: m.fits.as_ref().map(|t| fit_target(ctx, t)).transpose()?,
         wraps_to_zero: m.wraps_to_zero,
+        wraps_negative: m.wraps_negative,
     }))
 }

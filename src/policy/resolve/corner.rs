@@ -34,7 +34,10 @@ impl RulePolicy {
     ) -> Option<Result<Plan, PromoteError>> {
         let (call, ins) = (&*r.call, &r.ins);
         let (d, w) = match c.then {
-            Then::Error(k) => return Some(Err(self.corner_error(call, c, k, None))),
+            Then::Error(k) => {
+                let culprit = c.culprit(ins, compute.unwrap_or(ins[0].dtype));
+                return Some(Err(self.corner_error(call, c, k, culprit)));
+            }
             Then::DType(d) => (d, false),
             Then::First => (ins[0].dtype, ins[0].weak && ins[0].dtype != DType::Bool),
             Then::Second => (ins[ins.len() - 1].dtype, false),
@@ -78,7 +81,7 @@ impl RulePolicy {
         call: &Call,
         r: &CornerRule,
         kind: ErrorKind,
-        dtype: Option<DType>,
+        culprit: Option<usize>,
     ) -> PromoteError {
         let ops: Vec<String> = call.operands.iter().map(|o| o.to_string()).collect();
         let rule = if r.source.is_empty() {
@@ -95,10 +98,9 @@ impl RulePolicy {
                 advice: "cast the operands explicitly so both share a dtype".into(),
             },
             ErrorKind::Overflow => {
-                let lit = call
-                    .operands
-                    .iter()
-                    .find_map(|o| o.literal())
+                let blamed = culprit.and_then(|k| call.operands.get(k)?.literal());
+                let lit = blamed
+                    .or_else(|| call.operands.iter().find_map(|o| o.literal()))
                     .map(|l| (l.kind().name().to_string(), l.to_string()));
                 let (k, v) = lit.unwrap_or(("value".into(), ops.join(", ")));
                 PromoteError::Overflow {
@@ -106,13 +108,19 @@ impl RulePolicy {
                     op: call.op.name().into(),
                     literal_kind: k,
                     value: v,
-                    dtype: format!("{} ({rule})", dtype.map_or("its dtype", |d| d.name())),
+                    dtype: format!("its dtype ({rule})"),
                 }
             }
+            ErrorKind::Value => PromoteError::Value {
+                policy: self.name.clone(),
+                op: call.op.name().into(),
+                operands: ops.join(" and "),
+                rule,
+            },
             _ => PromoteError::Unsupported {
                 policy: self.name.clone(),
                 op: call.op.name().into(),
-                dtype: dtype.map_or_else(|| ops.join(" and "), |d| d.name().to_string()),
+                dtype: ops.join(" and "),
                 rule,
             },
         }

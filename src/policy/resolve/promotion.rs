@@ -78,12 +78,18 @@ impl RulePolicy {
     /// `outside` rule gives the result, or the op is refused.
     fn outside(&self, r: &mut Resolution, weak: bool) -> Result<Plan, PromoteError> {
         let (call, rule) = (&*r.call, r.rule);
+        // float16 meets a lower complex as complex32 (ComplexHalf), bfloat16 as BComplex32
+        let half = if r.ins.iter().any(|i| i.dtype == DType::BFloat16) {
+            ("bfloat16", "BComplex32")
+        } else {
+            ("float16", "complex32")
+        };
         if let (Some(out), true, None) = (call.out, self.out_first, rule.result) {
             if out.kind() != Kind::Complex {
                 return Err(PromoteError::OutCast {
                     policy: self.name.clone(),
                     op: call.op.name().into(),
-                    result: "complex32".into(),
+                    result: half.1.into(),
                     out: out.name().into(),
                     rule: "a complex result cannot be cast into a real out".into(),
                 });
@@ -103,10 +109,10 @@ impl RulePolicy {
                 })
             }
             None => Err(PromoteError::Unsupported {
-                policy: self.name.clone(),
-                op: call.op.name().into(),
-                dtype: "a dtype outside the 15 (complex32)".into(),
-                rule: "the framework promotes these operands to a dtype this interface has no name for, and the op has no kernel for it".into(),
+                    policy: self.name.clone(),
+                    op: call.op.name().into(),
+                    dtype: "the 15 dtypes of this interface".into(),
+                    rule: format!("the framework promotes {} with this complex operand to {}, which this interface has no name for yet; where the framework has a {} kernel for the op it computes and returns a {} tensor, elsewhere it raises", half.0, half.1, half.1, half.1),
             }),
         }
     }
