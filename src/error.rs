@@ -2,7 +2,7 @@
 
 use thiserror::Error;
 
-/// The four error kinds of the machine interface (`error` field of an answer).
+/// The error kinds of the machine interface (`error` field of an answer).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorKind {
     /// The policy forbids implicit promotion between these operands.
@@ -13,10 +13,13 @@ pub enum ErrorKind {
     Unsupported,
     /// The query itself is malformed.
     Invalid,
+    /// The dtypes promote, but the framework refuses these values at run time (integer
+    /// division by zero, an integer to a negative integer power).
+    Value,
 }
 
 impl ErrorKind {
-    /// The name used in answers: `no_promotion`, `overflow`, `unsupported`, `invalid`.
+    /// The name used in answers: `no_promotion`, `overflow`, `unsupported`, `invalid`, `value`.
     ///
     /// ```
     /// assert_eq!(promote::ErrorKind::NoPromotion.name(), "no_promotion");
@@ -27,6 +30,7 @@ impl ErrorKind {
             ErrorKind::Overflow => "overflow",
             ErrorKind::Unsupported => "unsupported",
             ErrorKind::Invalid => "invalid",
+            ErrorKind::Value => "value",
         }
     }
 
@@ -37,6 +41,7 @@ impl ErrorKind {
             "overflow" => ErrorKind::Overflow,
             "unsupported" => ErrorKind::Unsupported,
             "invalid" => ErrorKind::Invalid,
+            "value" => ErrorKind::Value,
             _ => return None,
         })
     }
@@ -120,6 +125,15 @@ pub enum PromoteError {
         rule: String,
     },
 
+    /// The framework refuses these values at run time.
+    #[error("{policy}: {op} on {dtype} refuses these values ({rule}); leave them out, or cast the operands to a float dtype")]
+    Value {
+        policy: String,
+        op: String,
+        dtype: String,
+        rule: String,
+    },
+
     /// A malformed query.
     #[error("invalid query: {message}")]
     Invalid { message: String },
@@ -148,6 +162,7 @@ impl PromoteError {
                 ErrorKind::NoPromotion
             }
             PromoteError::Overflow { .. } => ErrorKind::Overflow,
+            PromoteError::Value { .. } => ErrorKind::Value,
             PromoteError::Unsupported { .. } | PromoteError::DTypeMissing { .. } => {
                 ErrorKind::Unsupported
             }

@@ -169,6 +169,7 @@ impl Style {
                 crate::ErrorKind::Unsupported => "!".into(),
                 crate::ErrorKind::Overflow => "OF".into(),
                 crate::ErrorKind::Invalid => "?".into(),
+                crate::ErrorKind::Value => "V".into(),
             },
             Outcome::Python(k) => k.name().into(),
         }

@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 
 use super::array::{Array, C64};
 use super::cast::cast_array;
-use super::compute::{KernelError, Semantics};
+use super::compute::{self, KernelError, Semantics};
 use super::exec::{execute, result_len};
 use super::value::{format_array, parse_array};
 use crate::dtype::{DType, Kind};
@@ -40,13 +40,13 @@ fn invalid(m: impl Into<String>) -> PromoteError {
 /// Turn a kernel's refusal into the interface's error.
 pub fn kernel_error(policy: &dyn Policy, plan: &Plan, e: KernelError) -> PromoteError {
     match e {
-        KernelError::NegativePower => PromoteError::Unsupported {
+        KernelError::NegativePower => PromoteError::Value {
             policy: policy.name().to_string(),
             op: plan.op.name().to_string(),
             dtype: plan.compute.name().to_string(),
             rule: "Integers to negative integer powers are not allowed".into(),
         },
-        KernelError::DivisionByZero => PromoteError::Unsupported {
+        KernelError::DivisionByZero => PromoteError::Value {
             policy: policy.name().to_string(),
             op: plan.op.name().to_string(),
             dtype: plan.compute.name().to_string(),
@@ -168,8 +168,14 @@ pub fn eval_value(policy: &dyn Policy, v: &Value) -> Result<Evaluated, PromoteEr
             (None, _) => Err(invalid("a tensor without data")),
         })
         .collect::<Result<_, _>>()?;
-    let views: Vec<_> = arrays.iter().map(|a| a.view()).collect();
     let sem = Semantics::for_policy(policy.name());
+    let arrays = compute::prepare_inputs(
+        &sem,
+        &plan,
+        &arrays.iter().map(|a| a.view()).collect::<Vec<_>>(),
+    )
+    .unwrap_or(arrays);
+    let views: Vec<_> = arrays.iter().map(|a| a.view()).collect();
     let out = execute(&plan, &views, &sem).map_err(|e| kernel_error(policy, &plan, e))?;
     Ok(Evaluated { plan, data: out })
 }

@@ -24,6 +24,10 @@ OPS = ["add", "subtract", "multiply", "divide", "floor_divide", "remainder", "po
        "greater_equal", "logical_and", "logical_or", "logical_xor", "bitwise_and",
        "bitwise_or", "bitwise_xor"]
 
+# messages of errors that refuse values, not dtypes: the spec's `value` error
+VALUE_MESSAGES = ("Integer division by zero", "Integers to negative integer powers are not allowed",
+                  "Integers cannot be raised to negative powers", "ZeroDivisionError")
+
 INF, NAN = math.inf, math.nan
 # Edge values per dtype (as Python numbers; floats are rounded into the dtype).
 EDGES = {
