@@ -93,6 +93,9 @@ pub enum FloatFloorDiv {
 pub enum ComplexDiv {
     /// Smith's algorithm as NumPy writes it (`|c| >= |d|`: `r = d / c`, `s = 1 / (c + d·r)`).
     Smith,
+    /// [`ComplexDiv::Smith`] without NumPy's case for a zero divisor, which gives NaN parts
+    /// (`0 / 0` in the ratio) where NumPy gives infinities (Paddle).
+    SmithPlain,
     /// Eigen's vectorized `pdiv_complex` (TensorFlow): both operands scaled by
     /// `m = max(|c|, |d|)`, then `(x · conj(y / m)) / |y / m|² / m`.
     ScaledByMax,
@@ -155,6 +158,15 @@ pub struct Semantics {
     /// Complex `multiply`/`divide` run in Eigen's packets (TensorFlow): the last `len % packet`
     /// elements of an array take the scalar path, C99 Annex G's `*` and `/` (libgcc).
     pub eigen_complex_tail: bool,
+    /// Float (and complex, per part) `equal` is `|a − b| < 1e-15` (the difference taken in
+    /// the compute dtype, compared as float64) unless either is infinite (then `a == b`) or NaN
+    /// (then false); `not_equal` its negation (Paddle's `EqualFunctor`; the threshold probed:
+    /// `0 == 9.99e-16` is true, `0 == 1e-15` false).
+    pub float_equal_within_1e15: bool,
+    /// int32/int64 `power` with a non-negative exponent is the C library's `pow` on doubles,
+    /// converted back by x86's truncation (out of range: the minimum), as Paddle's
+    /// `std::pow(a, b)` on integers is; negative exponents as `int_pow_negative_values`.
+    pub wide_int_pow_via_f64: bool,
 }
 
 impl Semantics {
@@ -176,6 +188,8 @@ impl Semantics {
         complex_div: ComplexDiv::Smith,
         bool_multiply_via_int32: false,
         eigen_complex_tail: false,
+        float_equal_within_1e15: false,
+        wide_int_pow_via_f64: false,
     };
 
     /// PyTorch 2 on x86-64 (CPU).
@@ -197,6 +211,8 @@ impl Semantics {
         complex_div: ComplexDiv::Smith,
         bool_multiply_via_int32: false,
         eigen_complex_tail: false,
+        float_equal_within_1e15: false,
+        wide_int_pow_via_f64: false,
     };
 
     /// XLA on CPU (JAX).
@@ -217,6 +233,8 @@ impl Semantics {
         complex_div: ComplexDiv::Smith,
         bool_multiply_via_int32: false,
         eigen_complex_tail: false,
+        float_equal_within_1e15: false,
+        wide_int_pow_via_f64: false,
     };
 
     /// TensorFlow 2 on CPU (every dtype conversion mode: the kernels are the same).
@@ -237,6 +255,8 @@ impl Semantics {
         complex_div: ComplexDiv::ScaledByMax,
         bool_multiply_via_int32: true,
         eigen_complex_tail: true,
+        float_equal_within_1e15: false,
+        wide_int_pow_via_f64: false,
     };
 
     /// PaddlePaddle 3 on CPU.
@@ -254,9 +274,11 @@ impl Semantics {
         flush_subnormals: false,
         flush_exempt: &[],
         float_floor_divide: FloatFloorDiv::Divmod,
-        complex_div: ComplexDiv::Smith,
+        complex_div: ComplexDiv::SmithPlain,
         bool_multiply_via_int32: false,
         eigen_complex_tail: false,
+        float_equal_within_1e15: true,
+        wide_int_pow_via_f64: true,
     };
 
     /// Every named semantics.
@@ -370,10 +392,24 @@ pub trait Arith: Num {
     fn floor_div_quotient(a: Self, b: Self, _ftz: bool) -> Self {
         Self::floor_div(a, b)
     }
+    /// Complex division by Smith's algorithm without a zero-divisor case (see
+    /// [`ComplexDiv::SmithPlain`]).
+    fn div_smith_plain(a: Self, b: Self) -> Self {
+        Self::div(a, b)
+    }
     /// Complex division as Eigen's vectorized `pdiv_complex` (see [`ComplexDiv`]); `ftz`: every
     /// intermediate is flushed to zero when subnormal.
     fn div_scaled(a: Self, b: Self, _ftz: bool) -> Self {
         Self::div(a, b)
+    }
+    /// `a == b` within 1e-15 (see [`Semantics::float_equal_within_1e15`]); exact for ints.
+    fn ceq_within_1e15(a: Self, b: Self) -> bool {
+        Self::ceq(a, b)
+    }
+    /// `(T) pow((double) a, (double) b)` for int32/int64 (see
+    /// [`Semantics::wide_int_pow_via_f64`]); [`Arith::pow_any`] for the rest.
+    fn pow_via_f64(a: Self, b: Self) -> Self {
+        Self::pow_any(a, b)
     }
     /// How many elements Eigen's vectorized kernels take at once for this type (complex64: 4,
     /// complex128: 2, on AVX); 0 where the scalar tail does not differ.
@@ -606,6 +642,19 @@ macro_rules! arith_int {
                     0
                 }
             }
+            #[allow(unused_comparisons)]
+            fn pow_via_f64(a: $t, b: $t) -> $t {
+                if $signed && b >= 0 && std::mem::size_of::<$t>() >= 4 {
+                    let p = (a as f64).powf(b as f64);
+                    if std::mem::size_of::<$t>() == 4 {
+                        <i32 as super::cast::FromFloat>::from_float(p) as $t
+                    } else {
+                        <i64 as super::cast::FromFloat>::from_float(p) as $t
+                    }
+                } else {
+                    Self::pow_any(a, b)
+                }
+            }
             #[inline(always)]
             #[allow(unused_comparisons)]
             fn floor_div_xla(a: $t, b: $t) -> $t {
@@ -753,6 +802,15 @@ macro_rules! arith_float {
                     m + b
                 } else {
                     m
+                }
+            }
+            fn ceq_within_1e15(a: $t, b: $t) -> bool {
+                if a.is_infinite() || b.is_infinite() {
+                    a == b
+                } else if a.is_nan() || b.is_nan() {
+                    false
+                } else {
+                    ((a - b) as f64).abs() < 1e-15
                 }
             }
             #[inline(always)]
@@ -992,6 +1050,22 @@ macro_rules! arith_complex {
                 $sys(a, b)
             }
             #[inline(always)]
+            fn ceq_within_1e15(a: $c, b: $c) -> bool {
+                <$f as Arith>::ceq_within_1e15(a.re, b.re) && <$f as Arith>::ceq_within_1e15(a.im, b.im)
+            }
+            fn div_smith_plain(a: $c, b: $c) -> $c {
+                let (ar, ai, br, bi) = (a.re, a.im, b.re, b.im);
+                // with the multiply-adds fused, as Paddle's build contracts them
+                if br.abs() >= bi.abs() {
+                    let rat = bi / br;
+                    let scl = 1.0 / bi.mul_add(rat, br);
+                    <$c>::new(ai.mul_add(rat, ar) * scl, (-ar).mul_add(rat, ai) * scl)
+                } else {
+                    let rat = br / bi;
+                    let scl = 1.0 / br.mul_add(rat, bi);
+                    <$c>::new(ar.mul_add(rat, ai) * scl, ai.mul_add(rat, -ar) * scl)
+                }
+            }
             fn div_scaled(a: $c, b: $c, ftz: bool) -> $c {
                 // Eigen's pdiv_complex: scale y by m = max(|c|, |d|), x · conj(y'), / |y'|², / m
                 let f = |x: $f| if ftz { x.flush() } else { x };
@@ -1260,6 +1334,16 @@ fn binary_exact<W: Arith + FusedMulMaybe>(
                 let ftz = sem.flush_subnormals;
                 apply(a, b, out, |x, y| W::div_scaled(x, y, ftz))
             }
+            Divide
+                if sem.int_div_zero == IntDivZero::Error
+                    && W::KIND == Kind::Bool
+                    && has(b, |x| x == W::zero()) =>
+            {
+                return Err(KernelError::DivisionByZero);
+            }
+            Divide if sem.complex_div == ComplexDiv::SmithPlain => {
+                apply(a, b, out, W::div_smith_plain)
+            }
             Divide => apply(a, b, out, W::div),
             FloorDivide | Remainder => {
                 if !W::FLOOR {
@@ -1296,7 +1380,9 @@ fn binary_exact<W: Arith + FusedMulMaybe>(
                 }
             }
             Power => {
-                if W::INT && sem.int_pow_negative_values {
+                if W::INT && sem.wide_int_pow_via_f64 {
+                    apply(a, b, out, W::pow_via_f64)
+                } else if W::INT && sem.int_pow_negative_values {
                     apply(a, b, out, W::pow_any)
                 } else if W::INT && has(b, W::negative) {
                     return Err(KernelError::NegativePower);
@@ -1337,6 +1423,10 @@ fn binary_exact<W: Arith + FusedMulMaybe>(
             _ => return Err(unsupported()),
         },
         Dst::Bool(out) => match op {
+            Equal if sem.float_equal_within_1e15 => apply(a, b, out, W::ceq_within_1e15),
+            NotEqual if sem.float_equal_within_1e15 => {
+                apply(a, b, out, |x, y| !W::ceq_within_1e15(x, y))
+            }
             Equal => apply(a, b, out, W::ceq),
             NotEqual => apply(a, b, out, W::cne),
             Less => apply(a, b, out, W::clt),
@@ -1434,6 +1524,9 @@ fn binary_cast_exact<SA: Num, SB: Num, W: Arith + FusedMulMaybe>(
                 let ftz = sem.flush_subnormals;
                 simd::map2(a, b, out, |x, y| W::div_scaled(ca(x), cb(y), ftz))
             }
+            Divide if sem.complex_div == ComplexDiv::SmithPlain => {
+                simd::map2(a, b, out, |x, y| W::div_smith_plain(ca(x), cb(y)))
+            }
             Divide => simd::map2(a, b, out, |x, y| W::div(ca(x), cb(y))),
             Maximum => simd::map2(a, b, out, |x, y| W::maximum(ca(x), cb(y))),
             Minimum => simd::map2(a, b, out, |x, y| W::minimum(ca(x), cb(y))),
@@ -1445,6 +1538,12 @@ fn binary_cast_exact<SA: Num, SB: Num, W: Arith + FusedMulMaybe>(
             }
         },
         Dst::Bool(out) => match op {
+            Equal if sem.float_equal_within_1e15 => {
+                simd::map2(a, b, out, |x, y| W::ceq_within_1e15(ca(x), cb(y)))
+            }
+            NotEqual if sem.float_equal_within_1e15 => {
+                simd::map2(a, b, out, |x, y| !W::ceq_within_1e15(ca(x), cb(y)))
+            }
             Equal => simd::map2(a, b, out, |x, y| W::ceq(ca(x), cb(y))),
             NotEqual => simd::map2(a, b, out, |x, y| W::cne(ca(x), cb(y))),
             Less => simd::map2(a, b, out, |x, y| W::clt(ca(x), cb(y))),
