@@ -65,8 +65,11 @@ impl<T> Found<T> {
 /// A triple whose two groupings disagree: `(a∘b)∘c` is `left`, `a∘(b∘c)` is `right` (`None`: refused).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Triple<T> {
+    /// The first operand.
     pub a: T,
+    /// The second operand.
     pub b: T,
+    /// The third operand.
     pub c: T,
     /// `a∘b`.
     pub ab: Option<T>,
@@ -81,9 +84,13 @@ pub struct Triple<T> {
 /// A pair whose two orders disagree: `a∘b` is `ab`, `b∘a` is `ba`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Swap<T> {
+    /// The first operand.
     pub a: T,
+    /// The second operand.
     pub b: T,
+    /// `a ∘ b` (`None`: refused).
     pub ab: Option<T>,
+    /// `b ∘ a` (`None`: refused).
     pub ba: Option<T>,
 }
 

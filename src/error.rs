@@ -58,21 +58,25 @@ fn did_you_mean(s: &Option<String>) -> String {
 #[derive(Clone, Debug, Error, PartialEq)]
 pub enum PromoteError {
     /// A dtype name no framework uses.
-    #[error("unknown dtype `{name}`{}", did_you_mean(suggestion))]
+    #[error("unknown dtype `{}`{}", clip(name), did_you_mean(suggestion))]
     UnknownDType {
         name: String,
         suggestion: Option<String>,
     },
 
     /// An op name outside the spec.
-    #[error("unknown op `{name}`{}", did_you_mean(suggestion))]
+    #[error("unknown op `{}`{}", clip(name), did_you_mean(suggestion))]
     UnknownOp {
         name: String,
         suggestion: Option<String>,
     },
 
     /// A policy name that is not built in.
-    #[error("unknown policy `{name}`{} (`promote policies` lists them, or pass --policy-file PATH.toml)", did_you_mean(suggestion))]
+    #[error(
+        "unknown policy `{}`{} (`promote policies` lists them, or pass --policy-file PATH.toml)",
+        clip(name),
+        did_you_mean(suggestion)
+    )]
     UnknownPolicy {
         name: String,
         suggestion: Option<String>,
@@ -138,6 +142,11 @@ pub enum PromoteError {
     #[error("invalid query: {message}")]
     Invalid { message: String },
 
+    /// Reading input or writing output failed (a closed pipe, a full disk, a missing file).
+    /// Not an answer: the CLI exits with status 3.
+    #[error("{what}: {message}")]
+    Io { what: String, message: String },
+
     /// A malformed policy file, with its position.
     #[error("{file}:{line}:{column}: {message}")]
     PolicyFile {
@@ -170,6 +179,14 @@ impl PromoteError {
         }
     }
 
+    /// An I/O failure on `what` (`stdout`, a file's path).
+    pub fn io(what: impl Into<String>, e: &std::io::Error) -> Self {
+        PromoteError::Io {
+            what: what.into(),
+            message: e.to_string(),
+        }
+    }
+
     pub(crate) fn invalid(message: impl Into<String>) -> Self {
         PromoteError::Invalid {
             message: message.into(),
@@ -192,15 +209,43 @@ fn distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
-/// The candidate nearest to `name`, if any is reasonably near.
+/// A name as messages echo it: in full up to 60 characters, else its start and its length
+/// (a 10 MB name must not make a 10 MB message).
+///
+/// ```
+/// assert_eq!(promote::error::clip("int9"), "int9");
+/// assert!(promote::error::clip(&"x".repeat(1000)).len() < 100);
+/// ```
+pub fn clip(name: &str) -> String {
+    const KEEP: usize = 60;
+    match name.char_indices().nth(KEEP) {
+        None => name.to_string(),
+        Some((i, _)) => format!("{}… ({} bytes)", &name[..i], name.len()),
+    }
+}
+
+/// How many characters longer than the longest candidate a name may be and still get a
+/// suggestion: the work is bounded by the candidates' lengths, never by the name's.
+const SUGGEST_SLACK: usize = 4;
+
+/// The candidate nearest to `name`, if any is reasonably near. Names longer than the longest
+/// candidate by more than a few characters get none (and cost nothing).
 ///
 /// ```
 /// let s = promote::error::suggest("substract", ["add", "subtract"].into_iter());
 /// assert_eq!(s.as_deref(), Some("subtract"));
+/// assert_eq!(promote::error::suggest(&"a".repeat(10_000_000), ["add"].into_iter()), None);
 /// ```
 pub fn suggest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<String> {
+    let candidates: Vec<&str> = candidates.collect();
+    let longest = candidates.iter().map(|c| c.len()).max().unwrap_or(0);
+    if name.len() > 4 * (longest + SUGGEST_SLACK) || name.chars().count() > longest + SUGGEST_SLACK
+    {
+        return None;
+    }
     let name = name.to_ascii_lowercase();
     candidates
+        .into_iter()
         .map(|c| (distance(&name, &c.to_ascii_lowercase()), c))
         .filter(|(d, c)| *d <= (c.len().max(name.len()) / 2).max(2))
         .min_by_key(|(d, _)| *d)

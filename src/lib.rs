@@ -15,9 +15,11 @@
 //! ```
 
 pub mod analysis;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod dtype;
 pub mod error;
+pub mod jsonl;
 pub mod kernel;
 pub mod op;
 pub mod operand;
@@ -29,5 +31,5 @@ pub use dtype::{DType, Kind};
 pub use error::{ErrorKind, PromoteError};
 pub use op::{Call, Op};
 pub use operand::{Literal, Operand};
-pub use plan::{Plan, Step};
-pub use policy::{builtin, Policy, RulePolicy};
+pub use plan::{JoinSource, Plan, Step, Traced};
+pub use policy::{builtin, compile, load_file, Policy, RulePolicy};

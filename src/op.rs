@@ -141,28 +141,49 @@ impl Call {
 
 impl FromStr for Call {
     type Err = PromoteError;
-    /// `OP OPERAND [OPERAND] [out=DTYPE]`, operands in the compact syntax.
+    /// `[OP] OPERAND [OPERAND] [out=DTYPE]`, operands in the compact syntax; without an op
+    /// word the op is `add` (the one call grammar of every subcommand).
+    ///
+    /// ```
+    /// use promote::{Call, Op};
+    /// assert_eq!("int8 1.0".parse::<Call>().unwrap().op, Op::Add);
+    /// assert!("out=int8".parse::<Call>().is_err());
+    /// assert!("substract int8 int8".parse::<Call>().unwrap_err().to_string().contains("subtract"));
+    /// ```
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let mut toks: Vec<&str> = s.split_whitespace().collect();
-        if toks.is_empty() {
-            return Err(PromoteError::invalid(
-                "empty call: write `OP OPERAND [OPERAND] [out=DTYPE]`",
-            ));
-        }
+        let mut words: Vec<&str> = s.split_whitespace().collect();
         let mut out = None;
-        if let Some(last) = toks.last() {
-            if let Some(d) = last.strip_prefix("out=") {
-                out = Some(DType::parse(d)?);
-                toks.pop();
-            }
+        if let Some(d) = words.last().and_then(|w| w.strip_prefix("out=")) {
+            out = Some(DType::parse(d)?);
+            words.pop();
         }
-        let op = Op::parse(toks[0])?;
-        let operands = toks[1..]
+        let (op, operands) = match words.split_first() {
+            None => {
+                return Err(PromoteError::invalid(
+                    "a call needs operands: write `[OP] OPERAND [OPERAND] [out=DTYPE]`, such as `add int8 1.0`",
+                ))
+            }
+            Some((first, rest)) => match Op::parse(first) {
+                Ok(op) => (op, rest),
+                Err(unknown_op) => {
+                    // no op word: the op is add, unless the word is neither operand nor op
+                    if first.parse::<Operand>().is_err() && op_suggestion(first).is_some() {
+                        return Err(unknown_op);
+                    }
+                    (Op::Add, &words[..])
+                }
+            },
+        };
+        let operands = operands
             .iter()
             .map(|t| t.parse())
             .collect::<Result<Vec<Operand>, _>>()?;
         Call::new(op, operands, out)
     }
+}
+
+fn op_suggestion(word: &str) -> Option<String> {
+    suggest(word, Op::ALL.iter().map(|o| o.name()))
 }
 
 impl fmt::Display for Call {

@@ -35,21 +35,23 @@ pub struct PyInt {
 }
 
 impl PyInt {
-    /// Parse decimal digits with an optional sign (Python's `int(text)`; `_` separators allowed).
+    /// Parse a Python int literal with an optional sign: `-129`, `1_000`, `0`; not `1__0`,
+    /// `10_`, `007` (Python's `decinteger` grammar; only decimal, as `repr` writes ints).
     ///
     /// ```
-    /// let i = promote::operand::PyInt::parse("-129").unwrap();
-    /// assert_eq!(i.exact(), Some(-129));
+    /// use promote::operand::PyInt;
+    /// assert_eq!(PyInt::parse("-129").unwrap().exact(), Some(-129));
+    /// assert_eq!(PyInt::parse("1_000").unwrap().exact(), Some(1000));
+    /// assert!(PyInt::parse("1__0").is_none() && PyInt::parse("10_").is_none());
+    /// assert!(PyInt::parse("007").is_none());
     /// ```
     pub fn parse(text: &str) -> Option<PyInt> {
-        let t = text.trim().replace('_', "");
-        let (negative, digits) = match t.strip_prefix('-') {
-            Some(d) => (true, d),
-            None => (false, t.strip_prefix('+').unwrap_or(&t)),
-        };
-        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        let t = text.trim();
+        let (negative, literal) = split_sign(t);
+        if !grammar::is_decinteger(literal) {
             return None;
         }
+        let digits = literal.replace('_', "");
         let exact = digits
             .parse::<i128>()
             .ok()
@@ -141,22 +143,125 @@ impl LiteralKind {
     ];
 }
 
-fn parse_py_float(t: &str) -> Option<f64> {
-    match t {
-        "inf" | "+inf" => Some(f64::INFINITY),
-        "-inf" => Some(f64::NEG_INFINITY),
-        "nan" | "+nan" | "-nan" => Some(f64::NAN),
-        _ => {
-            let ok = !t.is_empty()
-                && t.bytes().all(|b| {
-                    b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-' | b'_')
-                });
-            if !ok {
-                return None;
+/// A leading `-` or `+`, and the rest.
+fn split_sign(t: &str) -> (bool, &str) {
+    match t.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    }
+}
+
+/// Python's numeric literal grammar (the tokenizer's `decinteger`, `floatnumber`, `imagnumber`).
+mod grammar {
+    /// `digit (["_"] digit)*`: underscores only single and between digits.
+    pub(super) fn is_digitpart(s: &str) -> bool {
+        let b = s.as_bytes();
+        !b.is_empty()
+            && b[0].is_ascii_digit()
+            && b[b.len() - 1].is_ascii_digit()
+            && b.iter().all(|c| c.is_ascii_digit() || *c == b'_')
+            && !s.contains("__")
+    }
+
+    /// `nonzerodigit (["_"] digit)* | "0"+ (["_"] "0")*`: no leading zeros.
+    pub(super) fn is_decinteger(s: &str) -> bool {
+        is_digitpart(s) && (!s.starts_with('0') || s.bytes().all(|c| c == b'0' || c == b'_'))
+    }
+
+    /// `pointfloat | exponentfloat`.
+    pub(super) fn is_floatnumber(s: &str) -> bool {
+        let (mantissa, exponent) = match s.find(['e', 'E']) {
+            Some(i) => (&s[..i], Some(&s[i + 1..])),
+            None => (s, None),
+        };
+        if let Some(e) = exponent {
+            if !is_digitpart(e.strip_prefix(['+', '-']).unwrap_or(e)) {
+                return false;
             }
-            t.replace('_', "").parse().ok()
+        }
+        match mantissa.split_once('.') {
+            Some((int, frac)) => {
+                (int.is_empty() || is_digitpart(int))
+                    && (frac.is_empty() || is_digitpart(frac))
+                    && !(int.is_empty() && frac.is_empty())
+            }
+            None => exponent.is_some() && is_digitpart(mantissa),
         }
     }
+
+    /// What `float(text)` reads without a sign: a float literal, digits, `inf`, `nan`.
+    pub(super) fn is_unsigned_real(s: &str) -> bool {
+        matches!(s, "inf" | "nan") || is_floatnumber(s) || is_digitpart(s)
+    }
+}
+
+/// Python's `float(text)` over the literal grammar: `-0` is -0.0, `1e400` is inf, `1_0.5` is 10.5.
+fn parse_py_float(t: &str) -> Option<f64> {
+    let (negative, rest) = split_sign(t);
+    if !grammar::is_unsigned_real(rest) {
+        return None;
+    }
+    let magnitude: f64 = match rest {
+        "inf" => f64::INFINITY,
+        "nan" => f64::NAN,
+        _ => rest.replace('_', "").parse().ok()?,
+    };
+    Some(if negative { -magnitude } else { magnitude })
+}
+
+/// Python's `float(text)` for a value written as a literal or `repr` would: the sign of a
+/// zero is kept (`-0` is -0.0), ints are read as floats, `inf`/`nan` are accepted.
+///
+/// ```
+/// let z = promote::operand::float_from_text("-0").unwrap();
+/// assert!(z == 0.0 && z.is_sign_negative());
+/// assert_eq!(promote::operand::float_from_text("1e400"), Some(f64::INFINITY));
+/// assert_eq!(promote::operand::float_from_text("1__0"), None);
+/// ```
+pub fn float_from_text(text: &str) -> Option<f64> {
+    parse_py_float(text.trim())
+}
+
+/// Python's `complex(text)` for a value written as `repr` would: `1j`, `(1+2j)`, `(-0-0j)`,
+/// `(nan+infj)`, or a real (`1.5`, `-0`).
+///
+/// ```
+/// assert_eq!(promote::operand::complex_from_text("(1+2j)"), Some((1.0, 2.0)));
+/// assert_eq!(promote::operand::complex_from_text("2"), Some((2.0, 0.0)));
+/// assert_eq!(promote::operand::complex_from_text("(1+2j"), None);
+/// ```
+pub fn complex_from_text(text: &str) -> Option<(f64, f64)> {
+    let t = text.trim();
+    if let Some(re) = parse_py_float(t) {
+        return Some((re, 0.0));
+    }
+    parse_imaginary(t)
+}
+
+/// `1j`, `-2.5j`, `(1+2j)`, `(1e+300+0j)`, `(nan+nanj)`, `(-0-1j)`.
+fn parse_imaginary(t: &str) -> Option<(f64, f64)> {
+    let (inner, parenthesized) = match t.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
+        Some(i) => (i, true),
+        None => (t, false),
+    };
+    let body = inner
+        .strip_suffix('j')
+        .or_else(|| inner.strip_suffix('J'))?;
+    if let Some(im) = parse_py_float(body) {
+        return Some((0.0, im));
+    }
+    if !parenthesized {
+        return None;
+    }
+    // split at the last sign that is not part of an exponent and not the first character
+    let bytes = body.as_bytes();
+    let split = (1..bytes.len()).rev().find(|&i| {
+        (bytes[i] == b'+' || bytes[i] == b'-') && !matches!(bytes[i - 1], b'e' | b'E')
+    })?;
+    let re = parse_py_float(&body[..split])?;
+    let im = parse_py_float(&body[split..])?;
+    // the imaginary part needs its sign: `(1+2j)`, never `(12j)`
+    Some((re, im))
 }
 
 impl Literal {
@@ -167,6 +272,7 @@ impl Literal {
     /// assert_eq!(Literal::parse("(1e+300+0j)").unwrap().kind(), LiteralKind::Complex);
     /// assert_eq!(Literal::parse("1e300").unwrap().kind(), LiteralKind::Float);
     /// assert_eq!(Literal::parse("300").unwrap().kind(), LiteralKind::Int);
+    /// assert!(Literal::parse("1__0_").is_none() && Literal::parse("1e").is_none());
     /// ```
     pub fn parse(text: &str) -> Option<Literal> {
         let t = text.trim();
@@ -178,28 +284,12 @@ impl Literal {
         if let Some(i) = PyInt::parse(t) {
             return Some(Literal::Int(i));
         }
-        if let Some(f) = parse_py_float(t) {
-            return Some(Literal::Float(f));
+        // a float literal needs a point or an exponent (`007` is no literal; `007.` is)
+        let (_, unsigned) = split_sign(t);
+        if grammar::is_floatnumber(unsigned) || matches!(unsigned, "inf" | "nan") {
+            return parse_py_float(t).map(Literal::Float);
         }
-        // complex: "1j", "-2.5j", "(1+2j)", "(1e+300+0j)", "(nan+nanj)", "(-0-1j)"
-        let inner = t
-            .strip_prefix('(')
-            .and_then(|r| r.strip_suffix(')'))
-            .unwrap_or(t);
-        let body = inner
-            .strip_suffix('j')
-            .or_else(|| inner.strip_suffix('J'))?;
-        if let Some(im) = parse_py_float(body) {
-            return Some(Literal::Complex(0.0, im));
-        }
-        // split at the last sign that is not part of an exponent and not the first character
-        let bytes = body.as_bytes();
-        let split = (1..bytes.len()).rev().find(|&i| {
-            (bytes[i] == b'+' || bytes[i] == b'-') && !matches!(bytes[i - 1], b'e' | b'E')
-        })?;
-        let re = parse_py_float(&body[..split])?;
-        let im = parse_py_float(&body[split..])?;
-        Some(Literal::Complex(re, im))
+        parse_imaginary(t).map(|(re, im)| Literal::Complex(re, im))
     }
 
     /// Which of the four Python kinds this is.
@@ -231,31 +321,9 @@ impl Literal {
     }
 }
 
+/// Python's `repr` of a float: `1.0`, `1e-05`, `1e+300`, `inf`, `-0.0`.
 fn py_float_repr(f: f64) -> String {
-    if f.is_nan() {
-        "nan".into()
-    } else if f.is_infinite() {
-        if f > 0.0 { "inf" } else { "-inf" }.into()
-    } else if f == f.trunc() && f.abs() < 1e16 {
-        format!("{f:.1}")
-    } else {
-        let s = format!("{f:e}");
-        // Rust writes 1e300 / 1.5e-7; Python writes 1e+300 / 1.5e-07
-        match s.split_once('e') {
-            Some((m, e)) => {
-                let (sign, digits) = match e.strip_prefix('-') {
-                    Some(d) => ('-', d),
-                    None => ('+', e),
-                };
-                if (-5..16).contains(&e.parse::<i32>().unwrap_or(99)) {
-                    format!("{f}")
-                } else {
-                    format!("{m}e{sign}{digits:0>2}")
-                }
-            }
-            None => s,
-        }
-    }
+    crate::kernel::value::format_one(f)
 }
 
 impl fmt::Display for Literal {
@@ -383,6 +451,58 @@ impl Operand {
     }
 }
 
+/// The value a 0-d tensor of `dtype` holds when written as `text`: the one rule `resolve`,
+/// `eval` and the compact syntax share. The text is read as the dtype reads data (integers
+/// must fit, a bool is `True`, `False`, `1` or `0`, floats round once to the dtype) and the
+/// value comes back in the dtype's own kind; a value the dtype cannot hold is an `invalid`
+/// error naming both.
+///
+/// ```
+/// use promote::{operand::held_value, DType, Literal};
+/// assert_eq!(held_value(DType::Bool, "1").unwrap(), Literal::Bool(true));
+/// assert!(held_value(DType::Int16, "1.5").is_err());
+/// assert!(held_value(DType::Int8, "300").is_err());
+/// assert_eq!(held_value(DType::Float32, "1").unwrap(), Literal::Float(1.0));
+/// ```
+pub fn held_value(dtype: DType, text: &str) -> Result<Literal, PromoteError> {
+    use crate::kernel::array::Element;
+    use crate::kernel::cast::cast_array;
+    use crate::kernel::value::{format_array, parse_array};
+    let refuse = |why: String| {
+        PromoteError::invalid(format!(
+            "a 0-d {dtype} tensor cannot hold `{text}` ({why}); write a value of {dtype}, such as {dtype}({})",
+            example_value(dtype)
+        ))
+    };
+    let a = parse_array(dtype, &[text]).map_err(refuse)?;
+    // the value exactly as the dtype holds it (float16's 65504 stays 65504, not its repr 65500)
+    let lit = match dtype.kind() {
+        crate::Kind::Bool => bool::slice(a.view()).map(|v| Literal::Bool(v[0])),
+        crate::Kind::Unsigned | crate::Kind::Signed => {
+            PyInt::parse(&format_array(a.view()).pop().unwrap_or_default()).map(Literal::Int)
+        }
+        crate::Kind::Float => {
+            let wide = cast_array(a.view(), DType::Float64);
+            f64::slice(wide.view()).map(|v| Literal::Float(v[0]))
+        }
+        crate::Kind::Complex => {
+            let wide = cast_array(a.view(), DType::Complex128);
+            crate::kernel::array::C64::slice(wide.view())
+                .map(|v| Literal::Complex(v[0].re, v[0].im))
+        }
+    };
+    lit.ok_or_else(|| refuse("it has no value".into()))
+}
+
+fn example_value(d: DType) -> &'static str {
+    match d.kind() {
+        crate::Kind::Bool => "True",
+        crate::Kind::Unsigned | crate::Kind::Signed => "5",
+        crate::Kind::Float => "1.5",
+        crate::Kind::Complex => "(1+2j)",
+    }
+}
+
 /// The value 1 in a dtype's natural literal kind.
 fn one_of(d: DType) -> Literal {
     match d.kind() {
@@ -447,11 +567,7 @@ impl FromStr for Operand {
         let value = match value {
             None => None,
             Some("") => Some(None),
-            Some(v) => Some(Some(Literal::parse(v).ok_or_else(|| {
-                PromoteError::invalid(format!(
-                    "`{v}` in `{s}` is not a value (write it as Python's repr does)"
-                ))
-            })?)),
+            Some(v) => Some(Some(held_value(dtype, v)?)),
         };
         Ok(match value {
             None => Operand::Tensor {

@@ -13,15 +13,156 @@
 use std::fmt;
 
 use crate::dtype::DType;
+use crate::error::PromoteError;
 use crate::op::Op;
+use crate::operand::Literal;
 
-/// One rule that took part in a decision, in words, with where it comes from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Step {
-    /// Which rule of the policy: `lattice`, `table`, `category`, `literal`, `weak`, `op`, `out`, `canonicalize`, ...
-    pub rule: &'static str,
-    /// What it decided, in plain words.
-    pub detail: String,
+/// Where a join comes from: the policy's lattice or its table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JoinSource {
+    /// The least upper bound in the policy's `[lattice]`.
+    Lattice,
+    /// A cell of the policy's `[table]`.
+    Table,
+}
+
+impl JoinSource {
+    /// `lattice` or `table`.
+    pub fn name(self) -> &'static str {
+        match self {
+            JoinSource::Lattice => "lattice",
+            JoinSource::Table => "table",
+        }
+    }
+}
+
+/// One rule that took part in a decision, with what it decided and where it comes from.
+///
+/// Render a step with [`Step::rule`] (its kind, one word) and its [`Display`](fmt::Display)
+/// (what it decided, in plain words); match on it for the structured parts.
+///
+/// ```
+/// use promote::{builtin, Call, Policy, Step};
+/// let numpy = builtin("numpy").unwrap();
+/// let plan = numpy.resolve(&"add uint8 int8".parse::<Call>().unwrap()).unwrap();
+/// assert!(plan.steps.iter().any(|s| matches!(s,
+///     Step::Join { a, b, join, .. } if a == "uint8" && b == "int8" && join == "int16")));
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Step {
+    /// A Python literal entered the promotion at a node.
+    Literal {
+        /// The literal.
+        literal: Literal,
+        /// The node it entered at (`float32`, `f*`).
+        node: String,
+        /// Whether that node is weak.
+        weak: bool,
+    },
+    /// A dtype the framework replaces by another in this mode (JAX without x64: int64 → int32).
+    Canonical {
+        /// The dtype as given.
+        from: DType,
+        /// The dtype the framework uses.
+        to: DType,
+    },
+    /// Two nodes joined in the policy's lattice or table.
+    Join {
+        /// Lattice or table.
+        source: JoinSource,
+        /// The first node.
+        a: String,
+        /// The second node.
+        b: String,
+        /// Their join (the table's cell, or the lattice's least upper bound).
+        join: String,
+    },
+    /// Weak typing: a weak operand's node, a weak result, the dtypes of all-weak operands.
+    Weak(String),
+    /// Operand categories meeting (PyTorch, NumPy, Paddle, OneFlow).
+    Category(String),
+    /// NumPy 1's value-based casting: an operand counted by its value.
+    Value(String),
+    /// NumPy 1's loop search: the first loop every operand casts to safely.
+    Loop(String),
+    /// The op's own rule (compute dtype, result dtype, one dtype for all operands).
+    OpRule {
+        /// What it decided.
+        detail: String,
+        /// Where the op's rules come from (the `source` of its `[[ops]]` entries).
+        sources: Vec<String>,
+    },
+    /// A corner rule of the framework decided.
+    Corner {
+        /// What it decided.
+        detail: String,
+        /// Where the rule comes from (its `source` in the policy file).
+        source: String,
+    },
+    /// The cast into `out`.
+    Out(String),
+}
+
+impl Step {
+    /// The kind of rule, one word: `literal`, `canonicalize`, `lattice`, `table`, `weak`,
+    /// `category`, `value`, `loops`, `op`, `corner`, `out`.
+    pub fn rule(&self) -> &'static str {
+        match self {
+            Step::Literal { .. } => "literal",
+            Step::Canonical { .. } => "canonicalize",
+            Step::Join { source, .. } => source.name(),
+            Step::Weak(_) => "weak",
+            Step::Category(_) => "category",
+            Step::Value(_) => "value",
+            Step::Loop(_) => "loops",
+            Step::OpRule { .. } => "op",
+            Step::Corner { .. } => "corner",
+            Step::Out(_) => "out",
+        }
+    }
+
+    /// Where the rule comes from, when the policy file says (`source = ...`).
+    pub fn source(&self) -> Option<&str> {
+        match self {
+            Step::Corner { source, .. } if !source.is_empty() => Some(source),
+            Step::OpRule { sources, .. } if !sources.is_empty() => {
+                sources.last().map(|s| s.as_str())
+            }
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Step::Literal {
+                literal,
+                node,
+                weak,
+            } => write!(
+                f,
+                "Python {} {} enters as {}{}",
+                literal.kind().name(),
+                literal,
+                node,
+                if *weak { " (weak)" } else { "" }
+            ),
+            Step::Canonical { from, to } => write!(f, "{from} is {to} in this mode"),
+            Step::Join { a, b, join, .. } => write!(f, "join({a}, {b}) = {join}"),
+            Step::Corner { detail, source } if !source.is_empty() => {
+                write!(f, "{detail} ({source})")
+            }
+            Step::Weak(d)
+            | Step::Category(d)
+            | Step::Value(d)
+            | Step::Loop(d)
+            | Step::Out(d)
+            | Step::OpRule { detail: d, .. }
+            | Step::Corner { detail: d, .. } => f.write_str(d),
+        }
+    }
 }
 
 /// The resolution of one call.
@@ -44,11 +185,52 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// The steps as numbered lines, for people.
+    /// The steps as numbered lines, `N. [rule] what it decided`.
+    ///
+    /// ```
+    /// use promote::{builtin, Call, Policy};
+    /// let torch = builtin("torch").unwrap();
+    /// let plan = torch.resolve(&"add int8 1.0".parse::<Call>().unwrap()).unwrap();
+    /// assert!(plan.explain().starts_with("1. [literal] Python float 1.0 enters as float32\n"));
+    /// ```
     pub fn explain(&self) -> String {
-        let mut s = String::new();
-        for (i, st) in self.steps.iter().enumerate() {
-            s.push_str(&format!("{}. [{}] {}\n", i + 1, st.rule, st.detail));
+        render_steps(&self.steps)
+    }
+}
+
+/// Steps as numbered lines, `N. [rule] what it decided`.
+pub fn render_steps(steps: &[Step]) -> String {
+    let mut s = String::new();
+    for (i, st) in steps.iter().enumerate() {
+        s.push_str(&format!("{}. [{}] {}\n", i + 1, st.rule(), st));
+    }
+    s
+}
+
+/// A resolution with its steps, whether it succeeded or was refused: the answer to "why was
+/// this refused?" (see [`crate::Policy::resolve_traced`]).
+#[derive(Clone, Debug)]
+pub struct Traced {
+    /// The plan, or the refusal.
+    pub outcome: Result<Plan, PromoteError>,
+    /// The steps taken, up to the plan or the refusal.
+    pub steps: Vec<Step>,
+}
+
+impl Traced {
+    /// The steps as numbered lines, then the refusal, if any.
+    ///
+    /// ```
+    /// use promote::{builtin, Call, Policy};
+    /// let torch = builtin("torch").unwrap();
+    /// let t = torch.resolve_traced(&"add uint16 int8".parse::<Call>().unwrap());
+    /// assert!(t.outcome.is_err());
+    /// assert!(t.explain().contains("refused"));
+    /// ```
+    pub fn explain(&self) -> String {
+        let mut s = render_steps(&self.steps);
+        if let Err(e) = &self.outcome {
+            s.push_str(&format!("refused: {e}\n"));
         }
         s
     }

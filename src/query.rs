@@ -14,7 +14,7 @@ use serde_json::{json, Map, Value};
 use crate::dtype::DType;
 use crate::error::PromoteError;
 use crate::op::{Call, Op};
-use crate::operand::{Literal, Operand};
+use crate::operand::{held_value, Literal, Operand};
 use crate::plan::Plan;
 use crate::policy::Policy;
 
@@ -33,41 +33,141 @@ fn text(v: &Value, what: &str) -> Result<String, PromoteError> {
     }
 }
 
-/// Parse one operand object of the spec.
+/// Which interface reads a query: `resolve` (dtypes only) or `eval` (operands carry `data`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interface {
+    /// `promote resolve`.
+    Resolve,
+    /// `promote eval`: tensor operands may carry `"data"`.
+    Eval,
+}
+
+/// The keys a query object has.
+pub const QUERY_KEYS: &[&str] = &["op", "operands", "out"];
+/// Keys the spec adds in version 2 that this engine does not implement yet: a query that
+/// carries one is answered `invalid`, never silently as if the key were absent.
+pub const VERSION_2_KEYS: &[&str] = &["form", "dtype", "casting", "set", "autocast"];
+/// The keys of a Python-scalar operand.
+pub const SCALAR_KEYS: &[&str] = &["scalar", "value"];
+/// The keys of a tensor operand (`eval` adds `data`).
+pub const TENSOR_KEYS: &[&str] = &["dtype", "weak", "ndim", "value"];
+
+/// Refuse any key outside `known`, naming it and the keys that exist.
+fn check_keys(
+    o: &Map<String, Value>,
+    known: &[&str],
+    what: &str,
+    version_2: &[&str],
+) -> Result<(), PromoteError> {
+    for k in o.keys() {
+        if known.contains(&k.as_str()) {
+            continue;
+        }
+        if version_2.contains(&k.as_str()) {
+            return Err(PromoteError::invalid(format!(
+                "\"{k}\" is a version-2 key of the spec that this engine does not implement yet; \
+                 the answer would ignore it, so drop it (a query has {})",
+                quoted(known)
+            )));
+        }
+        let hint = crate::error::suggest(k, known.iter().copied())
+            .map(|s| format!("did you mean \"{s}\"? "))
+            .unwrap_or_default();
+        return Err(PromoteError::invalid(format!(
+            "unknown key \"{}\" in {what}; {hint}{what} has {}",
+            crate::error::clip(k),
+            quoted(known)
+        )));
+    }
+    Ok(())
+}
+
+fn quoted(keys: &[&str]) -> String {
+    keys.iter()
+        .map(|k| format!("\"{k}\""))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Parse one operand object of the spec, as `resolve` reads it.
+///
+/// ```
+/// use serde_json::json;
+/// use promote::query::parse_operand;
+/// assert!(parse_operand(&json!({"dtype": "int8", "ndim": 0, "value": "5"})).is_ok());
+/// assert!(parse_operand(&json!({"dtype": "int8", "ndim": 0, "value": "300"})).is_err());
+/// assert!(parse_operand(&json!({"dtype": "int8", "wek": true})).is_err());
+/// ```
 pub fn parse_operand(v: &Value) -> Result<Operand, PromoteError> {
+    parse_operand_for(v, Interface::Resolve)
+}
+
+/// Parse one operand object of the spec for an interface (`eval` accepts `"data"`).
+pub fn parse_operand_for(v: &Value, interface: Interface) -> Result<Operand, PromoteError> {
     let o = v.as_object().ok_or_else(|| PromoteError::invalid("an operand is an object: {\"dtype\": \"int8\"} or {\"scalar\": \"int\", \"value\": \"300\"}"))?;
     if let Some(kind) = field(o, "scalar") {
-        let kind = kind.as_str().ok_or_else(|| {
-            PromoteError::invalid("\"scalar\" is one of bool, int, float, complex")
-        })?;
-        let value = field(o, "value")
-            .ok_or_else(|| PromoteError::invalid(format!("a {kind} scalar needs a \"value\"")))?;
-        let value = text(value, "a scalar's value")?;
-        let lit = Literal::parse(&value)
-            .ok_or_else(|| PromoteError::invalid(format!("`{value}` is not a Python literal")))?;
-        let expected = match kind {
-            "bool" | "int" | "float" | "complex" => kind,
-            _ => {
-                return Err(PromoteError::invalid(format!(
-                    "\"scalar\": \"{kind}\" is not one of bool, int, float, complex"
-                )))
-            }
-        };
-        // a float written like an int ("1") is still a float; an int written "1.0" is not an int
-        let lit = match (expected, lit) {
-            ("float", Literal::Int(i)) => Literal::Float(i.to_f64()),
-            ("complex", Literal::Int(i)) => Literal::Complex(i.to_f64(), 0.0),
-            ("complex", Literal::Float(f)) => Literal::Complex(f, 0.0),
-            (k, l) if l.kind().name() == k => l,
-            (k, l) => {
-                return Err(PromoteError::invalid(format!(
-                    "`{value}` is a Python {}, not a {k}",
-                    l.kind().name()
-                )))
-            }
-        };
-        return Ok(Operand::Literal(lit));
+        check_keys(o, SCALAR_KEYS, "a scalar operand", &[])?;
+        return parse_scalar(o, kind);
     }
+    match interface {
+        Interface::Resolve if o.contains_key("data") => {
+            return Err(PromoteError::invalid(
+                "\"data\" is read by `promote eval`; `promote resolve` answers from dtypes alone, drop it",
+            ))
+        }
+        Interface::Resolve => check_keys(o, TENSOR_KEYS, "a tensor operand", &[])?,
+        Interface::Eval => check_keys(
+            o,
+            &["dtype", "weak", "ndim", "value", "data"],
+            "a tensor operand",
+            &[],
+        )?,
+    }
+    parse_tensor(o)
+}
+
+fn parse_scalar(o: &Map<String, Value>, kind: &Value) -> Result<Operand, PromoteError> {
+    let kind = kind
+        .as_str()
+        .ok_or_else(|| PromoteError::invalid("\"scalar\" is one of bool, int, float, complex"))?;
+    let value = field(o, "value")
+        .ok_or_else(|| PromoteError::invalid(format!("a {kind} scalar needs a \"value\"")))?;
+    let value = text(value, "a scalar's value")?;
+    let lit = Literal::parse(&value).ok_or_else(|| {
+        PromoteError::invalid(format!(
+            "`{}` is not a Python literal (write it as repr does: True, -1, 1.0, 1e+300, inf, nan, 1j, (1+2j))",
+            crate::error::clip(&value)
+        ))
+    })?;
+    let expected = match kind {
+        "bool" | "int" | "float" | "complex" => kind,
+        _ => {
+            return Err(PromoteError::invalid(format!(
+                "\"scalar\": \"{}\" is not one of bool, int, float, complex",
+                crate::error::clip(kind)
+            )))
+        }
+    };
+    // a float written like an int ("1", "-0") is still a float, read as float(text) reads it;
+    // an int written "1.0" is not an int
+    let as_float = || crate::operand::float_from_text(&value);
+    let lit = match (expected, lit) {
+        ("float", Literal::Int(_)) => Literal::Float(as_float().unwrap_or(f64::NAN)),
+        ("complex", Literal::Int(_) | Literal::Float(_)) => {
+            Literal::Complex(as_float().unwrap_or(f64::NAN), 0.0)
+        }
+        (k, l) if l.kind().name() == k => l,
+        (k, l) => {
+            return Err(PromoteError::invalid(format!(
+                "`{value}` is a Python {}, not a {k}",
+                l.kind().name()
+            )))
+        }
+    };
+    Ok(Operand::Literal(lit))
+}
+
+fn parse_tensor(o: &Map<String, Value>) -> Result<Operand, PromoteError> {
     let dtype = field(o, "dtype").ok_or_else(|| {
         PromoteError::invalid(
             "an operand needs \"dtype\" (a tensor) or \"scalar\" (a Python literal)",
@@ -91,13 +191,12 @@ pub fn parse_operand(v: &Value) -> Result<Operand, PromoteError> {
     };
     let value = match field(o, "value") {
         None => None,
-        Some(v) => {
-            let t = text(v, "a 0-d tensor's value")?;
-            Some(
-                Literal::parse(&t)
-                    .ok_or_else(|| PromoteError::invalid(format!("`{t}` is not a value")))?,
-            )
+        Some(_) if ndim != 0 => {
+            return Err(PromoteError::invalid(format!(
+                "\"value\" belongs to a 0-d tensor: add \"ndim\": 0 to the {dtype} operand, or drop \"value\""
+            )))
         }
+        Some(v) => Some(held_value(dtype, &text(v, "a 0-d tensor's value")?)?),
     };
     Ok(Operand::Tensor {
         dtype,
@@ -107,11 +206,29 @@ pub fn parse_operand(v: &Value) -> Result<Operand, PromoteError> {
     })
 }
 
-/// Parse one query line into a call.
+/// Parse one query line into a call, as `resolve` reads it.
 pub fn parse_query(v: &Value) -> Result<Call, PromoteError> {
+    parse_query_for(v, Interface::Resolve)
+}
+
+/// Parse one query into a call for an interface: unknown keys, at the top or in an operand,
+/// are `invalid` (naming the key and the keys that exist), and so are the spec's version-2
+/// keys this engine does not implement yet.
+///
+/// ```
+/// use serde_json::json;
+/// use promote::query::{parse_query_for, Interface};
+/// let q = json!({"op": "add", "operands": [{"dtype": "int8"}, {"dtype": "int8"}], "outt": "int8"});
+/// let e = parse_query_for(&q, Interface::Resolve).unwrap_err().to_string();
+/// assert!(e.contains("outt") && e.contains("\"out\""));
+/// let q = json!({"op": "add", "operands": [{"dtype": "int8"}, {"dtype": "int8"}], "autocast": "x"});
+/// assert!(parse_query_for(&q, Interface::Resolve).unwrap_err().to_string().contains("version-2"));
+/// ```
+pub fn parse_query_for(v: &Value, interface: Interface) -> Result<Call, PromoteError> {
     let o = v.as_object().ok_or_else(|| {
         PromoteError::invalid("a query is a JSON object with \"op\" and \"operands\"")
     })?;
+    check_keys(o, QUERY_KEYS, "a query", VERSION_2_KEYS)?;
     let op = field(o, "op")
         .and_then(|v| v.as_str())
         .ok_or_else(|| PromoteError::invalid("a query needs \"op\" (add, subtract, ...)"))?;
@@ -121,7 +238,7 @@ pub fn parse_query(v: &Value) -> Result<Call, PromoteError> {
         .ok_or_else(|| PromoteError::invalid("a query needs \"operands\": [...]"))?;
     let operands = operands
         .iter()
-        .map(parse_operand)
+        .map(|o| parse_operand_for(o, interface))
         .collect::<Result<Vec<_>, _>>()?;
     let out = match field(o, "out") {
         None => None,

@@ -75,7 +75,7 @@ fn op_first_word_out_and_values() {
 #[test]
 fn refusals_say_why_and_what_to_do() {
     let (code, out, _) = promote(&["explain", "-p", "torch", "uint16", "int8"]);
-    assert_eq!(code, 0);
+    assert_eq!(code, 1, "a refusal is exit status 1");
     assert!(
         out.starts_with("add uint16 int8 is refused (no_promotion) under torch"),
         "{out}"
@@ -118,5 +118,45 @@ fn bad_operands_are_explained() {
     assert!(
         err.contains("unknown dtype `int7`") && err.contains("did you mean"),
         "{err}"
+    );
+}
+
+#[test]
+fn two_tensors_show_the_promotion_table_step() {
+    for (p, call, cell) in [
+        ("numpy", ["add", "uint8", "int8"], "uint8 and int8 is int16"),
+        (
+            "torch",
+            ["multiply", "complex64", "float64"],
+            "complex64 and float64 is complex128",
+        ),
+        (
+            "paddle",
+            ["add", "float16", "float32"],
+            "float16 and float32 is float32",
+        ),
+    ] {
+        let mut args = vec!["explain", "-p", p];
+        args.extend(call);
+        let (_, out, _) = promote(&args);
+        assert!(
+            out.contains(&format!("The promotion table's cell for {cell}.")),
+            "{p}: {out}"
+        );
+        assert!(out.contains("The op's own rule:"), "{p}: {out}");
+    }
+}
+
+#[test]
+fn a_refusal_shows_the_steps_before_it() {
+    let (_, out, _) = promote(&["explain", "-p", "numpy", "add", "uint8", "300"]);
+    assert!(out.contains("Steps before the refusal:"), "{out}");
+    assert!(
+        out.contains("The Python int 300 enters the promotion as int64."),
+        "{out}"
+    );
+    assert!(
+        out.contains("Why: numpy: Python int 300 does not fit uint8"),
+        "{out}"
     );
 }

@@ -1,10 +1,12 @@
 //! Every execution strategy gives the same bits: the fused kernels, the chunked cast path,
-//! small chunks, rayon blocks and streaming stores are checked against a plain serial run of
-//! the same plan, for every dtype pair, under the numpy and torch policies.
+//! small chunks, rayon blocks and streaming stores, on every SIMD path this CPU supports
+//! (baseline, AVX2, AVX-512), are checked against a plain serial run of the same plan on the
+//! baseline path, for every dtype pair, under the numpy and torch policies.
 //!
-//! One test function: it changes the process-wide [`Tuning`].
+//! One test function: it changes the process-wide [`Tuning`] and SIMD [`Path`].
 
-use promote::kernel::array::Array;
+use promote::kernel::arch::{set_path, supported, Path};
+use promote::kernel::array::{Array, View};
 use promote::kernel::compute::Semantics;
 use promote::kernel::exec::{execute, set_tuning, Tuning};
 use promote::kernel::value::parse_array;
@@ -95,8 +97,22 @@ const PLAIN: Tuning = Tuning {
     fused: false,
 };
 
+/// The plain serial baseline run, then the fast strategies on every SIMD path.
+fn agree(plan: &promote::Plan, ins: &[View<'_>], sem: &Semantics, what: &str) {
+    set_path(Path::Baseline).unwrap();
+    set_tuning(PLAIN);
+    let want = execute(plan, ins, sem);
+    for path in supported() {
+        set_path(path).unwrap();
+        set_tuning(FAST);
+        let got = execute(plan, ins, sem);
+        assert_eq!(got, want, "{what} on {path:?}");
+    }
+}
+
 #[test]
 fn every_path_agrees_with_the_plain_serial_run() {
+    assert!(supported().contains(&Path::Baseline));
     let n = 3001;
     let ops = [
         Op::Add,
@@ -126,30 +142,20 @@ fn every_path_agrees_with_the_plain_serial_run() {
                         (x1.view(), y.view()),
                         (x.view(), y1.view()),
                     ] {
-                        set_tuning(PLAIN);
-                        let want = execute(&plan, &[l, r], &sem);
-                        set_tuning(FAST);
-                        let got = execute(&plan, &[l, r], &sem);
-                        assert_eq!(
-                            got,
-                            want,
-                            "{policy}: {call} (lengths {} and {})",
-                            l.len(),
-                            r.len()
-                        );
+                        let what =
+                            format!("{policy}: {call} (lengths {} and {})", l.len(), r.len());
+                        agree(&plan, &[l, r], &sem, &what);
                         checked += 1;
                     }
                 }
                 // a cast into `out`
                 let call: Call = format!("add {a} {b} out=float32").parse().unwrap();
                 if let Ok(plan) = p.resolve(&call) {
-                    set_tuning(PLAIN);
-                    let want = execute(&plan, &[x.view(), y.view()], &sem);
-                    set_tuning(FAST);
-                    assert_eq!(
-                        execute(&plan, &[x.view(), y.view()], &sem),
-                        want,
-                        "{policy}: {call}"
+                    agree(
+                        &plan,
+                        &[x.view(), y.view()],
+                        &sem,
+                        &format!("{policy}: {call}"),
                     );
                 }
             }
@@ -159,17 +165,11 @@ fn every_path_agrees_with_the_plain_serial_run() {
             let big = array(d, 200_003, 5);
             let call: Call = format!("sum {d}").parse().unwrap();
             if let Ok(plan) = p.resolve(&call) {
-                set_tuning(PLAIN);
-                let want = execute(&plan, &[big.view()], &sem);
-                set_tuning(FAST);
-                assert_eq!(
-                    execute(&plan, &[big.view()], &sem),
-                    want,
-                    "{policy}: {call}"
-                );
+                agree(&plan, &[big.view()], &sem, &format!("{policy}: {call}"));
             }
         }
     }
     set_tuning(Tuning::default());
+    set_path(promote::kernel::arch::detected()).unwrap();
     assert!(checked > 5000, "only {checked} cases ran");
 }

@@ -1,4 +1,5 @@
-//! `promote bench`: time the kernel cases on this machine.
+//! `promote bench`: time the kernel cases on this machine, next to the copy floor of the same
+//! traffic (threads: `RAYON_NUM_THREADS`, default one per core).
 
 use std::time::Duration;
 
@@ -6,7 +7,7 @@ use clap::Args;
 
 use super::PolicyArg;
 use crate::error::PromoteError;
-use crate::kernel::bench::{cases, measure};
+use crate::kernel::bench::{cases, measure, Row, COPIES};
 use crate::Policy;
 
 #[derive(Args)]
@@ -34,17 +35,24 @@ pub(crate) fn run(a: BenchArgs) -> Result<i32, PromoteError> {
     let policy = a.policy.load()?;
     let budget = Duration::from_secs_f64(a.seconds.max(0.0));
     if !a.json {
-        println!(
+        line(format!(
             "policy {} ({}), {} elements, {} threads\n",
             policy.name(),
             policy.framework(),
             a.elements,
             rayon::current_num_threads()
-        );
-        println!(
-            "{:<22} {:<58} {:>10} {:>11} {:>8} {:>11} {:>8} {:>7}",
-            "case", "plan", "elements", "median s", "GB/s", "copy s", "copy GB/s", "x copy"
-        );
+        ))?;
+        line(format!(
+            "{:<22} {:>11} {:>23} {:>7} {:>11} {:>15} {:>7} {:>11}",
+            "case",
+            "median s",
+            "fastest..slowest s",
+            "GB/s",
+            "floor s",
+            "floor copy",
+            "x floor",
+            "alloc s"
+        ))?;
     }
     for case in cases() {
         if let Some(o) = &a.only {
@@ -56,38 +64,55 @@ pub(crate) fn run(a: BenchArgs) -> Result<i32, PromoteError> {
             Ok(r) => r,
             Err(e) => {
                 if a.json {
-                    println!(
-                        "{}",
-                        serde_json::json!({"case": case.call, "error": e.to_string()})
-                    );
+                    line(
+                        serde_json::json!({"case": case.call, "error": e.to_string()}).to_string(),
+                    )?;
                 } else {
-                    println!("{:<22} {}", case.label, e);
+                    line(format!("{:<22} {}", case.label, e))?;
                 }
                 continue;
             }
         };
-        if a.json {
-            println!(
-                "{}",
-                serde_json::json!({
-                    "case": case.call, "label": case.label, "plan": row.plan, "elements": row.elements,
-                    "bytes": row.bytes, "seconds": row.seconds, "gbps": row.gbps(),
-                    "copy_seconds": row.copy_seconds, "copy_gbps": row.copy_gbps(),
-                })
-            );
-        } else {
-            println!(
-                "{:<22} {:<58} {:>10} {:>11.6} {:>8.2} {:>11.6} {:>8.2} {:>7.2}",
-                case.label,
-                row.plan,
-                row.elements,
-                row.seconds,
-                row.gbps(),
-                row.copy_seconds,
-                row.copy_gbps(),
-                row.seconds / row.copy_seconds
-            );
-        }
+        line(render_row(&row, a.json))?;
     }
     Ok(0)
+}
+
+/// Every line through the shared output helper: a closed pipe or a full disk is exit 3.
+fn line(text: String) -> Result<(), PromoteError> {
+    super::write_stdout(&(text + "\n"))
+}
+
+fn render_row(row: &Row, json: bool) -> String {
+    let (floor, floor_name) = row.floor();
+    let k = &row.kernel;
+    if json {
+        let copies: serde_json::Map<String, serde_json::Value> = COPIES
+            .iter()
+            .zip(&row.copies)
+            .map(|((name, _), t)| (name.to_string(), serde_json::json!(t.median())))
+            .collect();
+        serde_json::json!({
+                "case": row.case.call, "label": row.case.label, "plan": row.plan,
+                "elements": row.elements, "bytes": row.bytes, "rounds": k.0.len(),
+                "seconds": k.median(), "fastest": k.quantile(0.0), "slowest": k.quantile(1.0),
+                "gbps": row.gbps(), "floor_seconds": floor, "floor_copy": floor_name,
+                "copies": copies, "allocating_seconds": row.allocating.median(),
+                "threads": rayon::current_num_threads(),
+        })
+        .to_string()
+    } else {
+        format!(
+            "{:<22} {:>11.6} {:>11.6}..{:<11.6} {:>7.2} {:>11.6} {:>15} {:>7.2} {:>11.6}",
+            row.case.label,
+            k.median(),
+            k.quantile(0.0),
+            k.quantile(1.0),
+            row.gbps(),
+            floor,
+            floor_name,
+            k.median() / floor,
+            row.allocating.median(),
+        )
+    }
 }

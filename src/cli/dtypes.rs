@@ -61,8 +61,12 @@ fn literal_entry(p: &RulePolicy, lit: &str) -> Option<String> {
     let plan = p.resolve(&call).ok()?;
     plan.steps
         .iter()
-        .find(|s| s.rule == "literal")
-        .and_then(|s| s.detail.split_once(" enters as ").map(|x| x.1.to_string()))
+        .find(|s| s.rule() == "literal")
+        .and_then(|s| {
+            s.to_string()
+                .split_once(" enters as ")
+                .map(|x| x.1.to_string())
+        })
 }
 
 pub(crate) fn run(a: DtypesArgs) -> Result<i32, PromoteError> {

@@ -6,7 +6,7 @@ use super::PolicyArg;
 use crate::error::PromoteError;
 use crate::op::{Call, Op};
 use crate::operand::Operand;
-use crate::plan::{Plan, Step};
+use crate::plan::{JoinSource, Plan, Step};
 use crate::policy::{self, RulePolicy, Scheme};
 use crate::Policy;
 
@@ -72,14 +72,6 @@ fn capitalize(s: &str) -> String {
     }
 }
 
-/// `join(a, b) = c` → (a, b, c).
-fn parse_join(detail: &str) -> Option<(&str, &str, &str)> {
-    let rest = detail.strip_prefix("join(")?;
-    let (args, c) = rest.split_once(") = ")?;
-    let (a, b) = args.split_once(", ")?;
-    Some((a, b, c))
-}
-
 /// The names of the policy's categories, highest first (`tensors with dimensions`, ...).
 fn category_names(p: &RulePolicy) -> Vec<String> {
     let Scheme::Categories(c) = &p.scheme else {
@@ -120,29 +112,28 @@ fn categories_text(p: &RulePolicy) -> Option<String> {
 
 /// One step in plain words.
 fn step_text(p: &RulePolicy, s: &Step) -> String {
-    let d = s.detail.as_str();
-    match s.rule {
-        "literal" => format!(
+    let d = s.to_string();
+    match s {
+        Step::Literal { .. } => format!(
             "{}.",
             capitalize(
                 &d.replace(" enters as ", " enters the promotion as ")
                     .replace("Python", "the Python")
             )
         ),
-        "canonicalize" => format!("This mode has no such dtype: {d}."),
-        "weak" => format!("Weak typing: {d}."),
-        "lattice" => match parse_join(d) {
-            Some((a, b, c)) => {
-                format!("In the promotion lattice, the least type above both {a} and {b} is {c}.")
-            }
-            None => format!("Lattice: {d}."),
-        },
-        "table" => match parse_join(d) {
-            Some((a, b, c)) => format!("The promotion table's cell for {a} and {b} is {c}."),
-            None => format!("Table: {d}."),
-        },
-        "category" => {
-            let mut t = d.to_string();
+        Step::Canonical { .. } => format!("This mode has no such dtype: {d}."),
+        Step::Weak(_) => format!("Weak typing: {d}."),
+        Step::Join {
+            source: JoinSource::Lattice,
+            a,
+            b,
+            join,
+        } => format!("In the promotion lattice, the least type above both {a} and {b} is {join}."),
+        Step::Join { a, b, join, .. } => {
+            format!("The promotion table's cell for {a} and {b} is {join}.")
+        }
+        Step::Category(_) => {
+            let mut t = d;
             for (i, name) in category_names(p).iter().enumerate() {
                 t = t.replace(&format!("category {} (", i + 1), &format!("the {name} ("));
             }
@@ -154,18 +145,19 @@ fn step_text(p: &RulePolicy, s: &Step) -> String {
             }
             format!("{}.", capitalize(&t))
         }
-        "value" => format!("Value-based casting: {d}."),
-        "op" => format!("The op's own rule: {d}."),
-        "out" => format!("Writing into out: {d}."),
-        "corner" => format!("A special case of {}: {d}.", p.framework),
-        r => format!("{} ({r}).", capitalize(d)),
+        Step::Value(_) => format!("Value-based casting: {d}."),
+        Step::OpRule { .. } => format!("The op's own rule: {d}."),
+        Step::Out(_) => format!("Writing into out: {d}."),
+        Step::Corner { .. } => format!("A special case of {}: {d}.", p.framework),
+        _ => format!("{} ({}).", capitalize(&d), s.rule()),
     }
 }
 
 /// The explanation of one call under one policy.
 pub(crate) fn explain(p: &RulePolicy, call: &Call) -> String {
     let mut s = String::new();
-    let r = p.resolve(call);
+    let traced = p.resolve_traced(call);
+    let r = traced.outcome;
     let head = match &r {
         Ok(plan) => format!(
             "{} gives {}{}",
@@ -198,7 +190,7 @@ pub(crate) fn explain(p: &RulePolicy, call: &Call) -> String {
             let uses_categories = plan
                 .steps
                 .iter()
-                .any(|st| st.rule == "category" || st.rule == "value");
+                .any(|st| matches!(st, Step::Category(_) | Step::Value(_)));
             if uses_categories {
                 if let Some(t) = categories_text(p) {
                     s.push_str(&format!("  {t}\n"));
@@ -216,7 +208,7 @@ pub(crate) fn explain(p: &RulePolicy, call: &Call) -> String {
                         && plan
                             .steps
                             .iter()
-                            .any(|st| st.detail.contains(n.name.as_str()))
+                            .any(|st| st.to_string().contains(n.name.as_str()))
                 })
                 .map(|n| {
                     format!(
@@ -234,6 +226,13 @@ pub(crate) fn explain(p: &RulePolicy, call: &Call) -> String {
             }
         }
         Err(e) => {
+            if !traced.steps.is_empty() {
+                s.push_str("Steps before the refusal:\n");
+                for (i, st) in traced.steps.iter().enumerate() {
+                    s.push_str(&format!("  {}. {}\n", i + 1, step_text(p, st)));
+                }
+                s.push('\n');
+            }
             s.push_str(&format!("Why: {e}\n"));
         }
     }
@@ -285,7 +284,7 @@ pub(crate) fn run(a: ExplainArgs) -> Result<i32, PromoteError> {
     if !a.all {
         let p = a.policy.load()?;
         super::table::emit(&explain(&p, &call));
-        return Ok(0);
+        return Ok(super::answer_status(p.resolve(&call).is_ok()));
     }
     let mut rows = vec![vec!["policy".to_string(), format!("{call}")]];
     let mut details = String::new();

@@ -11,9 +11,13 @@ mod resolve;
 mod svg;
 mod table;
 
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use clap::{Args, Parser, Subcommand};
+use std::ffi::OsString;
+
+use clap::{Args, CommandFactory, Parser, Subcommand};
 
 use crate::error::PromoteError;
 use crate::policy::{self, RulePolicy};
@@ -27,9 +31,10 @@ struct Cli {
 }
 
 pub(crate) const OPERAND_HELP: &str = "\
-A call is `OP OPERAND [OPERAND] [out=DTYPE]`, operands in the compact syntax:
+A call is `[OP] OPERAND [OPERAND] [out=DTYPE]` (no OP: add), operands in the compact syntax:
   int8            a tensor with one or more dimensions (any dtype spelling: i8, torch.int8, np.int8)
-  int8(5)         a 0-d tensor holding 5; int8() when the value does not matter
+  int8(5)         a 0-d tensor holding 5 (a value int8 can hold); int8() leaves the value out
+                  (value-based policies such as numpy1 then assume 1)
   ~int32          a weakly typed tensor (JAX weak_type, TF WeakTensor); ~int32(5) is a 0-d one
   True 300 -1     Python literals, as repr writes them: True, 300, -1, 1.0, 1e+300, inf, nan,
   1.0 1j (1+2j)   1j, (1+2j); ints of any size (18446744073709551616)
@@ -41,6 +46,9 @@ Examples:
   promote diff torch jax                                every cell where two policies differ
   promote check my-policy.toml                          validate a policy: lattice? associative?
   promote lattice --policy jax > jax.svg                the promotion lattice as a picture
+  promote eval --policy numpy add a.npy b.npy -o c.npy  execute a call on .npy files
+Exit status: 0 answered, 1 the answer is an error (a refused promotion, an invalid call),
+2 invalid usage, 3 reading or writing failed. JSONL streams exit 0 with errors as answers.
 Policies: numpy numpy1 torch oneflow jax jax-x64 jax-strict tf tf-legacy tf-all tf-safe paddle array-api";
 
 /// Which policy: a built-in name or a file.
@@ -87,9 +95,95 @@ enum Command {
     Bench(bench::BenchArgs),
 }
 
+/// Exit status: the call was answered.
+pub const EXIT_ANSWERED: i32 = 0;
+/// Exit status: the one-shot answer is an error (a refused promotion, an invalid call).
+pub const EXIT_REFUSED: i32 = 1;
+/// Exit status: invalid usage (bad arguments, an unknown policy, a malformed policy file).
+pub const EXIT_USAGE: i32 = 2;
+/// Exit status: reading input or writing output failed (a closed pipe, a full disk).
+pub const EXIT_IO: i32 = 3;
+
+static WRITE_FAILED: AtomicBool = AtomicBool::new(false);
+
+/// The exit status of a one-shot answer.
+pub(crate) fn answer_status(answered: bool) -> i32 {
+    if answered {
+        EXIT_ANSWERED
+    } else {
+        EXIT_REFUSED
+    }
+}
+
+/// Write `text` to standard output and flush it: the one output path of the one-shot
+/// subcommands. A failure is an I/O error (exit status 3), never an "invalid query".
+pub(crate) fn write_stdout(text: &str) -> Result<(), PromoteError> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|_| out.flush())
+        .map_err(|e| PromoteError::io("stdout", &e))
+}
+
+/// [`write_stdout`] for subcommands that do not return its error: a failure is reported
+/// once on stderr and makes the exit status 3.
+pub(crate) fn emit(text: &str) {
+    if let Err(e) = write_stdout(text) {
+        if !WRITE_FAILED.swap(true, Ordering::Relaxed) {
+            eprintln!("promote: {e}");
+        }
+    }
+}
+
+/// Options written after a call's words move before them, so that a call may hold negative
+/// literals (`add uint8 -1`, `-inf`, `-1j`: its positional arguments accept hyphens) while
+/// options still go anywhere (`eval add a.npy b.npy -o c.npy`, `resolve add int8 1 -p numpy`).
+/// Only the subcommand's own option names move; everything else keeps its order.
+fn options_first(args: Vec<OsString>) -> Vec<OsString> {
+    let cli = Cli::command();
+    let Some(sub) = args
+        .get(1)
+        .and_then(|a| a.to_str())
+        .and_then(|name| cli.find_subcommand(name))
+    else {
+        return args;
+    };
+    // each option spelling, and whether it takes a value
+    let mut options: Vec<(String, bool)> = Vec::new();
+    for a in sub.get_arguments().filter(|a| !a.is_positional()) {
+        let takes_value = a.get_action().takes_values();
+        options.extend(a.get_long().map(|l| (format!("--{l}"), takes_value)));
+        options.extend(a.get_short().map(|c| (format!("-{c}"), takes_value)));
+    }
+    let (head, rest) = args.split_at(2);
+    let (mut moved, mut kept) = (head.to_vec(), Vec::new());
+    let mut i = 0;
+    while i < rest.len() {
+        let word = rest[i].to_string_lossy();
+        if word == "--" {
+            kept.extend_from_slice(&rest[i..]);
+            break;
+        }
+        let option = options.iter().find(|(o, _)| {
+            *word == **o || (o.starts_with("--") && word.starts_with(&format!("{o}=")))
+        });
+        match option {
+            Some((o, true)) if *word == **o && i + 1 < rest.len() => {
+                moved.extend_from_slice(&rest[i..i + 2]);
+                i += 2;
+                continue;
+            }
+            Some(_) => moved.push(rest[i].clone()),
+            None => kept.push(rest[i].clone()),
+        }
+        i += 1;
+    }
+    moved.extend(kept);
+    moved
+}
+
 /// Run the CLI; returns the exit status.
 pub fn main() -> i32 {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(options_first(std::env::args_os().collect()));
     let r = match cli.command {
         Command::Resolve(a) => resolve::run(a),
         Command::Table(a) => table::run(a),
@@ -103,10 +197,112 @@ pub fn main() -> i32 {
         Command::Bench(a) => bench::run(a),
     };
     match r {
+        Ok(_) if WRITE_FAILED.load(Ordering::Relaxed) => EXIT_IO,
         Ok(code) => code,
+        Err(e @ PromoteError::Io { .. }) => {
+            eprintln!("promote: {e}");
+            EXIT_IO
+        }
         Err(e) => {
             eprintln!("promote: {e}");
-            2
+            EXIT_USAGE
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The CLI's reports as values, for bindings (the Python package) that show the same text and data.
+
+/// The text `promote explain` prints for one call under one policy.
+///
+/// ```
+/// let torch = promote::builtin("torch").unwrap();
+/// let text = promote::cli::explain_text(&torch, &"add int8 1.0".parse().unwrap());
+/// assert!(text.starts_with("add int8 1.0 gives float32 under torch"));
+/// ```
+pub fn explain_text(p: &RulePolicy, call: &crate::Call) -> String {
+    explain::explain(p, call)
+}
+
+/// The report of `promote diff A B --op OPS --format json`: every cell where two policies
+/// disagree. `ops` is an op, several separated by commas, or `all`.
+///
+/// ```
+/// let (t, j) = (promote::builtin("torch").unwrap(), promote::builtin("jax").unwrap());
+/// let d = promote::cli::diff_json(&t, &j, "add", false).unwrap();
+/// assert!(d["differ"].as_u64().unwrap() > 0);
+/// ```
+pub fn diff_json(
+    a: &RulePolicy,
+    b: &RulePolicy,
+    ops: &str,
+    ignore_weak: bool,
+) -> Result<serde_json::Value, PromoteError> {
+    let ops: Vec<crate::Op> = if ops == "all" {
+        crate::Op::ALL.to_vec()
+    } else {
+        ops.split(',')
+            .map(|o| crate::Op::parse(o.trim()))
+            .collect::<Result<_, _>>()?
+    };
+    let mut groups = Vec::new();
+    for op in ops {
+        groups.extend(diff::compare(a, b, op, ignore_weak));
+    }
+    Ok(diff::to_json(a, b, &groups))
+}
+
+/// The table of `promote table --format json`: `op` an op or `promote`, `with` one of
+/// `tensors`, `scalars`, `zero-dim`, `weak`, `nodes`, `style` one of `auto`, `plain`, `full`,
+/// `jax`, `tf`, `paddle`; `literals` the Python scalars of `scalars`; `mark` another policy whose
+/// differing cells are marked.
+///
+/// ```
+/// let t = promote::builtin("torch").unwrap();
+/// let g = promote::cli::table_json(&t, "add", "tensors", "full", &[], None).unwrap();
+/// assert_eq!(g["rows"][1], "uint8");
+/// ```
+pub fn table_json(
+    p: &RulePolicy,
+    op: &str,
+    with: &str,
+    style: &str,
+    literals: &[&str],
+    mark: Option<&RulePolicy>,
+) -> Result<serde_json::Value, PromoteError> {
+    use clap::ValueEnum;
+    let bad = |what: &str, v: &str, all: String| PromoteError::Invalid {
+        message: format!("{what} `{v}` is not one of {all}"),
+    };
+    let names = |vs: &[String]| vs.join(", ");
+    let withs: Vec<String> = table::With::value_variants()
+        .iter()
+        .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_string()))
+        .collect();
+    let styles: Vec<String> = table::Style::value_variants()
+        .iter()
+        .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_string()))
+        .collect();
+    let w = table::With::from_str(with, true).map_err(|_| bad("with", with, names(&withs)))?;
+    let s = table::Style::from_str(style, true).map_err(|_| bad("style", style, names(&styles)))?;
+    let op = table::TableOp::parse(op)?;
+    let default = ["True", "1", "1.0", "1j"];
+    let texts: &[&str] = if literals.is_empty() {
+        &default
+    } else {
+        literals
+    };
+    let lits = texts
+        .iter()
+        .map(|t| {
+            crate::Literal::parse(t).ok_or_else(|| PromoteError::Invalid {
+                message: format!("`{t}` is not a Python literal (write it as repr does)"),
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut g = table::grid(p, op, w, s, &lits);
+    if let Some(m) = mark {
+        table::mark(&mut g, m, s);
+    }
+    Ok(table::to_json(&g))
 }

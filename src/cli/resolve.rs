@@ -1,19 +1,32 @@
 //! `promote resolve`: the JSONL interface, or a one-shot call.
 
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufReader, BufWriter, Write};
 
 use clap::Args;
 
 use super::PolicyArg;
 use crate::error::PromoteError;
+use crate::jsonl::{self, Framing};
 use crate::op::Call;
 use crate::query;
+
+/// The stream options `resolve` and `eval` share.
+#[derive(Args, Clone, Copy)]
+pub(crate) struct StreamArgs {
+    /// Lines longer than this many bytes get an `invalid` answer (the stream goes on).
+    #[arg(long, default_value_t = jsonl::DEFAULT_MAX_LINE_BYTES)]
+    pub(crate) max_line_bytes: usize,
+}
 
 #[derive(Args)]
 pub(crate) struct ResolveArgs {
     #[command(flatten)]
     policy: PolicyArg,
-    /// A one-shot call instead of stdin: `add int8 300` (compact operand syntax, `out=DTYPE` last).
+    #[command(flatten)]
+    stream: StreamArgs,
+    /// A one-shot call instead of stdin: `add int8 300`, `add uint8 -1` (compact operand
+    /// syntax, `out=DTYPE` last). Exit status 1 when the answer is an error.
+    #[arg(allow_hyphen_values = true)]
     call: Vec<String>,
 }
 
@@ -25,44 +38,27 @@ pub(crate) fn run(a: ResolveArgs) -> Result<i32, PromoteError> {
             .join(" ")
             .parse::<Call>()
             .and_then(|c| crate::Policy::resolve(&*policy, &c));
-        println!("{}", query::answer_value(&r));
-        return Ok(0);
+        super::write_stdout(&format!("{}\n", query::answer_value(&r)))?;
+        return Ok(super::answer_status(r.is_ok()));
     }
-    let mut input = BufReader::with_capacity(1 << 16, std::io::stdin().lock());
-    let mut out = BufWriter::new(std::io::stdout().lock());
-    let mut line = String::new();
-    loop {
-        line.clear();
-        match input.read_line(&mut line) {
-            Ok(0) => break,
-            Ok(_) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-                // not UTF-8: answer `invalid` and skip to the next line
-                let mut skip = Vec::new();
-                let _ = input.read_until(b'\n', &mut skip);
-                writeln!(
-                    out,
-                    "{}",
-                    query::answer_value(&Err(PromoteError::invalid("the line is not UTF-8")))
-                )
-                .map_err(|e| PromoteError::invalid(format!("stdout: {e}")))?;
-                continue;
-            }
-            Err(e) => return Err(PromoteError::invalid(format!("stdin: {e}"))),
-        }
-        let l = line.trim_end_matches(['\n', '\r']);
-        if l.trim().is_empty() {
-            continue;
-        }
-        writeln!(out, "{}", query::answer_line(&*policy, l))
-            .map_err(|e| PromoteError::invalid(format!("stdout: {e}")))?;
-        // answer interactive callers at once; batch when more input is already waiting
-        if input.buffer().is_empty() {
-            out.flush()
-                .map_err(|e| PromoteError::invalid(format!("stdout: {e}")))?;
-        }
-    }
-    out.flush()
-        .map_err(|e| PromoteError::invalid(format!("stdout: {e}")))?;
-    Ok(0)
+    serve_stdin(a.stream, |line, out| {
+        out.write_all(query::answer_line(&*policy, line).as_bytes())
+    })?;
+    Ok(super::EXIT_ANSWERED)
+}
+
+/// Answer standard input line by line (the framing of [`crate::jsonl`]).
+pub(crate) fn serve_stdin(
+    stream: StreamArgs,
+    answer: impl FnMut(&str, &mut BufWriter<std::io::StdoutLock<'static>>) -> std::io::Result<()>,
+) -> Result<(), PromoteError> {
+    let input = BufReader::with_capacity(1 << 16, std::io::stdin().lock());
+    let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    jsonl::serve(
+        input,
+        &mut out,
+        Framing::for_stdin(stream.max_line_bytes),
+        answer,
+        |e| query::answer_of(&Err(e.clone())).to_string(),
+    )
 }

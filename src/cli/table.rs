@@ -77,7 +77,12 @@ pub(crate) struct TableArgs {
     #[arg(long, value_name = "POLICY")]
     mark: Option<String>,
     /// The Python scalars of `--with scalars`, comma-separated as repr writes them.
-    #[arg(long, value_delimiter = ',', default_value = "True,1,1.0,1j")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "True,1,1.0,1j",
+        allow_hyphen_values = true
+    )]
     literals: Vec<String>,
 }
 
@@ -208,13 +213,7 @@ pub(crate) fn weak_dtypes(p: &RulePolicy) -> Vec<DType> {
 
 /// Write to standard output; a closed pipe (`| head`) ends the output quietly.
 pub(crate) fn emit(text: &str) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("promote: stdout: {e}");
-        }
-    }
+    super::emit(text)
 }
 
 fn literal_label(style: Style, l: &Literal, all: &[Literal]) -> String {

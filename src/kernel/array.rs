@@ -357,8 +357,15 @@ element!(C64, Complex128, |a, b| a.re.same_bits(b.re)
 
 impl Array {
     /// `n` zeros (false, 0, +0.0) of a dtype.
+    ///
+    /// The memory comes zeroed from the allocator (for large arrays: fresh pages from the
+    /// OS, touched first by whichever thread writes them), and buffers of at least
+    /// [`HUGE_PAGE_MIN_BYTES`] ask Linux for transparent huge pages, as NumPy does, so that
+    /// filling them costs a page fault per 2 MB rather than per 4 KB.
     pub fn zeros(d: DType, n: usize) -> Array {
-        with_dtype!(d, T => Array::from(vec![T::default(); n]))
+        // SAFETY: every one of the 15 element types is valid as all-zero bytes (false, 0,
+        // +0.0, 0+0i), and `with_dtype!` only names those types.
+        with_dtype!(d, T => Array::from(unsafe { zeroed_vec::<T>(n) }))
     }
     /// The dtype.
     pub fn dtype(&self) -> DType {
@@ -386,6 +393,53 @@ impl Array {
     }
 }
 
+/// Buffers of at least this many bytes are advised to use transparent huge pages.
+pub const HUGE_PAGE_MIN_BYTES: usize = 4 << 20;
+
+/// A vector of `n` all-zero-bytes elements, from `alloc_zeroed` (calloc: large buffers are
+/// fresh, untouched pages).
+///
+/// # Safety
+///
+/// All-zero bytes must be a valid `T`.
+unsafe fn zeroed_vec<T>(n: usize) -> Vec<T> {
+    let layout = std::alloc::Layout::array::<T>(n).expect("array size overflows isize");
+    if layout.size() == 0 {
+        return Vec::new();
+    }
+    // SAFETY: the layout has a nonzero size.
+    let p = unsafe { std::alloc::alloc_zeroed(layout) } as *mut T;
+    if p.is_null() {
+        std::alloc::handle_alloc_error(layout);
+    }
+    if layout.size() >= HUGE_PAGE_MIN_BYTES {
+        advise_huge_pages(p as *mut u8, layout.size());
+    }
+    // SAFETY: allocated by the global allocator with the layout of `[T; n]`, all `n`
+    // elements initialized (zero bytes, valid by the caller's promise).
+    unsafe { Vec::from_raw_parts(p, n, n) }
+}
+
+/// Ask Linux to back the 2 MB-aligned part of `[p, p + len)` with transparent huge pages
+/// (`madvise(MADV_HUGEPAGE)`; a hint: where THP is off it does nothing).
+fn advise_huge_pages(p: *mut u8, len: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = (p as usize).next_multiple_of(HUGE);
+        let end = (p as usize + len) & !(HUGE - 1);
+        if end > start {
+            // SAFETY: the range lies inside an allocation this process owns; MADV_HUGEPAGE
+            // changes no contents, only how the pages are backed.
+            unsafe {
+                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (p, len);
+}
+
 impl<'a> View<'a> {
     /// The dtype.
     pub fn dtype(&self) -> DType {
@@ -400,8 +454,25 @@ impl<'a> View<'a> {
         self.len() == 0
     }
     /// Elements `start..end`.
+    ///
+    /// # Panics
+    ///
+    /// Unless `start <= end <= self.len()`, as slice indexing does; [`View::get`] returns
+    /// `None` instead.
     pub fn slice(&self, start: usize, end: usize) -> View<'a> {
         each_dtype!(View, *self, v, T => T::view(&v[start..end]))
+    }
+    /// Elements `start..end`, or `None` unless `start <= end <= self.len()`.
+    ///
+    /// ```
+    /// use promote::kernel::array::Array;
+    /// let a = Array::from(vec![1u8, 2, 3]);
+    /// assert_eq!(a.view().get(1, 3).map(|v| v.len()), Some(2));
+    /// assert!(a.view().get(2, 1).is_none());
+    /// assert!(a.view().get(0, 4).is_none());
+    /// ```
+    pub fn get(&self, start: usize, end: usize) -> Option<View<'a>> {
+        (start <= end && end <= self.len()).then(|| self.slice(start, end))
     }
     /// An owned copy.
     pub fn to_array(&self) -> Array {
@@ -443,6 +514,37 @@ mod tests {
             with_dtype!(d, T => assert_eq!(std::mem::size_of::<T>(), d.itemsize()));
             assert_eq!(a, a.clone());
         }
+    }
+
+    #[test]
+    fn large_zeros_are_zero_and_drop_cleanly() {
+        for d in [
+            DType::Float64,
+            DType::Complex64,
+            DType::Float16,
+            DType::Bool,
+        ] {
+            let n = (HUGE_PAGE_MIN_BYTES / d.itemsize()) * 2 + 3;
+            let a = Array::zeros(d, n);
+            assert_eq!(a.len(), n);
+            assert_eq!(a.view().slice(n - 1, n).to_array(), Array::zeros(d, 1));
+        }
+        assert!(Array::zeros(DType::Int8, 0).is_empty());
+    }
+
+    #[test]
+    #[should_panic(expected = "slice index starts at 5 but ends at 2")]
+    fn a_reversed_slice_panics_as_documented() {
+        let a = Array::zeros(DType::Int8, 8);
+        let _ = a.view().slice(5, 2);
+    }
+
+    #[test]
+    fn get_checks_the_range() {
+        let a = Array::zeros(DType::Int8, 8);
+        assert!(a.view().get(5, 2).is_none());
+        assert!(a.view().get(7, 9).is_none());
+        assert_eq!(a.view().get(8, 8).unwrap().len(), 0);
     }
 
     #[test]

@@ -1,9 +1,15 @@
 //! The benchmark cases of `promote bench` and `benches/kernels.rs`, on generated data, with
-//! a plain copy of the same number of bytes as the memory-bandwidth floor.
+//! copies of the same traffic as the memory-bandwidth floor.
+//!
+//! The floor of a case is the fastest of three copies of half its bytes (a copy reads and
+//! writes each byte, so it moves what the kernel reads plus what it writes), each timed in
+//! the same interleaved rounds as the kernel: one `memcpy` on the calling thread
+//! ([`memcpy`]), `memcpy` in 64 KB pieces on the rayon pool ([`copy`]), and a streaming
+//! copy on the rayon pool ([`stream_copy`]).
 //!
 //! ```
 //! use promote::kernel::bench::{cases, Case};
-//! assert_eq!(cases().len(), 6);
+//! assert_eq!(cases().len(), 8);
 //! assert_eq!(cases()[0].call, "add int8 uint8");
 //! ```
 
@@ -14,7 +20,7 @@ use rayon::prelude::*;
 use super::array::{Array, C32, C64};
 use super::cast::cast_array;
 use super::compute::Semantics;
-use super::exec::execute_into;
+use super::exec::{execute, execute_into};
 use crate::dtype::DType;
 use crate::op::Call;
 use crate::plan::Plan;
@@ -29,7 +35,8 @@ pub struct Case {
     pub label: &'static str,
 }
 
-/// The cases of the issue: mixed-dtype binary ops over large arrays.
+/// The cases of the issue: mixed-dtype binary ops over large arrays, then two without
+/// promotion work (an operand in the compute dtype already, or a Python scalar).
 pub fn cases() -> Vec<Case> {
     vec![
         Case {
@@ -55,6 +62,14 @@ pub fn cases() -> Vec<Case> {
         Case {
             call: "less uint8 int8",
             label: "uint8 < int8",
+        },
+        Case {
+            call: "add float64 1.0",
+            label: "float64 + 1.0",
+        },
+        Case {
+            call: "multiply int16 int16",
+            label: "int16 * int16",
         },
     ]
 }
@@ -104,8 +119,17 @@ impl Prepared {
             .operands
             .iter()
             .enumerate()
-            .map(|(i, o)| data(o.dtype().expect("tensor"), n, i as u64 + 1))
-            .collect();
+            .map(|(i, o)| match (o.dtype(), o.literal()) {
+                (Some(d), _) => Ok(data(d, n, i as u64 + 1)),
+                (None, Some(l)) => super::eval::literal_array(l, plan.inputs[i]),
+                (None, None) => Err(crate::PromoteError::Invalid {
+                    message: format!(
+                        "bench case `{}`: operand {i} is neither a tensor nor a literal",
+                        case.call
+                    ),
+                }),
+            })
+            .collect::<Result<_, _>>()?;
         let out = Array::zeros(plan.result, n);
         let bytes = inputs.iter().map(|a| a.nbytes()).sum::<usize>() + out.nbytes();
         Ok(Prepared {
@@ -117,17 +141,60 @@ impl Prepared {
         })
     }
 
-    /// Run the kernel once.
+    /// Run the kernel once into the preallocated output.
     pub fn run(&mut self, sem: &Semantics) {
         let views: Vec<_> = self.inputs.iter().map(|a| a.view()).collect();
         execute_into(&self.plan, &views, self.out.view_mut(), sem).expect("bench case runs");
     }
+
+    /// Run the kernel once, allocating the output (the path of `eval` and the bindings), and
+    /// drop the result.
+    pub fn run_allocating(&self, sem: &Semantics) {
+        let views: Vec<_> = self.inputs.iter().map(|a| a.view()).collect();
+        drop(execute(&self.plan, &views, sem).expect("bench case runs"));
+    }
 }
 
-/// A copy of `src` into `dst` in 64 KB pieces, over the same rayon pool as the kernels:
-/// the bandwidth floor (same bytes moved, ordinary stores like the kernels').
+/// One `memcpy` of `src` into `dst` on the calling thread (glibc's, through
+/// `copy_from_slice`).
+///
+/// # Panics
+///
+/// If the lengths differ.
+pub fn memcpy(src: &[u8], dst: &mut [u8]) {
+    assert_eq!(src.len(), dst.len(), "bench::memcpy: lengths differ");
+    dst.copy_from_slice(src);
+}
+
+/// A streaming copy (non-temporal stores of the widest [`super::arch::Path`]) of `src` into
+/// `dst`, split over the rayon pool in 1 MB-aligned blocks.
+///
+/// # Panics
+///
+/// If the lengths differ.
+pub fn stream_copy(src: &[u8], dst: &mut [u8]) {
+    assert_eq!(src.len(), dst.len(), "bench::stream_copy: lengths differ");
+    let block = src
+        .len()
+        .div_ceil(rayon::current_num_threads())
+        .next_multiple_of(1 << 20);
+    dst.par_chunks_mut(block)
+        .zip(src.par_chunks(block))
+        .for_each(|(d, s)| {
+            super::arch::stream_copy(d, s);
+            super::arch::store_fence();
+        });
+}
+
+/// A copy of `src` into `dst` in 64 KB pieces, over the same rayon pool as the kernels
+/// (ordinary stores).
+///
+/// # Panics
+///
+/// If the lengths differ.
 pub fn copy(src: &[u8], dst: &mut [u8]) {
     const PIECE: usize = 64 * 1024;
+    assert_eq!(src.len(), dst.len(), "bench::copy: lengths differ");
     if src.len() < (1 << 20) {
         dst.copy_from_slice(src);
         return;
@@ -157,6 +224,36 @@ pub fn median_time(mut f: impl FnMut(), min_runs: usize, budget: Duration) -> Du
     times[times.len() / 2]
 }
 
+/// Times of one thing over the rounds.
+#[derive(Clone, Debug, Default)]
+pub struct Times(pub Vec<f64>);
+
+impl Times {
+    /// The median, in seconds.
+    pub fn median(&self) -> f64 {
+        self.quantile(0.5)
+    }
+    /// The `q` quantile (0: fastest, 1: slowest), in seconds; NaN without times.
+    pub fn quantile(&self, q: f64) -> f64 {
+        let mut v = self.0.clone();
+        if v.is_empty() {
+            return f64::NAN;
+        }
+        v.sort_by(f64::total_cmp);
+        v[((v.len() - 1) as f64 * q.clamp(0.0, 1.0)).round() as usize]
+    }
+}
+
+/// A copy of a source into a destination of the same length.
+pub type CopyFn = fn(&[u8], &mut [u8]);
+
+/// The copies of the floor, by name, in the order they are timed.
+pub const COPIES: [(&str, CopyFn); 3] = [
+    ("memcpy", memcpy),
+    ("memcpy pieces", copy),
+    ("streaming copy", stream_copy),
+];
+
 /// One measured row.
 #[derive(Clone, Debug)]
 pub struct Row {
@@ -168,25 +265,37 @@ pub struct Row {
     pub elements: usize,
     /// Bytes moved per run.
     pub bytes: usize,
-    /// Median seconds of the kernel.
-    pub seconds: f64,
-    /// Median seconds of the copy floor.
-    pub copy_seconds: f64,
+    /// The kernel into a preallocated output.
+    pub kernel: Times,
+    /// The kernel allocating its output (`execute`), the drop included.
+    pub allocating: Times,
+    /// Each of [`COPIES`], same order.
+    pub copies: Vec<Times>,
 }
 
 impl Row {
-    /// Bytes moved per second, in GB/s.
-    pub fn gbps(&self) -> f64 {
-        self.bytes as f64 / self.seconds / 1e9
+    /// Median seconds of the kernel.
+    pub fn seconds(&self) -> f64 {
+        self.kernel.median()
     }
-    /// The copy floor in GB/s.
-    pub fn copy_gbps(&self) -> f64 {
-        self.bytes as f64 / self.copy_seconds / 1e9
+    /// The floor: the smallest median of the copies, and which copy it was.
+    pub fn floor(&self) -> (f64, &'static str) {
+        self.copies
+            .iter()
+            .zip(COPIES)
+            .map(|(t, (name, _))| (t.median(), name))
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .unwrap_or((f64::NAN, ""))
+    }
+    /// Bytes moved per second by the kernel, in GB/s.
+    pub fn gbps(&self) -> f64 {
+        self.bytes as f64 / self.seconds() / 1e9
     }
 }
 
-/// Measure one case: kernel runs and copy runs alternate, so that both see the same load on
-/// the machine; the medians of each are reported.
+/// Measure one case in interleaved rounds: per round the kernel into its preallocated output,
+/// the allocating kernel, and each copy of the floor, so that all see the same load on the
+/// machine. At least `min_runs` rounds, and more while `budget` lasts (up to 1000).
 pub fn measure(
     policy: &dyn Policy,
     case: Case,
@@ -196,32 +305,70 @@ pub fn measure(
 ) -> Result<Row, crate::PromoteError> {
     let sem = Semantics::for_policy(policy.name());
     let mut p = Prepared::new(policy, case, n)?;
-    // the floor: copy half the bytes (a copy reads and writes each byte: the same traffic)
     let half = p.bytes / 2;
     let src = vec![1u8; half];
     let mut dst = vec![0u8; half];
+    // warm up: page in, spin up the pool
     p.run(&sem);
-    copy(&src, &mut dst);
-    let start = Instant::now();
-    let (mut tk, mut tc) = (Vec::new(), Vec::new());
-    while tk.len() < min_runs || (start.elapsed() < budget && tk.len() < 1000) {
-        let t = Instant::now();
-        p.run(&sem);
-        tk.push(t.elapsed().as_secs_f64());
-        let t = Instant::now();
-        copy(&src, &mut dst);
-        tc.push(t.elapsed().as_secs_f64());
+    p.run_allocating(&sem);
+    for (_, c) in COPIES {
+        c(&src, &mut dst);
     }
-    let med = |v: &mut Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
+    let time = |f: &mut dyn FnMut(), into: &mut Times| {
+        let t = Instant::now();
+        f();
+        into.0.push(t.elapsed().as_secs_f64());
     };
+    let (mut kernel, mut allocating) = (Times::default(), Times::default());
+    let mut copies = vec![Times::default(); COPIES.len()];
+    let start = Instant::now();
+    while kernel.0.len() < min_runs || (start.elapsed() < budget && kernel.0.len() < 1000) {
+        time(&mut || p.run(&sem), &mut kernel);
+        time(&mut || p.run_allocating(&sem), &mut allocating);
+        for ((_, c), t) in COPIES.iter().zip(&mut copies) {
+            time(&mut || c(&src, &mut dst), t);
+        }
+    }
     Ok(Row {
         case,
         plan: p.plan.to_string(),
         elements: n,
         bytes: p.bytes,
-        seconds: med(&mut tk),
-        copy_seconds: med(&mut tc),
+        kernel,
+        allocating,
+        copies,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copies_copy() {
+        let src: Vec<u8> = (0..3 << 20).map(|i: u32| (i % 251) as u8).collect();
+        for (name, c) in COPIES {
+            let mut dst = vec![0u8; src.len()];
+            c(&src, &mut dst);
+            assert!(dst == src, "{name}");
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "lengths differ")]
+    fn copy_of_unequal_lengths_panics_as_documented() {
+        copy(&[1, 2, 3], &mut [0, 0]);
+    }
+
+    #[test]
+    fn every_case_prepares_under_numpy_and_torch() {
+        for policy in ["numpy", "torch"] {
+            let p = crate::builtin(policy).unwrap();
+            for case in cases() {
+                let mut prep = Prepared::new(&*p, case, 1000).unwrap();
+                prep.run(&Semantics::for_policy(policy));
+                assert_eq!(prep.out.len(), 1000, "{policy} {}", case.call);
+            }
+        }
+    }
 }

@@ -9,20 +9,24 @@
 //! assert!(bad.starts_with(r#"{"error":"invalid""#));
 //! ```
 
-use serde_json::{json, Value};
+use std::io::Write;
 
-use super::array::{Array, C64};
+use serde_json::value::RawValue;
+use serde_json::{json, Map, Value};
+
+use super::array::{Array, View, C64};
 use super::cast::cast_array;
 use super::compute::{self, KernelError, Semantics};
+use super::data::{parse_data, write_data};
 use super::exec::{execute, result_len};
 use super::value::{format_array, parse_array};
 use crate::dtype::{DType, Kind};
 use crate::error::PromoteError;
 use crate::op::Call;
-use crate::operand::{Literal, Operand, PyInt};
+use crate::operand::{held_value, Literal, Operand};
 use crate::plan::Plan;
 use crate::policy::Policy;
-use crate::query;
+use crate::query::{self, Interface};
 
 /// The result of one eval query.
 #[derive(Clone, Debug, PartialEq)]
@@ -79,132 +83,253 @@ pub fn literal_array(l: &Literal, d: DType) -> Result<Array, PromoteError> {
     Ok(cast_array(one.view(), d))
 }
 
-/// The literal a 0-d tensor's one value is, for value-based policies.
-fn value_literal(text: &str, d: DType) -> Option<Literal> {
-    let a = parse_array(d, &[text]).ok()?;
-    let t = &format_array(a.view())[0];
-    Some(match d.kind() {
-        Kind::Bool => Literal::Bool(t == "True"),
-        Kind::Unsigned | Kind::Signed => Literal::Int(PyInt::parse(t)?),
-        _ => Literal::parse(t)?,
+/// A query split for eval: everything but the `data` arrays as JSON values (small), each
+/// operand's `data` as the raw text of the line (parsed later, straight into its dtype).
+struct Split<'a> {
+    query: Value,
+    data: Vec<Option<&'a RawValue>>,
+}
+
+fn split(line: &str) -> Result<Split<'_>, PromoteError> {
+    let not_json = |e: serde_json::Error| invalid(format!("not JSON: {e}"));
+    let top: Vec<(String, &RawValue)> =
+        serde_json::from_str::<RawObject>(line).map_err(not_json)?.0;
+    let mut query = Map::new();
+    let mut data = Vec::new();
+    for (key, raw) in top {
+        let value = if key == "operands" {
+            match serde_json::from_str::<Vec<&RawValue>>(raw.get()) {
+                Ok(operands) => {
+                    let mut values = Vec::with_capacity(operands.len());
+                    for o in operands {
+                        let (v, d) = split_operand(o)?;
+                        values.push(v);
+                        data.push(d);
+                    }
+                    Value::Array(values)
+                }
+                Err(_) => serde_json::from_str(raw.get()).map_err(not_json)?,
+            }
+        } else {
+            serde_json::from_str(raw.get()).map_err(not_json)?
+        };
+        query.insert(key, value);
+    }
+    Ok(Split {
+        query: Value::Object(query),
+        data,
     })
 }
 
-fn texts(v: &Value) -> Result<Vec<String>, PromoteError> {
-    let arr = v
-        .as_array()
-        .ok_or_else(|| invalid("\"data\" is a list of values as text"))?;
-    arr.iter()
-        .map(|x| match x {
-            Value::String(s) => Ok(s.clone()),
-            Value::Number(n) => Ok(n.to_string()),
-            Value::Bool(b) => Ok(if *b { "True" } else { "False" }.to_string()),
-            _ => Err(invalid(
-                "a data value is text (\"1.5\", \"nan\", \"(1+2j)\")",
-            )),
-        })
-        .collect()
-}
-
-/// Evaluate one parsed query.
-pub fn eval_value(policy: &dyn Policy, v: &Value) -> Result<Evaluated, PromoteError> {
-    let mut call: Call = query::parse_query(v)?;
-    let ops = v
-        .get("operands")
-        .and_then(|o| o.as_array())
-        .ok_or_else(|| invalid("a query needs \"operands\""))?;
-    // the data of each tensor operand, in its own dtype
-    let mut data: Vec<Option<Array>> = Vec::with_capacity(ops.len());
-    for (i, (o, operand)) in ops.iter().zip(call.operands.iter_mut()).enumerate() {
-        match operand {
-            Operand::Literal(_) => data.push(None),
-            Operand::Tensor {
-                dtype,
-                zero_dim,
-                value,
-                ..
-            } => {
-                let t = match o.get("data").filter(|d| !d.is_null()) {
-                    Some(d) => texts(d)?,
-                    None => match value {
-                        Some(l) if *zero_dim => vec![l.to_string()],
-                        _ => {
-                            return Err(invalid(format!(
-                                "operand {} is a tensor without \"data\"",
-                                i + 1
-                            )))
-                        }
-                    },
-                };
-                if *zero_dim && t.len() != 1 {
-                    return Err(invalid(format!(
-                        "operand {} is 0-d but has {} values",
-                        i + 1,
-                        t.len()
-                    )));
-                }
-                let a = parse_array(*dtype, &t)
-                    .map_err(|e| invalid(format!("operand {}: {e}", i + 1)))?;
-                if *zero_dim && value.is_none() {
-                    *value = value_literal(&t[0], *dtype);
-                }
-                data.push(Some(a));
-            }
+/// An operand without its `data` (as a JSON value), and its `data` as raw text.
+fn split_operand(raw: &RawValue) -> Result<(Value, Option<&RawValue>), PromoteError> {
+    let not_json = |e: serde_json::Error| invalid(format!("not JSON: {e}"));
+    let Ok(RawObject(fields)) = serde_json::from_str::<RawObject>(raw.get()) else {
+        return Ok((serde_json::from_str(raw.get()).map_err(not_json)?, None));
+    };
+    let mut o = Map::new();
+    let mut data = None;
+    for (key, v) in fields {
+        if key == "data" && v.get() != "null" {
+            data = Some(v);
+        } else {
+            o.insert(key, serde_json::from_str(v.get()).map_err(not_json)?);
         }
     }
+    Ok((Value::Object(o), data))
+}
+
+/// A JSON object's fields in order, values unparsed.
+struct RawObject<'a>(Vec<(String, &'a RawValue)>);
+
+impl<'de: 'a, 'a> serde::Deserialize<'de> for RawObject<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Fields<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Fields<'a> {
+            type Value = RawObject<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut m: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut v = Vec::new();
+                while let Some(entry) = m.next_entry::<String, &'de RawValue>()? {
+                    v.push(entry);
+                }
+                Ok(RawObject(v))
+            }
+        }
+        d.deserialize_map(Fields(std::marker::PhantomData))
+    }
+}
+
+/// The data of one tensor operand in its own dtype; a 0-d operand's value and data agree.
+fn operand_data(
+    i: usize,
+    operand: &mut Operand,
+    raw: Option<&RawValue>,
+) -> Result<Option<Array>, PromoteError> {
+    let Operand::Tensor {
+        dtype,
+        zero_dim,
+        value,
+        ..
+    } = operand
+    else {
+        return match raw {
+            Some(_) => Err(invalid(format!(
+                "operand {} is a Python scalar: it takes \"value\", not \"data\"",
+                i + 1
+            ))),
+            None => Ok(None),
+        };
+    };
+    let a = match raw {
+        Some(raw) => {
+            parse_data(*dtype, raw.get()).map_err(|e| invalid(format!("operand {}: {e}", i + 1)))?
+        }
+        None => match value {
+            Some(l) => parse_array(*dtype, &[l.to_string()]).map_err(invalid)?,
+            None => {
+                return Err(invalid(format!(
+                    "operand {} is a tensor without \"data\"",
+                    i + 1
+                )))
+            }
+        },
+    };
+    if *zero_dim {
+        if a.len() != 1 {
+            return Err(invalid(format!(
+                "operand {} is 0-d but has {} values",
+                i + 1,
+                a.len()
+            )));
+        }
+        let text = format_array(a.view()).pop().unwrap_or_default();
+        let held = held_value(*dtype, &text)?;
+        match value {
+            // compared as repr: -0.0 is not 0.0, and nan is nan
+            Some(v) if v.to_string() != held.to_string() => {
+                return Err(invalid(format!(
+                    "operand {} has \"value\": \"{v}\" but \"data\": [\"{text}\"]; give one, or make them agree",
+                    i + 1
+                )))
+            }
+            _ => *value = Some(held),
+        }
+    } else if raw.is_none() {
+        return Err(invalid(format!(
+            "operand {} is a tensor without \"data\"",
+            i + 1
+        )));
+    }
+    Ok(Some(a))
+}
+
+/// Evaluate one query line.
+pub fn eval_line(policy: &dyn Policy, line: &str) -> Result<Evaluated, PromoteError> {
+    let Split { query, data } = split(line)?;
+    let mut call: Call = query::parse_query_for(&query, Interface::Eval)?;
+    let mut arrays: Vec<Option<Array>> = Vec::with_capacity(data.len());
+    for (i, (operand, raw)) in call.operands.iter_mut().zip(data).enumerate() {
+        arrays.push(operand_data(i, operand, raw)?);
+    }
+    let views: Vec<Option<View<'_>>> = arrays
+        .iter()
+        .map(|a| a.as_ref().map(|a| a.view()))
+        .collect();
+    evaluate(policy, &call, &views)
+}
+
+/// Evaluate a call whose tensor operands come with data (`None` for Python scalars).
+pub fn evaluate(
+    policy: &dyn Policy,
+    call: &Call,
+    data: &[Option<View<'_>>],
+) -> Result<Evaluated, PromoteError> {
     let lens: Vec<usize> = data
         .iter()
         .map(|d| d.as_ref().map_or(1, |a| a.len()))
         .collect();
     result_len(call.op, &lens).map_err(|e| invalid(e.to_string()))?;
-    let plan = policy.resolve(&call)?;
-    let arrays: Vec<Array> = data
-        .into_iter()
+    let plan = policy.resolve(call)?;
+    // Python scalars become one value of the plan's input dtype for them
+    let scalars: Vec<Option<Array>> = data
+        .iter()
         .zip(&call.operands)
         .zip(&plan.inputs)
         .map(|((d, o), &to)| match (d, o) {
-            (Some(a), _) => Ok(a),
-            (None, Operand::Literal(l)) => literal_array(l, to),
+            (None, Operand::Literal(l)) => literal_array(l, to).map(Some),
+            (
+                None,
+                Operand::Tensor {
+                    dtype,
+                    value: Some(l),
+                    zero_dim: true,
+                    ..
+                },
+            ) => parse_array(*dtype, &[l.to_string()])
+                .map(Some)
+                .map_err(invalid),
             (None, _) => Err(invalid("a tensor without data")),
+            (Some(_), _) => Ok(None),
         })
         .collect::<Result<_, _>>()?;
+    let views: Vec<View<'_>> = data
+        .iter()
+        .zip(&scalars)
+        .filter_map(|(d, s)| d.or_else(|| s.as_ref().map(|a| a.view())))
+        .collect();
     let sem = Semantics::for_policy(policy.name());
-    let arrays = compute::prepare_inputs(
-        &sem,
-        &plan,
-        &arrays.iter().map(|a| a.view()).collect::<Vec<_>>(),
-    )
-    .unwrap_or(arrays);
-    let views: Vec<_> = arrays.iter().map(|a| a.view()).collect();
+    let prepared = compute::prepare_inputs(&sem, &plan, &views);
+    let views: Vec<View<'_>> = match &prepared {
+        Some(p) => p.iter().map(|a| a.view()).collect(),
+        None => views,
+    };
     let out = execute(&plan, &views, &sem).map_err(|e| kernel_error(policy, &plan, e))?;
     Ok(Evaluated { plan, data: out })
 }
 
-/// The answer object of an evaluation.
-pub fn answer_value(r: &Result<Evaluated, PromoteError>) -> String {
+/// Evaluate one parsed query (a JSON value with `data` arrays).
+pub fn eval_value(policy: &dyn Policy, v: &Value) -> Result<Evaluated, PromoteError> {
+    eval_line(policy, &v.to_string())
+}
+
+/// Write the answer to an evaluation (one JSON object, no line end), data element by element.
+pub fn write_answer(
+    r: &Result<Evaluated, PromoteError>,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
     match r {
         Ok(e) => {
-            let data = Value::Array(
-                format_array(e.data.view())
-                    .into_iter()
-                    .map(Value::String)
-                    .collect(),
-            );
-            format!(
-                "{{\"dtype\":{},\"weak\":{},\"data\":{}}}",
+            write!(
+                out,
+                "{{\"dtype\":{},\"weak\":{},\"data\":",
                 json!(e.plan.result.name()),
-                e.plan.weak,
-                data
-            )
+                e.plan.weak
+            )?;
+            write_data(e.data.view(), out)?;
+            out.write_all(b"}")
         }
-        Err(e) => json!({"error": e.kind().name(), "message": e.to_string()}).to_string(),
+        Err(e) => write!(
+            out,
+            "{}",
+            json!({"error": e.kind().name(), "message": e.to_string()})
+        ),
     }
+}
+
+/// The answer object of an evaluation.
+pub fn answer_value(r: &Result<Evaluated, PromoteError>) -> String {
+    let mut out = Vec::new();
+    let _ = write_answer(r, &mut out);
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Evaluate one JSON line into one JSON answer line (never fails, never panics).
 pub fn answer_line(policy: &dyn Policy, line: &str) -> String {
-    let r = serde_json::from_str::<Value>(line)
-        .map_err(|e| invalid(format!("not JSON: {e}")))
-        .and_then(|v| eval_value(policy, &v));
-    answer_value(&r)
+    answer_value(&eval_line(policy, line))
 }

@@ -373,7 +373,8 @@ pub struct Tuning {
     pub chunk_bytes: usize,
     /// Below this many elements everything runs on the calling thread.
     pub parallel_min: usize,
-    /// Outputs of at least this many bytes are written with streaming stores.
+    /// Elementwise ops that move at least this many bytes (inputs plus output) write their
+    /// output with streaming stores.
     pub stream_min_bytes: usize,
     /// Use the fused kernels for the common mixed pairs.
     pub fused: bool,
@@ -481,7 +482,7 @@ fn elementwise<T: Work>(
         }
     }
     let chunk = chunk_len::<T::W>();
-    let stream = streams(&out);
+    let stream = streams(&[a, b], &out);
     let sa = (a.len() == 1 && n != 1).then(|| scalar_of::<T>(a, via[0]));
     let sb = (b.len() == 1 && n != 1).then(|| scalar_of::<T>(b, via[1]));
     let run_block = |start: usize, out: ViewMut<'_>| -> Result<(), KernelError> {
@@ -608,7 +609,7 @@ fn fused_blocks(
     sem: &Semantics,
 ) -> Result<(), KernelError> {
     let n = out.len();
-    let stream = streams(&out);
+    let stream = streams(&[a, b], &out);
     let run_block = |start: usize, mut o: ViewMut<'_>| -> Result<(), KernelError> {
         if !stream {
             return f(op, a, b, start, o, sem);
@@ -751,12 +752,16 @@ fn stream_view(src: View<'_>, dst: ViewMut<'_>) {
     crate::each_dtype!(ViewMut, dst, d, E => super::simd::stream_copy(d, E::slice(src).expect("same dtype")))
 }
 
-/// Outputs of at least this many bytes are written with streaming stores (they would not
-/// stay in the caches anyway). `PROMOTE_STREAM_BYTES` overrides it (0: always).
-pub const STREAM_MIN_BYTES: usize = 16 << 20;
+/// Elementwise ops that move at least this many bytes (inputs plus output) write their
+/// output with streaming stores. Below it ordinary stores were as fast or faster on the
+/// measured machine (`benches/RESULTS.md`: a 32 MB L3, where part of a 10M-element output
+/// stays cached); above it the output cannot stay in any cache and streaming saves the
+/// read-for-ownership. `PROMOTE_STREAM_BYTES` overrides it (0: always).
+pub const STREAM_MIN_BYTES: usize = 256 << 20;
 
-fn streams(out: &ViewMut<'_>) -> bool {
-    out.len() * out.dtype().itemsize() >= tuning().stream_min_bytes
+fn streams(inputs: &[View<'_>], out: &ViewMut<'_>) -> bool {
+    let read: usize = inputs.iter().map(|v| v.len() * v.dtype().itemsize()).sum();
+    read + out.len() * out.dtype().itemsize() >= tuning().stream_min_bytes
 }
 
 fn sub_mut<'b>(v: ViewMut<'b>, s: usize, e: usize) -> ViewMut<'b> {

@@ -1,30 +1,36 @@
 //! The kernel layer: executes a [`Plan`](crate::Plan) on real data, for all 15 dtypes.
 //!
-//! * [`array`]: typed buffers ([`array::Array`], [`array::View`]) for the 15 dtypes;
+//! * [`arch`]: the SIMD paths (baseline, AVX2, AVX-512) and run-time dispatch;
+//! * [`array`](mod@array): typed buffers ([`array::Array`], [`array::View`]) for the 15 dtypes;
 //! * [`cast`]: all 15×15 casts with NumPy's semantics (the table is in that module);
 //! * [`compute`]: the per-op element semantics and chunk kernels;
 //! * [`exec`]: chunked, cast-on-the-fly, parallel execution of a plan;
 //! * [`value`]: values as text, both ways;
+//! * [`data`]: `eval`'s JSON data arrays, straight into typed buffers and back;
 //! * [`eval`]: the `promote eval` query interface;
-//! * [`bench`]: the benchmark cases shared by `promote bench` and `benches/kernels.rs`.
+//! * [`npy`]: NumPy `.npy` files for `eval`'s operands and result;
+//! * [`bench`](mod@bench): the benchmark cases shared by `promote bench` and `benches/kernels.rs`.
 //!
 //! ```
 //! use promote::{builtin, Call, Policy, DType};
 //! use promote::kernel::{array::Array, exec::execute, compute::Semantics};
-//! let numpy_like = builtin("torch").unwrap();
-//! let plan = numpy_like.resolve(&"floor_divide int8 int8".parse::<Call>().unwrap()).unwrap();
+//! let torch = builtin("torch").unwrap();
+//! let plan = torch.resolve(&"floor_divide int8 int8".parse::<Call>().unwrap()).unwrap();
 //! let a = Array::from(vec![-7i8, 7, -128, 5]);
 //! let b = Array::from(vec![2i8, -2, -1, 0]);
 //! let q = execute(&plan, &[a.view(), b.view()], &Semantics::NUMPY).unwrap();
 //! assert_eq!(q, Array::from(vec![-4i8, -4, -128, 0]));
 //! ```
 
+pub mod arch;
 pub mod array;
 pub mod bench;
 pub mod cast;
 pub mod compute;
+pub mod data;
 pub mod eval;
 pub mod exec;
+pub mod npy;
 pub mod simd;
 pub mod value;
 

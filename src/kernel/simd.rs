@@ -1,60 +1,13 @@
-//! Elementwise loops compiled twice: for the baseline target and for AVX2+FMA+F16C, chosen
-//! at run time. The loop bodies are plain Rust that LLVM vectorizes; the second copy lets it
-//! use 256-bit registers on the machines that have them (the crate is built for baseline
-//! x86-64, which only guarantees SSE2).
-
-#[cfg(target_arch = "x86_64")]
-use std::sync::OnceLock;
-
-/// Whether the AVX2 copies may run.
-#[inline]
-pub fn has_avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        static AVX2: OnceLock<bool> = OnceLock::new();
-        *AVX2.get_or_init(|| {
-            std::env::var_os("PROMOTE_NO_SIMD").is_none()
-                && is_x86_feature_detected!("avx2")
-                && is_x86_feature_detected!("fma")
-                && is_x86_feature_detected!("f16c")
-        })
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
-macro_rules! dispatch {
-    ($(#[$m:meta])* $name:ident, $avx:ident, <$($g:ident),*>, ($($arg:ident : $ty:ty),*), where { $($w:tt)* }, $body:block) => {
-        #[inline(always)]
-        fn body<$($g),*>($($arg: $ty),*) where $($w)* $body
-
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx2,fma,f16c,bmi1,bmi2,lzcnt,popcnt")]
-        unsafe fn $avx<$($g),*>($($arg: $ty),*) where $($w)* {
-            body($($arg),*)
-        }
-
-        $(#[$m])*
-        #[inline]
-        pub fn $name<$($g),*>($($arg: $ty),*) where $($w)* {
-            #[cfg(target_arch = "x86_64")]
-            if has_avx2() {
-                // SAFETY: the CPU has the features the function is compiled for.
-                return unsafe { $avx($($arg),*) };
-            }
-            body($($arg),*)
-        }
-    };
-}
+//! Elementwise loops compiled once per SIMD [`Path`](super::arch::Path) (baseline x86-64,
+//! AVX2, AVX-512) and chosen at run time by [`super::arch`]. The loop bodies are plain Rust
+//! that LLVM vectorizes; each copy lets it use the registers of its path.
 
 pub mod m1 {
     //! One input.
-    use super::has_avx2;
+    use crate::kernel::arch::dispatch;
     dispatch!(
         /// `dst[i] = f(src[i])`.
-        map1, map1_avx2, <S, D, F>, (src: &[S], dst: &mut [D], f: F),
+        map1, <S, D, F>, (src: &[S], dst: &mut [D], f: F),
         where { S: Copy, F: Fn(S) -> D },
         {
             for (d, &s) in dst.iter_mut().zip(src) {
@@ -66,10 +19,10 @@ pub mod m1 {
 
 pub mod m2 {
     //! Two inputs, both slices.
-    use super::has_avx2;
+    use crate::kernel::arch::dispatch;
     dispatch!(
         /// `out[i] = f(a[i], b[i])`.
-        map2, map2_avx2, <A, B, R, F>, (a: &[A], b: &[B], out: &mut [R], f: F),
+        map2, <A, B, R, F>, (a: &[A], b: &[B], out: &mut [R], f: F),
         where { A: Copy, B: Copy, F: Fn(A, B) -> R },
         {
             let n = out.len();
@@ -83,10 +36,10 @@ pub mod m2 {
 
 pub mod m2s {
     //! Two inputs, the second a scalar.
-    use super::has_avx2;
+    use crate::kernel::arch::dispatch;
     dispatch!(
         /// `out[i] = f(a[i], b)`.
-        map2_scalar, map2s_avx2, <A, B, R, F>, (a: &[A], b: B, out: &mut [R], f: F),
+        map2_scalar, <A, B, R, F>, (a: &[A], b: B, out: &mut [R], f: F),
         where { A: Copy, B: Copy, F: Fn(A, B) -> R },
         {
             for (o, &x) in out.iter_mut().zip(a) {
@@ -98,10 +51,10 @@ pub mod m2s {
 
 pub mod sm2 {
     //! Two inputs, the first a scalar.
-    use super::has_avx2;
+    use crate::kernel::arch::dispatch;
     dispatch!(
         /// `out[i] = f(a, b[i])`.
-        scalar_map2, sm2_avx2, <A, B, R, F>, (a: A, b: &[B], out: &mut [R], f: F),
+        scalar_map2, <A, B, R, F>, (a: A, b: &[B], out: &mut [R], f: F),
         where { A: Copy, B: Copy, F: Fn(A, B) -> R },
         {
             for (o, &y) in out.iter_mut().zip(b) {
@@ -138,49 +91,7 @@ mod tests {
     }
 }
 
-/// Copy `src` into `dst` with non-temporal (streaming) stores where the destination is
-/// 16-byte aligned: the written lines bypass the caches and need no read-for-ownership, which
-/// for outputs far larger than the caches saves a third of the memory traffic. Call
-/// [`store_fence`] before another thread reads `dst`.
-pub fn stream_copy<T: Copy>(dst: &mut [T], src: &[T]) {
-    assert_eq!(dst.len(), src.len(), "stream_copy: lengths differ");
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: both ranges are valid for `n` bytes and do not overlap (distinct borrows);
-    // `_mm_stream_si128` gets 16-byte aligned addresses; SSE2 is part of x86-64.
-    unsafe {
-        use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
-        let n = std::mem::size_of_val(dst);
-        let d = dst.as_mut_ptr() as *mut u8;
-        let s = src.as_ptr() as *const u8;
-        let head = ((16 - (d as usize & 15)) & 15).min(n);
-        std::ptr::copy_nonoverlapping(s, d, head);
-        let mut i = head;
-        while i + 64 <= n {
-            for k in 0..4 {
-                let v = _mm_loadu_si128(s.add(i + 16 * k) as *const __m128i);
-                _mm_stream_si128(d.add(i + 16 * k) as *mut __m128i, v);
-            }
-            i += 64;
-        }
-        while i + 16 <= n {
-            let v = _mm_loadu_si128(s.add(i) as *const __m128i);
-            _mm_stream_si128(d.add(i) as *mut __m128i, v);
-            i += 16;
-        }
-        std::ptr::copy_nonoverlapping(s.add(i), d.add(i), n - i);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    dst.copy_from_slice(src);
-}
-
-/// Order the streaming stores of this thread before anything that follows.
-pub fn store_fence() {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: SSE is part of x86-64.
-    unsafe {
-        std::arch::x86_64::_mm_sfence()
-    }
-}
+pub use super::arch::{store_fence, stream_copy};
 
 #[cfg(test)]
 mod stream_tests {

@@ -1,9 +1,10 @@
 //! Values as text, both ways: parsing the `data` of an `eval` query and writing the answer's.
 //!
-//! Parsing follows Python: `True`/`False` for bool (also `true`, `false`, `1`, `0`); integers
-//! in full, which must fit the dtype; floats as `float(text)` would read them (`nan`, `inf`,
-//! `-inf`, `1e+300`, integers too), rounded once to the dtype; complex as `complex(text)`
-//! (`(1+2j)`, `1j`, or a real).
+//! Parsing follows Python's literal grammar (`1_000` yes, `1__0` and `10_` no): `True`/`False`
+//! for bool (also `1`, `0`; JSON `true`/`false` arrive as `True`/`False`); integers in full,
+//! which must fit the dtype; floats as `float(text)` would read them (`nan`, `inf`, `-inf`,
+//! `1e+300`, integers too, and `-0` is -0.0), rounded once to the dtype; complex as
+//! `complex(text)` (`(1+2j)`, `1j`, or a real).
 //!
 //! Writing follows Python's `repr` at the dtype's precision: the shortest text that parses
 //! back to the same value (`0.1` for float32's 0.1, not `0.10000000149011612`), scientific
@@ -24,7 +25,7 @@ use half::{bf16, f16};
 use super::array::{Array, Element, View, C32, C64};
 use super::cast::{f64_to_bf16, f64_to_f16, Num};
 use crate::dtype::DType;
-use crate::operand::{Literal, PyInt};
+use crate::operand::{complex_from_text, float_from_text, PyInt};
 
 /// Text conversions of an element.
 pub trait Text: Num {
@@ -35,14 +36,14 @@ pub trait Text: Num {
 }
 
 fn bad(s: &str, d: DType) -> String {
-    format!("`{s}` is not a {d} value")
+    format!("`{s}` is not a value of {d}")
 }
 
 impl Text for bool {
     fn parse_text(s: &str) -> Result<bool, String> {
         match s.trim() {
-            "True" | "true" | "1" => Ok(true),
-            "False" | "false" | "0" => Ok(false),
+            "True" | "1" => Ok(true),
+            "False" | "0" => Ok(false),
             _ => Err(bad(s, DType::Bool)),
         }
     }
@@ -71,11 +72,7 @@ text_int!(u8, u16, u32, u64, i8, i16, i32, i64);
 
 /// A real value as Python's `float(text)` reads it.
 fn parse_real(s: &str, d: DType) -> Result<f64, String> {
-    match Literal::parse(s) {
-        Some(Literal::Int(i)) => Ok(i.to_f64()),
-        Some(Literal::Float(f)) => Ok(f),
-        _ => Err(bad(s, d)),
-    }
+    float_from_text(s).ok_or_else(|| bad(s, d))
 }
 
 /// Python's float repr layout of shortest digits: `digits` without a point, value
@@ -207,12 +204,7 @@ impl Text for bf16 {
 }
 
 fn parse_complex(s: &str, d: DType) -> Result<(f64, f64), String> {
-    match Literal::parse(s) {
-        Some(Literal::Int(i)) => Ok((i.to_f64(), 0.0)),
-        Some(Literal::Float(f)) => Ok((f, 0.0)),
-        Some(Literal::Complex(re, im)) => Ok((re, im)),
-        _ => Err(bad(s, d)),
-    }
+    complex_from_text(s).ok_or_else(|| bad(s, d))
 }
 
 /// Python's complex repr from the two components' float reprs.

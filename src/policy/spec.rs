@@ -1,4 +1,4 @@
-//! The TOML schema of a policy file, as written. [`super::compile`] turns it into a
+//! The TOML schema of a policy file, as written. [`super::compile()`] turns it into a
 //! [`super::RulePolicy`]. Every field is documented in `policies/README.md`.
 
 use std::collections::BTreeMap;
@@ -136,8 +136,11 @@ fn recorded() -> String {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Defaults {
+    /// The default integer dtype.
     pub int: Text,
+    /// The default floating dtype.
     pub float: Text,
+    /// The default complex dtype.
     pub complex: Text,
 }
 
@@ -156,6 +159,7 @@ pub struct NodeSpec {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LatticeSpec {
+    /// The edges, one line each: `LOWER -> UPPER [UPPER ...]`.
     pub edges: Text,
     /// When true, pairs without an upper bound are allowed: they do not promote (JAX strict).
     #[serde(default)]
@@ -166,6 +170,7 @@ pub struct LatticeSpec {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TableSpec {
+    /// The table: a header of column names, then one row per node.
     pub cells: Text,
 }
 
@@ -224,6 +229,7 @@ pub struct CombineSpec {
 #[serde(deny_unknown_fields)]
 pub struct RangeSpec {
     #[serde(default)]
+    /// Where a Python int is checked (node, promoted, compute, deferred).
     pub int: Vec<Text>,
     /// Float literals: listed targets that are floats must hold the value's magnitude (TF: 1e300 into float32).
     #[serde(default)]
@@ -281,6 +287,7 @@ pub struct OutSpec {
     #[serde(default)]
     pub kinds: Option<Text>,
     #[serde(default)]
+    /// Where the rule comes from.
     pub source: String,
     /// Check the cast into `out` before the op refuses a dtype (PyTorch: the cast check comes first).
     #[serde(default)]
@@ -291,7 +298,9 @@ pub struct OutSpec {
 #[derive(Debug, Deserialize)]
 #[serde(untagged)]
 pub enum OneOrMany {
+    /// One node name.
     One(String),
+    /// Node names, tried in order.
     Many(Vec<String>),
 }
 
@@ -309,7 +318,7 @@ impl OperandMatch {
     /// The `value` list as (real, imaginary) pairs.
     pub(crate) fn values_parsed(
         &self,
-        ctx: &super::Ctx,
+        ctx: &super::compile::Ctx,
     ) -> Result<Vec<(f64, f64)>, crate::PromoteError> {
         self.value
             .iter()

@@ -67,9 +67,12 @@ class Cell:
     op: str
     operands: tuple
     out: Optional[str] = None
+    dtype: Optional[str] = None  # a reduction's `dtype=` argument (tools/oracle/ops_cases.py)
 
     def __str__(self) -> str:
         s = " ".join([self.op] + [str(o) for o in self.operands])
+        if self.dtype:
+            s += " dtype=" + self.dtype
         if self.out:
             s += " out=" + self.out
         return s
@@ -77,10 +80,12 @@ class Cell:
 
 def parse_cell(line: str) -> Cell:
     toks = line.split()
-    out = None
+    out = dtype = None
     if toks[-1].startswith("out="):
         out = toks.pop()[4:]
-    return Cell(toks[0], tuple(parse_operand(t) for t in toks[1:]), out)
+    if toks[-1].startswith("dtype="):
+        dtype = toks.pop()[6:]
+    return Cell(toks[0], tuple(parse_operand(t) for t in toks[1:]), out, dtype)
 
 
 def literal_kind(op: Operand) -> str:

@@ -1,0 +1,230 @@
+//! `Policy.eval`: the kernel layer on NumPy buffers, read in place, GIL released.
+
+use std::time::Duration;
+
+use numpy::{PyUntypedArray, PyUntypedArrayMethods};
+use promote::kernel::eval::{kernel_error, literal_array};
+use promote::kernel::exec::{execute, execute_into};
+use promote::kernel::{Array, Element, Semantics, View, ViewMut};
+use promote::policy::RulePolicy;
+use promote::{Call, DType, Op, Operand, Policy as _, PromoteError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyComplex, PyFloat, PyInt, PyTuple};
+
+use crate::dtypes;
+use crate::errors::to_py;
+use crate::operand;
+
+fn invalid(message: String) -> PyErr {
+    to_py(PromoteError::Invalid { message })
+}
+
+/// One operand of `eval`: the operand the policy sees, and its data (an array read in place),
+/// or `None` for a Python scalar.
+struct Input<'py> {
+    operand: Operand,
+    array: Option<Bound<'py, PyUntypedArray>>,
+}
+
+/// An array operand as a C-contiguous, aligned, native NumPy array of its dtype: itself when
+/// it already is one, else one copy (`numpy.ascontiguousarray`).
+fn buffer<'py>(obj: &Bound<'py, PyAny>, d: DType) -> PyResult<Bound<'py, PyUntypedArray>> {
+    let py = obj.py();
+    let want = dtypes::numpy_dtype(py, d)?;
+    if let Ok(a) = obj.cast::<PyUntypedArray>() {
+        if a.is_c_contiguous() && a.is_aligned() && a.dtype().is(&want) {
+            return Ok(a.clone());
+        }
+    }
+    let np = py.import("numpy")?;
+    let a = np.call_method1("ascontiguousarray", (obj, &want))?;
+    Ok(a.cast_into::<PyUntypedArray>()?)
+}
+
+fn input<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Input<'py>> {
+    let scalar = obj.is_exact_instance_of::<PyBool>()
+        || obj.is_exact_instance_of::<PyInt>()
+        || obj.is_exact_instance_of::<PyFloat>()
+        || obj.is_exact_instance_of::<PyComplex>();
+    let operand = operand::operand(obj)?;
+    if scalar {
+        return Ok(Input {
+            operand,
+            array: None,
+        });
+    }
+    let Some(d) = operand.dtype() else {
+        return Err(invalid(format!("{} holds no data", obj.repr()?)));
+    };
+    if obj.is_instance_of::<pyo3::types::PyString>()
+        || obj.is_instance_of::<pyo3::types::PyType>()
+        || obj.cast::<operand::Weak>().is_ok()
+    {
+        return Err(invalid(format!(
+            "eval needs data: pass NumPy arrays or Python scalars, not the dtype {}",
+            obj.repr()?
+        )));
+    }
+    let array = buffer(obj, d)?;
+    Ok(Input {
+        operand,
+        array: Some(array),
+    })
+}
+
+/// The shape of the result: equal shapes, or one operand of a single element (broadcast).
+fn result_shape(op: Op, shapes: &[Vec<usize>]) -> PyResult<Vec<usize>> {
+    let size = |s: &Vec<usize>| s.iter().product::<usize>();
+    match op {
+        Op::Sum => return Ok(vec![]),
+        Op::Matmul => {
+            if shapes.iter().all(|s| s.len() == 1) && shapes[0] == shapes[1] {
+                return Ok(vec![]);
+            }
+            return Err(invalid(format!(
+                "promote's matmul kernel is the dot product of two 1-d arrays of one length, not shapes {shapes:?}"
+            )));
+        }
+        _ => {}
+    }
+    let rank = shapes.iter().map(|s| s.len()).max().unwrap_or(0);
+    let mut out = vec![1usize; rank];
+    for s in shapes {
+        for (i, &n) in s.iter().rev().enumerate() {
+            let o = &mut out[rank - 1 - i];
+            if *o == 1 {
+                *o = n;
+            } else if n != 1 && n != *o {
+                return Err(invalid(format!("shapes {shapes:?} do not broadcast")));
+            }
+        }
+    }
+    let total: usize = out.iter().product();
+    if shapes.iter().any(|s| size(s) != 1 && size(s) != total) {
+        return Err(invalid(format!(
+            "promote's kernels take operands of one shape, or one operand of a single element; not shapes {shapes:?} (numpy.broadcast_arrays makes them one shape)"
+        )));
+    }
+    Ok(out)
+}
+
+/// The elements of a C-contiguous native array of dtype `d`, without copying.
+///
+/// # Safety
+/// `a` must be C-contiguous, aligned and of `d`'s NumPy dtype (as [`buffer`] makes it), and
+/// stay alive and unresized while the view is used.
+unsafe fn view_of<'a>(a: &'a Bound<'_, PyUntypedArray>, d: DType) -> View<'a> {
+    let n: usize = a.shape().iter().product();
+    let ptr = (*a.as_array_ptr()).fields.data;
+    promote::with_dtype!(d, T => {
+        let s: &'a [T] = if n == 0 { &[] } else { std::slice::from_raw_parts(ptr as *const T, n) };
+        T::view(s)
+    })
+}
+
+/// Its mutable counterpart, for the freshly allocated output.
+///
+/// # Safety
+/// As [`view_of`], and nothing else may read or write `a` meanwhile.
+unsafe fn view_mut_of<'a>(a: &'a Bound<'_, PyUntypedArray>, d: DType) -> ViewMut<'a> {
+    let n: usize = a.shape().iter().product();
+    let ptr = (*a.as_array_ptr()).fields.data;
+    promote::with_dtype!(d, T => {
+        let s: &'a mut [T] = if n == 0 { &mut [] } else { std::slice::from_raw_parts_mut(ptr as *mut T, n) };
+        T::view_mut(s)
+    })
+}
+
+/// `Policy.eval(op, *operands)`.
+pub fn eval<'py>(
+    py: Python<'py>,
+    policy: &RulePolicy,
+    op: Op,
+    operands: &Bound<'py, PyTuple>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let inputs = operands
+        .iter()
+        .map(|o| input(&o))
+        .collect::<PyResult<Vec<_>>>()?;
+    let call =
+        Call::new(op, inputs.iter().map(|i| i.operand.clone()).collect(), None).map_err(to_py)?;
+    let shapes: Vec<Vec<usize>> = inputs
+        .iter()
+        .map(|i| i.array.as_ref().map_or(vec![], |a| a.shape().to_vec()))
+        .collect();
+    let shape = result_shape(op, &shapes)?;
+    let plan = policy.resolve(&call).map_err(to_py)?;
+    // Python scalars as one element of the dtype the plan casts them to
+    let scalars: Vec<Option<Array>> = inputs
+        .iter()
+        .zip(&plan.inputs)
+        .map(|(i, &to)| match (&i.array, &i.operand) {
+            (None, Operand::Literal(l)) => literal_array(l, to).map(Some),
+            _ => Ok(None),
+        })
+        .collect::<Result<_, _>>()
+        .map_err(to_py)?;
+    let np = py.import("numpy")?;
+    let out_obj = np.call_method1(
+        "empty",
+        (shape.clone(), dtypes::numpy_dtype(py, plan.result)?),
+    )?;
+    let out = out_obj.cast::<PyUntypedArray>()?;
+    // SAFETY: every array comes from `buffer` (contiguous, aligned, its dtype), `out` is new;
+    // all stay referenced until this function returns.
+    let views: Vec<View<'_>> = inputs
+        .iter()
+        .zip(&scalars)
+        .map(|(i, s)| match (&i.array, s) {
+            (Some(a), _) => unsafe { view_of(a, i.operand.dtype().expect("arrays have dtypes")) },
+            (None, Some(s)) => s.view(),
+            (None, None) => unreachable!("a scalar has its one element"),
+        })
+        .collect();
+    let out_view = unsafe { view_mut_of(out, plan.result) };
+    let sem = Semantics::for_policy(policy.name());
+    let r = py.detach(|| execute_into(&plan, &views, out_view, &sem));
+    r.map_err(|e| to_py(kernel_error(policy, &plan, e)))?;
+    if shape.is_empty() {
+        return out_obj.get_item(());
+    }
+    Ok(out_obj)
+}
+
+/// The same kernel timed from Rust, for the benchmark: median seconds of one
+/// `kernel::exec::execute` (allocating its output, as `eval` does) of `call` over `n`
+/// generated elements per operand.
+#[pyfunction]
+#[pyo3(signature = (policy, call, n, min_runs = 10, budget_seconds = 3.0))]
+pub fn _bench_kernel(
+    py: Python<'_>,
+    policy: &str,
+    call: &str,
+    n: usize,
+    min_runs: usize,
+    budget_seconds: f64,
+) -> PyResult<f64> {
+    let p = promote::builtin(policy).map_err(to_py)?;
+    let call: Call = call.parse().map_err(to_py)?;
+    let plan = p.resolve(&call).map_err(to_py)?;
+    let data: Vec<Array> = call
+        .operands
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            promote::kernel::bench::data(o.dtype().unwrap_or(DType::Float64), n, i as u64 + 1)
+        })
+        .collect();
+    let sem = Semantics::for_policy(p.name());
+    let t = py.detach(|| {
+        let views: Vec<View<'_>> = data.iter().map(|a| a.view()).collect();
+        promote::kernel::bench::median_time(
+            || {
+                std::hint::black_box(execute(&plan, &views, &sem).expect("the case runs"));
+            },
+            min_runs,
+            Duration::from_secs_f64(budget_seconds),
+        )
+    });
+    Ok(t.as_secs_f64())
+}

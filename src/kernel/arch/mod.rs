@@ -1,0 +1,272 @@
+//! The SIMD paths of the kernels and the one place that picks among them at run time.
+//!
+//! The crate is built for baseline x86-64 (SSE2 only). The elementwise loops (plain Rust that
+//! LLVM vectorizes, in [`super::simd`]) are compiled three times, and the streaming copy that
+//! writes large outputs twice more:
+//!
+//! | [`Path`] | target features | vector width |
+//! | --- | --- | --- |
+//! | `Baseline` | x86-64 (SSE2) | 128 bits |
+//! | `Avx2` | AVX2, FMA, F16C, BMI1/2, LZCNT, POPCNT | 256 bits |
+//! | `Avx512` | the above and AVX-512 F, BW, DQ, VL | 512 bits |
+//!
+//! The widest path the CPU has is used, unless `PROMOTE_SIMD` (`baseline`, `avx2`,
+//! `avx512`) asks for a narrower one (`PROMOTE_NO_SIMD`, set to anything, means
+//! `baseline`), or a program calls [`set_path`] (the tests run every path this way). Every
+//! path gives the same bits: the loop bodies are the same Rust, with no fast-math, and FMA is
+//! only used where the semantics ask for a fused multiply-add.
+//!
+//! Target-specific code lives in a module per architecture ([`x86`] here), as in the `half`
+//! crate; other architectures run the baseline loops.
+//!
+//! ```
+//! use promote::kernel::arch::{current, set_path, supported, Path};
+//! assert!(supported().contains(&Path::Baseline));
+//! let best = current();
+//! set_path(Path::Baseline).unwrap();
+//! assert_eq!(current(), Path::Baseline);
+//! set_path(best).unwrap();
+//! ```
+
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+
+#[cfg(target_arch = "x86_64")]
+pub mod x86;
+
+/// A set of instructions the kernels may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Path {
+    /// Baseline x86-64 (SSE2), or whatever the target guarantees elsewhere.
+    Baseline,
+    /// AVX2 + FMA + F16C (x86-64-v3).
+    Avx2,
+    /// AVX-512 F/BW/DQ/VL on top of AVX2 (x86-64-v4).
+    Avx512,
+}
+
+impl Path {
+    /// Every path, narrowest first.
+    pub const ALL: [Path; 3] = [Path::Baseline, Path::Avx2, Path::Avx512];
+
+    /// `baseline`, `avx2`, `avx512` (the spellings of `PROMOTE_SIMD`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Path::Baseline => "baseline",
+            Path::Avx2 => "avx2",
+            Path::Avx512 => "avx512",
+        }
+    }
+
+    /// Whether this CPU can run the path.
+    pub fn is_supported(self) -> bool {
+        match self {
+            Path::Baseline => true,
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx2 => x86::has_avx2(),
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512 => x86::has_avx512(),
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
+        }
+    }
+
+    fn from_name(s: &str) -> Option<Path> {
+        Path::ALL.into_iter().find(|p| p.name() == s.trim())
+    }
+}
+
+/// The paths this CPU can run, narrowest first.
+pub fn supported() -> Vec<Path> {
+    Path::ALL.into_iter().filter(|p| p.is_supported()).collect()
+}
+
+/// The widest path this CPU can run.
+pub fn detected() -> Path {
+    supported().into_iter().max().unwrap_or(Path::Baseline)
+}
+
+/// 0: not chosen yet; otherwise the index in [`Path::ALL`] plus one.
+static CHOSEN: AtomicU8 = AtomicU8::new(0);
+
+/// The path the kernels use now.
+#[inline]
+pub fn current() -> Path {
+    match CHOSEN.load(Relaxed) {
+        0 => choose(),
+        i => Path::ALL[i as usize - 1],
+    }
+}
+
+#[cold]
+fn choose() -> Path {
+    let best = detected();
+    let asked = if std::env::var_os("PROMOTE_NO_SIMD").is_some() {
+        Some(Path::Baseline)
+    } else {
+        std::env::var("PROMOTE_SIMD")
+            .ok()
+            .and_then(|s| Path::from_name(&s))
+    };
+    let p = asked.map_or(best, |a| a.min(best));
+    store(p);
+    p
+}
+
+fn store(p: Path) {
+    CHOSEN.store(p as u8 + 1, Relaxed);
+}
+
+/// Asked for a path this CPU cannot run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("this CPU cannot run the {} kernels; it supports {}", .0.name(), supported_names())]
+pub struct Unsupported(pub Path);
+
+fn supported_names() -> String {
+    let names: Vec<&str> = supported().into_iter().map(Path::name).collect();
+    names.join(", ")
+}
+
+/// Use `p` for every kernel from now on, in the whole process (tests, experiments). Results
+/// do not depend on the path, only speed does.
+pub fn set_path(p: Path) -> Result<(), Unsupported> {
+    if !p.is_supported() {
+        return Err(Unsupported(p));
+    }
+    store(p);
+    Ok(())
+}
+
+/// Compile a loop once per [`Path`] and dispatch on [`current`]. The body is generic Rust
+/// inlined into a copy per target-feature set.
+macro_rules! dispatch {
+    ($(#[$m:meta])* $name:ident, <$($g:ident),*>, ($($arg:ident : $ty:ty),*), where { $($w:tt)* }, $body:block) => {
+        #[inline(always)]
+        fn body<$($g),*>($($arg: $ty),*) where $($w)* $body
+
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2,fma,f16c,bmi1,bmi2,lzcnt,popcnt")]
+        unsafe fn on_avx2<$($g),*>($($arg: $ty),*) where $($w)* {
+            body($($arg),*)
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c,bmi1,bmi2,lzcnt,popcnt")]
+        unsafe fn on_avx512<$($g),*>($($arg: $ty),*) where $($w)* {
+            body($($arg),*)
+        }
+
+        $(#[$m])*
+        #[inline]
+        pub fn $name<$($g),*>($($arg: $ty),*) where $($w)* {
+            use $crate::kernel::arch::{current, Path};
+            match current() {
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: `current` only returns a path the CPU supports.
+                Path::Avx512 => unsafe { on_avx512($($arg),*) },
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: as above.
+                Path::Avx2 => unsafe { on_avx2($($arg),*) },
+                _ => body($($arg),*),
+            }
+        }
+    };
+}
+pub(crate) use dispatch;
+
+/// Copy `src` into `dst` with non-temporal (streaming) stores, as wide as the current path
+/// allows: the written lines bypass the caches and need no read-for-ownership, which for
+/// outputs far larger than the caches saves a third of the memory traffic. Call
+/// [`store_fence`] before another thread reads `dst`.
+///
+/// # Panics
+///
+/// If the lengths differ (as [`slice::copy_from_slice`] does).
+pub fn stream_copy<T: Copy>(dst: &mut [T], src: &[T]) {
+    assert_eq!(dst.len(), src.len(), "stream_copy: lengths differ");
+    #[cfg(target_arch = "x86_64")]
+    {
+        let n = std::mem::size_of_val(dst);
+        let d = dst.as_mut_ptr() as *mut u8;
+        let s = src.as_ptr() as *const u8;
+        // SAFETY: both ranges are valid for `n` bytes and do not overlap (a shared and a
+        // mutable borrow); the path is one the CPU supports.
+        unsafe { x86::stream_bytes(current(), d, s, n) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    dst.copy_from_slice(src);
+}
+
+/// Order the streaming stores of this thread before anything that follows.
+pub fn store_fence() {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE is part of x86-64.
+    unsafe {
+        std::arch::x86_64::_mm_sfence()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_baseline_is_always_there() {
+        for p in Path::ALL {
+            assert_eq!(Path::from_name(p.name()), Some(p));
+        }
+        assert_eq!(Path::from_name("sse9"), None);
+        assert!(Path::Baseline.is_supported());
+        assert!(detected().is_supported());
+        for p in Path::ALL {
+            assert_eq!(set_path(p).is_ok(), p.is_supported());
+        }
+        let e = Unsupported(Path::Avx512).to_string();
+        assert!(e.contains("avx512") && e.contains("baseline"), "{e}");
+        set_path(detected()).unwrap();
+    }
+
+    #[test]
+    fn stream_copy_any_alignment_on_every_path() {
+        let src: Vec<u8> = (0..2000u32).map(|i| (i * 7) as u8).collect();
+        for p in supported() {
+            for off in 0..65 {
+                for len in [
+                    0usize,
+                    1,
+                    15,
+                    16,
+                    17,
+                    63,
+                    64,
+                    65,
+                    200,
+                    255,
+                    256,
+                    257,
+                    1900 - off,
+                ] {
+                    let mut dst = vec![0u8; 2000];
+                    #[cfg(target_arch = "x86_64")]
+                    // SAFETY: in bounds, disjoint, supported path.
+                    unsafe {
+                        x86::stream_bytes(p, dst.as_mut_ptr().add(off), src.as_ptr(), len)
+                    };
+                    #[cfg(not(target_arch = "x86_64"))]
+                    let _ = p;
+                    #[cfg(not(target_arch = "x86_64"))]
+                    stream_copy(&mut dst[off..off + len], &src[..len]);
+                    store_fence();
+                    assert_eq!(&dst[off..off + len], &src[..len], "{p:?} {off} {len}");
+                    assert!(dst[..off].iter().all(|&x| x == 0));
+                    assert!(dst[off + len..].iter().all(|&x| x == 0));
+                }
+            }
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "lengths differ")]
+    fn stream_copy_of_unequal_lengths_panics() {
+        stream_copy(&mut [0u8; 3], &[1u8; 2]);
+    }
+}

@@ -1,0 +1,40 @@
+//! The fast path of [`crate::Policy::result`]: every op over two strong tensors (unary ops:
+//! one) resolved once at compile time, so that answering such a call is one table load.
+
+use crate::dtype::DType;
+use crate::op::{Call, Op};
+use crate::operand::Operand;
+
+use super::super::resolve::Trace;
+use super::super::rule_policy::FAST_SLOW;
+use super::super::RulePolicy;
+
+/// The fast table of a compiled policy: dtype index | 0x80 if weak, or [`FAST_SLOW`] where the
+/// full resolver must answer (an error, with its message).
+pub(crate) fn table(p: &RulePolicy) -> Vec<u8> {
+    let mut fast = vec![FAST_SLOW; Op::ALL.len() * 15 * 15];
+    for &op in Op::ALL {
+        for a in DType::ALL {
+            for b in DType::ALL {
+                let operands = if op.arity() == 1 {
+                    if b != DType::Bool {
+                        continue;
+                    }
+                    vec![Operand::tensor(a)]
+                } else {
+                    vec![Operand::tensor(a), Operand::tensor(b)]
+                };
+                let call = Call {
+                    op,
+                    operands,
+                    out: None,
+                };
+                if let Ok(plan) = p.resolve_call(&call, &mut Trace::new(false)) {
+                    fast[(op as usize * 15 + a.index()) * 15 + b.index()] =
+                        plan.result.index() as u8 | if plan.weak { 0x80 } else { 0 };
+                }
+            }
+        }
+    }
+    fast
+}

@@ -1,0 +1,197 @@
+//! Compiling a policy file: [`compile`] checks the text section by section and builds a
+//! [`RulePolicy`]. One file per section of the policy file:
+//!
+//! - [`nodes`]: `dtypes`, `defaults`, `canonical`, `[nodes]`, and `[lattice]` or `[table]` into
+//!   the join table;
+//! - [`operands`]: `[operands]` (literal and weak nodes) and `[literal_range]`;
+//! - [`combine`]: `[combine]`, the scheme that finds the promoted node;
+//! - [`ops`]: `[[ops]]`, each op's rule;
+//! - [`rules`]: `[[rules]]`, the corner rules;
+//! - [`out`]: `[out]`, casting into `out`;
+//! - [`fast`]: the dense table of every op over two strong tensors, resolved once.
+
+mod combine;
+mod fast;
+mod nodes;
+mod operands;
+mod ops;
+mod out;
+mod rules;
+
+use crate::dtype::{DType, Kind};
+use crate::error::PromoteError;
+
+use super::spec;
+use super::RulePolicy;
+
+/// Compile a policy file's text; `file` names it in errors.
+///
+/// ```
+/// let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/policies/torch.toml")).unwrap();
+/// let p = promote::policy::compile(&src, "torch.toml").unwrap();
+/// assert_eq!(p.name, "torch");
+/// let bad = promote::policy::compile("name = 3", "bad.toml").unwrap_err();
+/// assert!(bad.to_string().starts_with("bad.toml:1:8:"), "{bad}");
+/// ```
+pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
+    let ctx = Ctx { file, src };
+    let spec: spec::PolicySpec = toml::from_str(src).map_err(|e| {
+        let span = e.span().unwrap_or(0..0);
+        ctx.err(span, e.message().to_string())
+    })?;
+    let dt = nodes::dtypes(&ctx, &spec)?;
+    let graph = nodes::graph(&ctx, &spec, &dt)?;
+    let (literal_node, weak_node) = operands::operands(&ctx, &spec, &dt, &graph)?;
+    let scheme = combine::scheme(&ctx, &spec.combine)?;
+    let range = operands::range(&ctx, &spec.literal_range)?;
+    let ops = ops::ops(&ctx, &spec, &dt, &graph)?;
+    let rules = rules::rules(&ctx, &spec, &dt)?;
+    let out = out::out(&ctx, &spec.out)?;
+    let mut p = RulePolicy {
+        name: spec.name,
+        framework: spec.framework,
+        description: spec.description,
+        provenance: spec.provenance,
+        dtypes: dt.dtypes,
+        available: dt.available,
+        default_int: dt.default_int,
+        default_float: dt.default_float,
+        default_complex: dt.default_complex,
+        canonical: dt.canonical,
+        nodes: graph.nodes,
+        join: graph.join,
+        join_source: graph.join_source,
+        literal_node,
+        weak_node,
+        scheme,
+        range,
+        ops,
+        out,
+        out_source: spec.out.source,
+        out_first: spec.out.before_op_refusals,
+        rules,
+        fast: Vec::new(),
+    };
+    p.fast = fast::table(&p);
+    Ok(p)
+}
+
+/// Line and column (1-based) of a byte offset.
+fn line_col(src: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(src.len());
+    let before = &src[..offset];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rfind('\n').map_or(offset, |p| offset - p - 1) + 1;
+    (line, col)
+}
+
+/// Where a policy file's text is, for errors that point into it.
+pub(crate) struct Ctx<'a> {
+    pub(crate) file: &'a str,
+    pub(crate) src: &'a str,
+}
+
+impl Ctx<'_> {
+    /// An error at a byte span of the file.
+    pub(crate) fn err(&self, span: std::ops::Range<usize>, msg: impl Into<String>) -> PromoteError {
+        let (line, column) = line_col(self.src, span.start);
+        PromoteError::PolicyFile {
+            file: self.file.into(),
+            line,
+            column,
+            message: msg.into(),
+        }
+    }
+    /// An error at (line, column) inside a string field's text.
+    pub(crate) fn err_in(
+        &self,
+        field: &spec::Text,
+        line: usize,
+        col: usize,
+        msg: impl Into<String>,
+    ) -> PromoteError {
+        let start = field.span().start;
+        let raw = &self.src[start..];
+        let mut content = start;
+        if raw.starts_with("\"\"\"") || raw.starts_with("'''") {
+            content += 3;
+            if self.src[content..].starts_with("\r\n") {
+                content += 2;
+            } else if self.src[content..].starts_with('\n') {
+                content += 1;
+            }
+        } else {
+            content += 1;
+        }
+        let (l0, c0) = line_col(self.src, content);
+        let (line, column) = if line == 0 {
+            (l0, c0 + col.saturating_sub(1))
+        } else {
+            (l0 + line, col.max(1))
+        };
+        PromoteError::PolicyFile {
+            file: self.file.into(),
+            line,
+            column,
+            message: msg.into(),
+        }
+    }
+    pub(crate) fn dtype(&self, t: &spec::Text) -> Result<DType, PromoteError> {
+        DType::parse(t.get_ref()).map_err(|e| self.err(t.span(), e.to_string()))
+    }
+}
+
+/// Kinds and groups a selector may name, with the dtypes they cover.
+pub(crate) fn selector_dtypes(sel: &str) -> Option<(u8, Vec<DType>)> {
+    let of = |f: &dyn Fn(DType) -> bool| {
+        DType::ALL
+            .iter()
+            .copied()
+            .filter(|d| f(*d))
+            .collect::<Vec<_>>()
+    };
+    Some(match sel {
+        "*" => (0, DType::ALL.to_vec()),
+        "int" => (1, of(&|d| d.is_integer())),
+        "inexact" => (1, of(&|d| d.is_inexact())),
+        "bool" => (3, vec![DType::Bool]),
+        "unsigned" => (2, of(&|d| d.kind() == Kind::Unsigned)),
+        "signed" => (2, of(&|d| d.kind() == Kind::Signed)),
+        "float" => (2, of(&|d| d.kind() == Kind::Float)),
+        "complex" => (2, of(&|d| d.kind() == Kind::Complex)),
+        _ => (3, vec![DType::parse(sel).ok()?]),
+    })
+}
+
+/// The words a selector may be, besides a dtype.
+pub(crate) const SELECTOR_WORDS: [&str; 8] = [
+    "*", "int", "inexact", "bool", "unsigned", "signed", "float", "complex",
+];
+
+/// Parse a kind order such as `"bool < unsigned = signed < float < complex"` into the level of
+/// each kind (bool, unsigned, signed, float, complex); `=` puts kinds on one level.
+pub(crate) fn kind_levels(ctx: &Ctx, k: &spec::Text) -> Result<[u8; 5], PromoteError> {
+    let mut level = [u8::MAX; 5];
+    for (li, lvl) in k.get_ref().split('<').enumerate() {
+        for name in lvl.split('=') {
+            let name = name.trim();
+            let idx = ["bool", "unsigned", "signed", "float", "complex"]
+                .iter()
+                .position(|x| *x == name)
+                .ok_or_else(|| {
+                    ctx.err(
+                        k.span(),
+                        format!("unknown kind `{name}` (bool, unsigned, signed, float, complex)"),
+                    )
+                })?;
+            level[idx] = li as u8;
+        }
+    }
+    if level.contains(&u8::MAX) {
+        return Err(ctx.err(
+            k.span(),
+            "kinds must name all five: bool, unsigned, signed, float, complex",
+        ));
+    }
+    Ok(level)
+}

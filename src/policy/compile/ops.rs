@@ -1,0 +1,191 @@
+//! `[[ops]]`: each op's rule. Every op starts at "compute in the promoted dtype"; the entries
+//! apply in order, each to the ops and groups it names, later ones refining earlier ones.
+
+use crate::dtype::DType;
+use crate::error::{suggest, PromoteError};
+use crate::op::Op;
+
+use super::super::compiled::{Action, OpRule, Range};
+use super::super::spec::{self, OpRuleSpec};
+use super::nodes::{Dtypes, Graph};
+use super::operands::{literal_entry, range};
+use super::{selector_dtypes, Ctx, SELECTOR_WORDS};
+
+/// One `[[ops]]` entry, compiled; `None` fields leave an op's rule as it was.
+struct Entry {
+    /// Promoted dtype → action, with the rank of the selector that set it.
+    actions: [Option<(u8, Action)>; 15],
+    result: Option<DType>,
+    outside: Option<DType>,
+    loops: Option<Vec<DType>>,
+    literal: [Option<Vec<usize>>; 4],
+    range: Option<Range>,
+}
+
+/// `[[ops]]`: the rule of every op.
+pub(crate) fn ops(
+    ctx: &Ctx,
+    spec: &spec::PolicySpec,
+    dt: &Dtypes,
+    g: &Graph,
+) -> Result<Vec<OpRule>, PromoteError> {
+    let mut ops: Vec<OpRule> = Op::ALL.iter().map(|_| default_rule()).collect();
+    for r in &spec.ops {
+        let targets = op_targets(ctx, &r.ops)?;
+        let entry = entry(ctx, r, dt, g)?;
+        for op in targets {
+            apply(&mut ops[op as usize], r, &entry);
+        }
+    }
+    Ok(ops)
+}
+
+/// An op's rule before any entry: compute in the promoted dtype.
+fn default_rule() -> OpRule {
+    OpRule {
+        action: std::array::from_fn(|i| Action::Compute(DType::ALL[i])),
+        result: None,
+        same_dtype: false,
+        keep_weak: true,
+        range: None,
+        sources: Vec::new(),
+        outside: None,
+        loops: None,
+        literal: Default::default(),
+        ignore_out: false,
+        weak_only_scalars: false,
+        weak_default: false,
+    }
+}
+
+/// The ops an entry names: op names, groups, or `all`; shared with `[[rules]]`.
+pub(crate) fn op_targets(ctx: &Ctx, names: &[spec::Text]) -> Result<Vec<Op>, PromoteError> {
+    let mut targets = Vec::new();
+    for o in names {
+        let name = o.get_ref().as_str();
+        let matched: Vec<Op> = Op::ALL
+            .iter()
+            .copied()
+            .filter(|op| name == "all" || op.name() == name || op.group() == name)
+            .collect();
+        if matched.is_empty() {
+            let groups = [
+                "arithmetic",
+                "division",
+                "comparison",
+                "logical",
+                "bitwise",
+                "matmul",
+                "reduction",
+                "all",
+            ];
+            let s = suggest(name, Op::ALL.iter().map(|o| o.name()).chain(groups));
+            return Err(ctx.err(
+                o.span(),
+                format!(
+                    "unknown op or group `{name}`{}",
+                    s.map(|x| format!("; did you mean `{x}`?"))
+                        .unwrap_or_default()
+                ),
+            ));
+        }
+        targets.extend(matched);
+    }
+    Ok(targets)
+}
+
+fn entry(ctx: &Ctx, r: &OpRuleSpec, dt: &Dtypes, g: &Graph) -> Result<Entry, PromoteError> {
+    let mut literal: [Option<Vec<usize>>; 4] = Default::default();
+    for (k, v) in &r.literal {
+        let (kind, nodes) = literal_entry(ctx, g, k, v)?;
+        literal[kind] = Some(nodes);
+    }
+    let target = |t: &spec::Text| dt.target(ctx, t);
+    Ok(Entry {
+        actions: actions(ctx, r, dt)?,
+        result: r.result.as_ref().map(target).transpose()?,
+        outside: r.outside.as_ref().map(target).transpose()?,
+        loops: r
+            .loops
+            .as_ref()
+            .map(|v| {
+                v.iter()
+                    .map(|t| ctx.dtype(t))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .transpose()?,
+        literal,
+        range: r
+            .literal_range
+            .as_ref()
+            .map(|x| range(ctx, x))
+            .transpose()?,
+    })
+}
+
+/// `compute` and `unsupported`: selector → action, the most specific selector wins.
+fn actions(
+    ctx: &Ctx,
+    r: &OpRuleSpec,
+    dt: &Dtypes,
+) -> Result<[Option<(u8, Action)>; 15], PromoteError> {
+    let mut acts: [Option<(u8, Action)>; 15] = [None; 15];
+    for (sel, v) in &r.compute {
+        let (rank, ds) = selector_dtypes(sel).ok_or_else(|| {
+            ctx.err(
+                v.span(),
+                format!(
+                    "unknown selector `{sel}` (a dtype or one of {})",
+                    SELECTOR_WORDS.join(", ")
+                ),
+            )
+        })?;
+        let act = match v.get_ref().as_str() {
+            "unsupported" => Action::Unsupported,
+            _ => Action::Compute(dt.target(ctx, v)?),
+        };
+        for d in ds {
+            if acts[d.index()].is_none_or(|(r0, _)| rank >= r0) {
+                acts[d.index()] = Some((rank, act));
+            }
+        }
+    }
+    for sel in &r.unsupported {
+        let (_, ds) = selector_dtypes(sel.get_ref())
+            .ok_or_else(|| ctx.err(sel.span(), format!("unknown selector `{}`", sel.get_ref())))?;
+        for d in ds {
+            acts[d.index()] = Some((u8::MAX, Action::Unsupported));
+        }
+    }
+    Ok(acts)
+}
+
+/// An entry applied to one op's rule.
+fn apply(rule: &mut OpRule, r: &OpRuleSpec, e: &Entry) {
+    for (i, a) in e.actions.iter().enumerate() {
+        if let Some((_, a)) = a {
+            rule.action[i] = *a;
+        }
+    }
+    rule.result = e.result.or(rule.result);
+    rule.outside = e.outside.or(rule.outside);
+    if e.loops.is_some() {
+        rule.loops = e.loops.clone();
+    }
+    for (k, l) in e.literal.iter().enumerate() {
+        if l.is_some() {
+            rule.literal[k] = l.clone();
+        }
+    }
+    rule.ignore_out = r.ignore_out.unwrap_or(rule.ignore_out);
+    rule.weak_only_scalars = r.weak_only_scalars.unwrap_or(rule.weak_only_scalars);
+    rule.weak_default = r.weak_default.unwrap_or(rule.weak_default);
+    rule.same_dtype = r.same_dtype.unwrap_or(rule.same_dtype);
+    rule.keep_weak = r.keep_weak.unwrap_or(rule.keep_weak);
+    if e.range.is_some() {
+        rule.range = e.range.clone();
+    }
+    if !r.source.is_empty() {
+        rule.sources.push(r.source.clone());
+    }
+}

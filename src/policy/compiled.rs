@@ -1,0 +1,151 @@
+//! What a policy file compiles into, besides the join table: the combine scheme, the literal
+//! range checks, the per-op rules and the `out` rule.
+
+use crate::dtype::DType;
+use crate::operand::OperandClass;
+
+/// How the promoted node is found.
+#[derive(Clone, Debug)]
+pub enum Scheme {
+    /// The join of every operand's node.
+    Join {
+        /// JAX: when all operands are weak, join their dtypes as strong ones, result weak.
+        all_weak_join_dtypes: bool,
+    },
+    /// Operands grouped by class into prioritised categories (PyTorch, NumPy).
+    Categories(Categories),
+}
+
+/// The parameters of the `categories` scheme.
+#[derive(Clone, Debug)]
+pub struct Categories {
+    /// Category of each class (tensor, zero_dim, weak, literal); `None`: the class is not accepted.
+    pub category: [Option<usize>; 4],
+    /// Number of categories.
+    pub count: usize,
+    /// What a lower category of no higher kind contributes: its value's smallest dtype (NumPy 1).
+    pub lower_by_value: bool,
+    /// A float meeting a lower complex: its complex counterpart (PyTorch); `Outside` where
+    /// that counterpart is none of the 15 (complex32).
+    pub float_meets_complex: [Option<Meet>; 15],
+    /// A bool or int meeting a lower complex takes the complex as it is (PyTorch).
+    pub int_meets_complex_lower: bool,
+    /// The rank of each kind (bool, unsigned, signed, float, complex) when categories compare.
+    pub rank: [u8; 5],
+    /// How each category merges into the higher ones.
+    pub merge: Vec<Merge>,
+}
+
+/// How a lower category merges into a higher one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Merge {
+    /// By kind: it matters only when of a higher kind (PyTorch, NumPy).
+    Kind,
+    /// Never: it contributes nothing (OneFlow's 0-d tensors).
+    Nothing,
+    /// Always: the join of the two (OneFlow's Python scalars, through the table's scalar rows).
+    Join,
+    /// The join when the kinds differ, nothing when they are the same (Paddle's 0-d tensors).
+    Differ,
+}
+
+impl Categories {
+    pub(crate) fn rank(&self, d: DType) -> u8 {
+        self.rank[d.kind() as usize]
+    }
+}
+
+/// The index of an operand class in the per-class arrays (tensor, zero_dim, weak, literal).
+pub(crate) fn class_index(c: OperandClass) -> usize {
+    match c {
+        OperandClass::Tensor => 0,
+        OperandClass::ZeroDim => 1,
+        OperandClass::Weak => 2,
+        OperandClass::Literal => 3,
+    }
+}
+
+/// A float meeting a lower complex category.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Meet {
+    /// Its complex counterpart, this dtype.
+    DType(DType),
+    /// Its complex counterpart is none of the 15 (complex32).
+    Outside,
+}
+
+/// Where a literal's value is checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RangeTarget {
+    /// The dtype of the literal's own node.
+    Node,
+    /// The promoted dtype.
+    Promoted,
+    /// The dtype the op computes in.
+    Compute,
+    /// The dtype of the literal's own node, checked last: the framework reports the overflow only
+    /// when nothing else failed (OneFlow leaves Python's OverflowError pending).
+    Deferred,
+}
+
+/// Literal range checks.
+#[derive(Clone, Debug, Default)]
+pub struct Range {
+    /// Where a Python int is checked, in order.
+    pub int: Vec<RangeTarget>,
+    /// Where a Python float or complex is checked, in order.
+    pub float: Vec<RangeTarget>,
+}
+
+/// What an op does with a promoted dtype.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Compute in this dtype.
+    Compute(DType),
+    /// Refuse.
+    Unsupported,
+}
+
+/// An op's compiled rule.
+#[derive(Clone, Debug)]
+pub struct OpRule {
+    /// Promoted dtype → action.
+    pub action: [Action; 15],
+    /// Result dtype (comparisons: bool); `None`: the compute dtype.
+    pub result: Option<DType>,
+    /// Tensors must share one dtype.
+    pub same_dtype: bool,
+    /// Weak stays weak.
+    pub keep_weak: bool,
+    /// Literal range override.
+    pub range: Option<Range>,
+    /// Where the rules come from.
+    pub sources: Vec<String>,
+    /// Result where the promoted dtype lies outside the 15 (`None`: unsupported).
+    pub outside: Option<DType>,
+    /// The op's loops, searched in order instead of promoting (NumPy 1's default resolver).
+    pub loops: Option<Vec<DType>>,
+    /// How this op takes Python literals, where it differs from the policy's `[operands]`.
+    pub literal: [Option<Vec<usize>>; 4],
+    /// The op ignores `out`: the framework rebinds instead of writing in place (OneFlow's `//=`).
+    pub ignore_out: bool,
+    /// A weak result stays weak only when every operand is 0-d or a literal (JAX's logical ops).
+    pub weak_only_scalars: bool,
+    /// A weak result takes the default dtype of its kind (JAX's matmul: `dtypes.result_type`).
+    pub weak_default: bool,
+}
+
+/// The `out` casting rule.
+#[derive(Clone, Debug)]
+pub enum OutRule {
+    /// Any cast.
+    Any,
+    /// Only the same dtype.
+    Equal,
+    /// The result must promote to `out` itself.
+    Safe,
+    /// A result may be cast to a dtype of the same or a later kind level.
+    Kinds([u8; 5], String),
+    /// Nothing is cast: the destination takes the result's dtype (Paddle rebinds it).
+    Rebind,
+}

@@ -1,0 +1,260 @@
+//! Corner rules: framework behaviour beyond the tables, as ordered rules, each with the stage
+//! it is checked at, conditions on the call and its operands, and an outcome.
+
+use crate::dtype::DType;
+use crate::op::Call;
+use crate::operand::Literal;
+
+use super::compiled::class_index;
+use super::resolve::Input;
+
+/// When a corner rule is checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Before the literals are converted (an API refusing a Python scalar).
+    Arguments,
+    /// Before promotion, after the literals are converted.
+    Operands,
+    /// After promotion, before the op's own dtype rule.
+    Promoted,
+    /// After the op's dtype rule.
+    Computed,
+}
+
+/// What a corner rule decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Then {
+    /// This error.
+    Error(crate::ErrorKind),
+    /// The promoted dtype, skipping the op's refusals.
+    Accept,
+    /// This result dtype.
+    DType(DType),
+    /// The first operand's dtype.
+    First,
+    /// The second operand's dtype.
+    Second,
+    /// Promote the operands' dtypes through the table (no categories) and go on.
+    Join,
+    /// The `out` dtype.
+    Out,
+    /// The dtype the op computes in.
+    Compute,
+}
+
+/// A target dtype of a fits / not_fits condition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FitTarget {
+    /// This dtype.
+    DType(DType),
+    /// The dtype the op computes in.
+    Compute,
+}
+
+/// Conditions on one operand.
+#[derive(Clone, Debug, Default)]
+pub struct Matcher {
+    pub(crate) class: Option<[bool; 4]>,
+    pub(crate) dtype: Option<[bool; 15]>,
+    pub(crate) literal: Option<[bool; 4]>,
+    pub(crate) values: Vec<(f64, f64)>,
+    pub(crate) negative: Option<bool>,
+    pub(crate) not_fits: Vec<FitTarget>,
+    pub(crate) fits: Option<FitTarget>,
+    pub(crate) wraps_to_zero: Option<bool>,
+}
+
+/// A compiled corner rule.
+#[derive(Clone, Debug)]
+pub struct CornerRule {
+    pub(crate) ops: u32,
+    /// The stage the rule is checked at.
+    pub at: Stage,
+    pub(crate) any: Option<Matcher>,
+    pub(crate) first: Option<Matcher>,
+    pub(crate) second: Option<Matcher>,
+    pub(crate) other: Option<Matcher>,
+    pub(crate) out: Option<bool>,
+    pub(crate) out_is_first: Option<bool>,
+    pub(crate) promoted_is_first: Option<bool>,
+    pub(crate) same_dtypes: Option<bool>,
+    pub(crate) out_dtype: Option<[bool; 15]>,
+    pub(crate) weak: Option<bool>,
+    /// The weak flag of a decided result (default: the first operand's for `first`, else false).
+    pub weak_result: Option<bool>,
+    pub(crate) promoted: Option<[bool; 15]>,
+    pub(crate) compute: Option<[bool; 15]>,
+    /// What the rule decides.
+    pub then: Then,
+    /// Where the rule comes from (`source` in the policy file).
+    pub source: String,
+}
+
+/// Whether a value fits a dtype: ints by range, floats by magnitude (inf and nan fit).
+pub(crate) fn value_fits(v: &Literal, d: DType) -> bool {
+    match (v, d.int_range()) {
+        (Literal::Int(i), Some(_)) => i.fits(d),
+        (Literal::Bool(_), Some(_)) => true,
+        (_, Some(_)) => false,
+        _ => {
+            let m = d.float_max().unwrap_or(f64::MAX);
+            let (re, im) = v.to_complex();
+            [re, im].iter().all(|x| !x.is_finite() || x.abs() <= m)
+        }
+    }
+}
+
+impl Matcher {
+    pub(crate) fn matches(&self, i: &Input, compute: DType) -> bool {
+        if let Some(c) = &self.class {
+            if !c[class_index(i.class)] {
+                return false;
+            }
+        }
+        if let Some(d) = &self.dtype {
+            if !d[i.dtype.index()] {
+                return false;
+            }
+        }
+        let lit = i.operand.literal();
+        if let Some(k) = &self.literal {
+            match lit {
+                Some(l) if k[l.kind() as usize] => {}
+                _ => return false,
+            }
+        }
+        let needs_value = !self.values.is_empty()
+            || self.negative.is_some()
+            || !self.not_fits.is_empty()
+            || self.fits.is_some()
+            || self.wraps_to_zero.is_some();
+        if !needs_value {
+            return true;
+        }
+        let Some(v) = i.operand.value() else {
+            return false;
+        };
+        let (re, im) = v.to_complex();
+        if !self.values.is_empty() && !self.values.iter().any(|&(a, b)| a == re && b == im) {
+            return false;
+        }
+        if let Some(n) = self.negative {
+            let neg = match &v {
+                Literal::Int(x) => x.is_negative(),
+                _ => re < 0.0,
+            };
+            if neg != n {
+                return false;
+            }
+        }
+        let target = |t: FitTarget| match t {
+            FitTarget::DType(d) => d,
+            FitTarget::Compute => compute,
+        };
+        if self.not_fits.iter().any(|t| value_fits(&v, target(*t))) {
+            return false;
+        }
+        if let Some(t) = self.fits {
+            if !value_fits(&v, target(t)) {
+                return false;
+            }
+        }
+        if let Some(w) = self.wraps_to_zero {
+            let zero = match (&v, compute.int_range()) {
+                (Literal::Bool(b), Some(_)) => !b,
+                (Literal::Int(x), Some(_)) if compute == DType::Bool => x.exact() == Some(0),
+                (Literal::Int(x), Some(_)) => {
+                    let bits = compute.bits();
+                    match x.exact() {
+                        Some(e) => e.rem_euclid(1i128 << bits) == 0,
+                        // beyond i128: only exact multiples matter; treat as nonzero unless its text ends in enough zeros
+                        None => false,
+                    }
+                }
+                _ => false,
+            };
+            if zero != w {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+impl CornerRule {
+    pub(crate) fn applies(
+        &self,
+        call: &Call,
+        ins: &[Input],
+        promoted: Option<DType>,
+        compute: Option<DType>,
+        weak: bool,
+    ) -> bool {
+        if self.ops & (1 << call.op as u32) == 0 {
+            return false;
+        }
+        if self.weak.is_some_and(|w| w != weak || promoted.is_none()) {
+            return false;
+        }
+        if self.out.is_some_and(|o| o != call.out.is_some()) {
+            return false;
+        }
+        if let Some(want) = self.out_is_first {
+            let Some(out) = call.out else { return false };
+            if (call.operands.first().and_then(|o| o.dtype()) == Some(out)) != want {
+                return false;
+            }
+        }
+        let c = compute.or(promoted).unwrap_or(DType::Bool);
+        if let Some(want) = self.same_dtypes {
+            if ins.iter().all(|i| i.dtype == ins[0].dtype) != want {
+                return false;
+            }
+        }
+        if let Some(sel) = &self.out_dtype {
+            if !call.out.is_some_and(|o| sel[o.index()]) {
+                return false;
+            }
+        }
+        if let Some(want) = self.promoted_is_first {
+            let first = ins.first().map(|i| i.dtype);
+            if promoted.is_none() || (promoted == first) != want {
+                return false;
+            }
+        }
+        if let (Some(sel), Some(p)) = (&self.promoted, promoted) {
+            if !sel[p.index()] {
+                return false;
+            }
+        }
+        if let (Some(sel), Some(cd)) = (&self.compute, compute) {
+            if !sel[cd.index()] {
+                return false;
+            }
+        }
+        if let Some(m) = &self.any {
+            let hit = ins.iter().enumerate().any(|(k, i)| {
+                m.matches(i, c)
+                    && self.other.as_ref().is_none_or(|o| {
+                        ins.iter()
+                            .enumerate()
+                            .any(|(j, x)| j != k && o.matches(x, c))
+                    })
+            });
+            if !hit {
+                return false;
+            }
+        }
+        if let Some(m) = &self.first {
+            if !ins.first().is_some_and(|i| m.matches(i, c)) {
+                return false;
+            }
+        }
+        if let Some(m) = &self.second {
+            if !ins.get(1).is_some_and(|i| m.matches(i, c)) {
+                return false;
+            }
+        }
+        true
+    }
+}

@@ -1,0 +1,126 @@
+//! Stage 1, the arguments: the call's arity, the dtypes the framework has, and every operand
+//! entered as a node of the promotion graph — a Python literal at the first of its kind's nodes
+//! its value fits, a weak tensor at its weak node, a dtype the framework replaces by its
+//! canonical one. Corner rules `at = "arguments"` (an API refusing a Python scalar) run here.
+
+use crate::dtype::DType;
+use crate::error::PromoteError;
+use crate::op::Call;
+use crate::operand::Operand;
+use crate::plan::Step;
+
+use super::super::compiled::OpRule;
+use super::super::corner::{value_fits, Stage};
+use super::super::RulePolicy;
+use super::{Entered, Flow, Input, Resolution, Trace};
+
+impl RulePolicy {
+    /// Stage 1: check the call and enter its operands as nodes.
+    pub(crate) fn arguments<'a>(
+        &'a self,
+        call: &'a Call,
+        steps: &'a mut Trace,
+    ) -> Result<Flow<Entered<'a>>, PromoteError> {
+        if call.operands.len() != call.op.arity() {
+            return Err(PromoteError::invalid(format!(
+                "{} takes {} operands, got {}",
+                call.op,
+                call.op.arity(),
+                call.operands.len()
+            )));
+        }
+        for d in call
+            .operands
+            .iter()
+            .filter_map(|o| o.dtype())
+            .chain(call.out)
+        {
+            self.check_available(d)?;
+        }
+        let rule = &self.ops[call.op as usize];
+        let ins = call
+            .operands
+            .iter()
+            .map(|o| self.input(o, rule, steps))
+            .collect();
+        let mut r = Resolution {
+            call: std::borrow::Cow::Borrowed(call),
+            rule,
+            ins,
+            steps,
+        };
+        if let Some(c) = self.corner(&r, Stage::Arguments, None, None, false) {
+            if let Some(decided) = self.outcome(&mut r, c, None) {
+                return decided.map(Flow::Decided);
+            }
+        }
+        Ok(Flow::Next(Entered(r)))
+    }
+
+    fn check_available(&self, d: DType) -> Result<(), PromoteError> {
+        if self.has(d) {
+            Ok(())
+        } else {
+            Err(PromoteError::DTypeMissing {
+                policy: self.name.clone(),
+                dtype: d.name().into(),
+                available: self
+                    .dtypes
+                    .iter()
+                    .map(|d| d.name())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
+        }
+    }
+
+    /// An operand entered as a node.
+    fn input<'a>(&self, o: &'a Operand, rule: &OpRule, steps: &mut Trace) -> Input<'a> {
+        match o {
+            Operand::Literal(l) => {
+                let cands = rule.literal[l.kind() as usize]
+                    .as_ref()
+                    .unwrap_or(&self.literal_node[l.kind() as usize]);
+                let node = cands
+                    .iter()
+                    .copied()
+                    .find(|&c| value_fits(l, self.nodes[c].dtype))
+                    .unwrap_or(cands[cands.len() - 1]);
+                let n = &self.nodes[node];
+                steps.note(|| Step::Literal {
+                    literal: l.clone(),
+                    node: n.name.clone(),
+                    weak: n.weak,
+                });
+                self.entered(o, node, self.canonical(n.dtype), n.weak)
+            }
+            Operand::Tensor { dtype, weak, .. } => {
+                let d = self.canonical(*dtype);
+                if d != *dtype {
+                    steps.note(|| Step::Canonical {
+                        from: *dtype,
+                        to: d,
+                    });
+                }
+                if *weak {
+                    let node = self.weak_node[d.index()];
+                    let n = &self.nodes[node];
+                    steps.note(|| Step::Weak(format!("weakly typed {} enters as {}", d, n.name)));
+                    self.entered(o, node, d, true)
+                } else {
+                    self.entered(o, d.index(), d, false)
+                }
+            }
+        }
+    }
+
+    fn entered<'a>(&self, o: &'a Operand, node: usize, dtype: DType, weak: bool) -> Input<'a> {
+        Input {
+            class: o.class(),
+            node,
+            dtype,
+            weak,
+            operand: o,
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! Corner rules at work: finding the first rule of a stage whose conditions hold, and what it
+//! decides on its own (an error, or a result dtype that ends resolution).
+
+use crate::dtype::DType;
+use crate::error::{ErrorKind, PromoteError};
+use crate::op::Call;
+use crate::plan::{Plan, Step};
+
+use super::super::corner::{CornerRule, Stage, Then};
+use super::super::RulePolicy;
+use super::{Input, Resolution, Trace};
+
+impl RulePolicy {
+    /// The first corner rule of stage `at` that applies.
+    pub(crate) fn corner(
+        &self,
+        r: &Resolution,
+        at: Stage,
+        promoted: Option<DType>,
+        compute: Option<DType>,
+        weak: bool,
+    ) -> Option<&CornerRule> {
+        self.rules
+            .iter()
+            .find(|c| c.at == at && c.applies(&r.call, &r.ins, promoted, compute, weak))
+    }
+
+    /// What a corner rule decides on its own (`None`: it lets resolution go on).
+    pub(crate) fn outcome(
+        &self,
+        r: &mut Resolution,
+        c: &CornerRule,
+        compute: Option<DType>,
+    ) -> Option<Result<Plan, PromoteError>> {
+        let (call, ins) = (&*r.call, &r.ins);
+        let (d, w) = match c.then {
+            Then::Error(k) => return Some(Err(self.corner_error(call, c, k, None))),
+            Then::DType(d) => (d, false),
+            Then::First => (ins[0].dtype, ins[0].weak && ins[0].dtype != DType::Bool),
+            Then::Second => (ins[ins.len() - 1].dtype, false),
+            Then::Out => (call.out.unwrap_or(ins[0].dtype), false),
+            Then::Compute => (compute.unwrap_or(ins[0].dtype), false),
+            Then::Accept | Then::Join => return None,
+        };
+        Some(self.decided(call, ins, c, d, c.weak_result.unwrap_or(w), r.steps))
+    }
+
+    fn decided(
+        &self,
+        call: &Call,
+        ins: &[Input],
+        r: &CornerRule,
+        d: DType,
+        weak: bool,
+        steps: &mut Trace,
+    ) -> Result<Plan, PromoteError> {
+        steps.note(|| Step::Corner {
+            detail: format!("{} gives {}", call.op, d),
+            source: r.source.clone(),
+        });
+        self.out_check(call, d, weak, steps)?;
+        let rule = &self.ops[call.op as usize];
+        self.check_ranges(call, ins, self.ranges(rule), d, d, None)?;
+        let result = call.out.map_or(d, |o| self.canonical(o));
+        Ok(Plan {
+            op: call.op,
+            inputs: ins.iter().map(|_| d).collect(),
+            compute: d,
+            result,
+            weak: weak && call.out.is_none(),
+            promoted: d,
+            steps: std::mem::take(&mut steps.steps),
+        })
+    }
+
+    fn corner_error(
+        &self,
+        call: &Call,
+        r: &CornerRule,
+        kind: ErrorKind,
+        dtype: Option<DType>,
+    ) -> PromoteError {
+        let ops: Vec<String> = call.operands.iter().map(|o| o.to_string()).collect();
+        let rule = if r.source.is_empty() {
+            "a rule of this framework".to_string()
+        } else {
+            r.source.clone()
+        };
+        match kind {
+            ErrorKind::NoPromotion => PromoteError::NoPromotion {
+                policy: self.name.clone(),
+                op: call.op.name().into(),
+                operands: ops.join(" and "),
+                rule,
+                advice: "cast the operands explicitly so both share a dtype".into(),
+            },
+            ErrorKind::Overflow => {
+                let lit = call
+                    .operands
+                    .iter()
+                    .find_map(|o| o.literal())
+                    .map(|l| (l.kind().name().to_string(), l.to_string()));
+                let (k, v) = lit.unwrap_or(("value".into(), ops.join(", ")));
+                PromoteError::Overflow {
+                    policy: self.name.clone(),
+                    op: call.op.name().into(),
+                    literal_kind: k,
+                    value: v,
+                    dtype: format!("{} ({rule})", dtype.map_or("its dtype", |d| d.name())),
+                }
+            }
+            _ => PromoteError::Unsupported {
+                policy: self.name.clone(),
+                op: call.op.name().into(),
+                dtype: dtype.map_or_else(|| ops.join(" and "), |d| d.name().to_string()),
+                rule,
+            },
+        }
+    }
+}

@@ -1,0 +1,105 @@
+//! Stage 5, the cast into `out`: whether the result may be written into the `out` dtype by the
+//! policy's `[out]` rule (checked before the op's refusals where the framework does so), then
+//! the deferred literal range checks, and the plan.
+
+use crate::dtype::DType;
+use crate::error::PromoteError;
+use crate::op::Call;
+use crate::plan::{Plan, Step};
+
+use super::super::compiled::OutRule;
+use super::super::RulePolicy;
+use super::{op_step, Computed, Trace};
+
+impl RulePolicy {
+    /// Stage 5: the cast into `out`, and the plan.
+    pub(crate) fn out(&self, c: Computed) -> Result<Plan, PromoteError> {
+        let Computed {
+            r,
+            promoted,
+            compute,
+            result,
+            mut weak,
+        } = c;
+        let (call, rule) = (&*r.call, r.rule);
+        if !self.out_first {
+            self.out_check(call, result, weak, r.steps)?;
+        }
+        let result = match call.out {
+            Some(o) if !matches!(self.out, OutRule::Rebind) => {
+                weak = false;
+                self.canonical(o)
+            }
+            _ => result,
+        };
+        self.check_ranges(call, &r.ins, self.ranges(rule), promoted, compute, None)?;
+        // the op's rule decided too, when no step of it (or of a corner rule) says so yet
+        let decided_by_op =
+            |s: &Step| matches!(s, Step::OpRule { .. } | Step::Corner { .. } | Step::Loop(_));
+        if r.steps.on && !r.steps.steps.iter().any(decided_by_op) {
+            r.steps.note(|| {
+                op_step(
+                    rule,
+                    format!("{} of {} gives {}", call.op, promoted, result),
+                )
+            });
+        }
+        let inputs = r
+            .ins
+            .iter()
+            .map(|i| if rule.same_dtype { i.dtype } else { compute })
+            .collect();
+        Ok(Plan {
+            op: call.op,
+            inputs,
+            compute,
+            result,
+            weak,
+            promoted,
+            steps: std::mem::take(&mut r.steps.steps),
+        })
+    }
+
+    pub(crate) fn out_check(
+        &self,
+        call: &Call,
+        result: DType,
+        weak: bool,
+        steps: &mut Trace,
+    ) -> Result<(), PromoteError> {
+        let Some(out) = call.out.map(|o| self.canonical(o)) else {
+            return Ok(());
+        };
+        let ok = match &self.out {
+            OutRule::Any => true,
+            OutRule::Equal => result == out,
+            // a weak result promotes from its weak node (JAX strict: a weak int goes into any int)
+            OutRule::Safe if weak => {
+                self.join.join(self.weak_node[result.index()], out.index()) == Some(out.index())
+            }
+            OutRule::Safe => self.promote_types(result, out) == Some(out),
+            OutRule::Kinds(level, _) => level[result.kind() as usize] <= level[out.kind() as usize],
+            OutRule::Rebind => true,
+        };
+        let rule_text = match &self.out {
+            OutRule::Rebind => {
+                "the destination takes the result's dtype: nothing is cast".to_string()
+            }
+            OutRule::Kinds(_, text) => format!("casting into out follows kinds {text}"),
+            OutRule::Any => "any cast into out is allowed".into(),
+            OutRule::Equal => "out must have the result's dtype".into(),
+            OutRule::Safe => "the result must promote safely to out".into(),
+        };
+        if !ok {
+            return Err(PromoteError::OutCast {
+                policy: self.name.clone(),
+                op: call.op.name().into(),
+                result: result.name().into(),
+                out: out.name().into(),
+                rule: rule_text,
+            });
+        }
+        steps.note(|| Step::Out(format!("{result} is written into {out} ({rule_text})")));
+        Ok(())
+    }
+}

@@ -1,0 +1,216 @@
+//! Stage 3, promotion: the dtype the operands promote to, by the policy's scheme — the join of
+//! every operand's node (JAX, TensorFlow, the Array API), or [`super::categories`] (PyTorch,
+//! NumPy), or NumPy 1's loop search ([`super::value_based`]); ops that take one dtype skip it.
+//! Where the framework promotes to a dtype outside the 15 (PyTorch's complex32), the op's
+//! `outside` rule decides here.
+
+use crate::dtype::{DType, Kind};
+use crate::error::PromoteError;
+use crate::op::Call;
+use crate::plan::{Plan, Step};
+
+use super::super::compiled::Scheme;
+use super::super::join::Joined;
+use super::super::RulePolicy;
+use super::{op_step, Flow, Input, Operands, Promoted, Resolution, Trace};
+
+impl RulePolicy {
+    /// Stage 3: the promoted dtype and whether it is weak.
+    pub(crate) fn promotion<'a>(
+        &'a self,
+        Operands { mut r, forced }: Operands<'a>,
+    ) -> Result<Flow<Promoted<'a>>, PromoteError> {
+        let (promoted, weak) = match forced {
+            Some(d) => (Some(d), false),
+            None => self.promoted_dtype(&mut r)?,
+        };
+        let Some(promoted) = promoted.map(|p| self.canonical(p)) else {
+            return self.outside(&mut r, weak).map(Flow::Decided);
+        };
+        let promoted = if r.rule.weak_default && weak {
+            self.weak_default(&mut r, promoted)
+        } else {
+            promoted
+        };
+        Ok(Flow::Next(Promoted { r, promoted, weak }))
+    }
+
+    /// The promoted dtype by the op's one-dtype rule or the policy's scheme (`None`: outside
+    /// the 15).
+    fn promoted_dtype(&self, r: &mut Resolution) -> Result<(Option<DType>, bool), PromoteError> {
+        let (call, ins, rule) = (&*r.call, &r.ins, r.rule);
+        if rule.same_dtype {
+            let d = ins[0].dtype;
+            if let Some(other) = ins.iter().find(|i| i.dtype != d) {
+                return Err(self.no_promotion(
+                    call,
+                    d.name(),
+                    other.dtype.name(),
+                    format!(
+                        "{} needs both operands of one dtype ({})",
+                        call.op,
+                        rule.sources.join("; ")
+                    ),
+                ));
+            }
+            r.steps.note(|| {
+                op_step(rule, {
+                    format!("{} takes operands of one dtype: {}", call.op, d)
+                })
+            });
+            return Ok((Some(d), false));
+        }
+        Ok(match &self.scheme {
+            Scheme::Join {
+                all_weak_join_dtypes,
+            } => self.join_inputs(call, ins, *all_weak_join_dtypes, r.steps)?,
+            Scheme::Categories(cs) => match &rule.loops {
+                Some(loops) => (
+                    Some(self.linear_search(call, ins, cs, loops, r.steps)?),
+                    false,
+                ),
+                None => (self.categorize(call, ins, cs, r.steps)?, false),
+            },
+        })
+    }
+
+    /// The framework computes in a dtype outside the 15 (PyTorch's complex32): the op's
+    /// `outside` rule gives the result, or the op is refused.
+    fn outside(&self, r: &mut Resolution, weak: bool) -> Result<Plan, PromoteError> {
+        let (call, rule) = (&*r.call, r.rule);
+        if let (Some(out), true, None) = (call.out, self.out_first, rule.result) {
+            if out.kind() != Kind::Complex {
+                return Err(PromoteError::OutCast {
+                    policy: self.name.clone(),
+                    op: call.op.name().into(),
+                    result: "complex32".into(),
+                    out: out.name().into(),
+                    rule: "a complex result cannot be cast into a real out".into(),
+                });
+            }
+        }
+        match rule.outside {
+            Some(d) => {
+                self.out_check(call, d, weak, r.steps)?;
+                Ok(Plan {
+                    op: call.op,
+                    inputs: r.ins.iter().map(|i| i.dtype).collect(),
+                    compute: d,
+                    result: call.out.unwrap_or(d),
+                    weak: false,
+                    promoted: d,
+                    steps: std::mem::take(&mut r.steps.steps),
+                })
+            }
+            None => Err(PromoteError::Unsupported {
+                policy: self.name.clone(),
+                op: call.op.name().into(),
+                dtype: "a dtype outside the 15 (complex32)".into(),
+                rule: "the framework promotes these operands to a dtype this interface has no name for, and the op has no kernel for it".into(),
+            }),
+        }
+    }
+
+    /// A weak result takes the default dtype of its kind (JAX's matmul).
+    fn weak_default(&self, r: &mut Resolution, promoted: DType) -> DType {
+        let d = match promoted.kind() {
+            Kind::Bool => DType::Bool,
+            Kind::Unsigned => self.canonical(DType::UInt64),
+            Kind::Signed => self.default_int,
+            Kind::Float => self.default_float,
+            Kind::Complex => self.default_complex,
+        };
+        let op = r.call.op;
+        r.steps.note(|| {
+            Step::Weak(format!(
+                "{op} gives a weak result the default dtype of its kind: {d}"
+            ))
+        });
+        d
+    }
+
+    /// The join over inputs for the `join` scheme: (dtype, weak).
+    fn join_inputs(
+        &self,
+        call: &Call,
+        ins: &[Input],
+        all_weak_join_dtypes: bool,
+        steps: &mut Trace,
+    ) -> Result<(Option<DType>, bool), PromoteError> {
+        if all_weak_join_dtypes && ins.iter().all(|i| i.weak) {
+            let mut acc = ins[0].dtype.index();
+            for i in &ins[1..] {
+                acc = self.join.join(acc, i.dtype.index()).ok_or_else(|| {
+                    self.no_promotion(
+                        call,
+                        ins[0].dtype.name(),
+                        i.dtype.name(),
+                        format!(
+                            "no {} join of {} and {}",
+                            self.join_source, ins[0].dtype, i.dtype
+                        ),
+                    )
+                })?;
+            }
+            let d = self.canonical(self.nodes[acc].dtype);
+            steps.note(|| Step::Weak(format!("every operand is weak: their dtypes join as strong ones to {d}, and the result stays weak (a bool never is)")));
+            return Ok((Some(d), d != DType::Bool));
+        }
+        let mut acc = ins[0].node;
+        for i in &ins[1..] {
+            let j = match self.join_nodes(acc, i.node) {
+                Joined::Node(j) => j,
+                Joined::Outside => return Ok((None, false)),
+                Joined::Never => {
+                    return Err(self.no_promotion(
+                        call,
+                        self.node_name(acc),
+                        self.node_name(i.node),
+                        format!(
+                            "the {} has no join of {} and {}",
+                            self.join_source,
+                            self.node_name(acc),
+                            self.node_name(i.node)
+                        ),
+                    ))
+                }
+            };
+            if ins.len() > 1 {
+                steps.note(|| self.join_step(acc, i.node, j));
+            }
+            acc = j;
+        }
+        let n = &self.nodes[acc];
+        let d = self.canonical(n.dtype);
+        if n.weak {
+            steps.note(|| {
+                Step::Weak({
+                    format!(
+                        "{} is a weak node: the result is {} and weakly typed",
+                        n.name, d
+                    )
+                })
+            });
+        }
+        Ok((Some(d), n.weak))
+    }
+
+    /// The operands' dtypes promoted through the table alone.
+    pub(crate) fn join_dtypes(&self, call: &Call, ins: &[Input]) -> Result<DType, PromoteError> {
+        let mut d = ins[0].dtype;
+        for i in &ins[1..] {
+            d = self.promote_types(d, i.dtype).ok_or_else(|| {
+                self.no_promotion(
+                    call,
+                    d.name(),
+                    i.dtype.name(),
+                    format!(
+                        "the {} has no promotion of {} and {}",
+                        self.join_source, d, i.dtype
+                    ),
+                )
+            })?;
+        }
+        Ok(d)
+    }
+}

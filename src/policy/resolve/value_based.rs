@@ -1,0 +1,186 @@
+//! NumPy 1's value-based casting: a Python scalar or 0-d array of no higher kind than the
+//! arrays counts by its value (`min_scalar_type`), both when categories merge and in NumPy 1's
+//! default type resolver, which searches an op's loops for the first that every operand casts
+//! to safely.
+
+use crate::dtype::{DType, Kind};
+use crate::error::PromoteError;
+use crate::op::Call;
+use crate::operand::{Literal, Operand};
+use crate::plan::Step;
+
+use super::super::compiled::Categories;
+use super::super::RulePolicy;
+use super::{Input, Trace};
+
+impl RulePolicy {
+    /// NumPy 1's `should_use_min_scalar`: some operand of the top category, and no lower
+    /// operand of a higher kind rank.
+    fn use_min_scalar(&self, cs: &Categories, cats: &[Vec<&Input>]) -> bool {
+        let top = cats[0].iter().map(|i| cs.rank(i.dtype)).max();
+        let low = cats[1..].iter().flatten().map(|i| cs.rank(i.dtype)).max();
+        matches!((top, low), (Some(t), Some(l)) if l <= t)
+    }
+
+    /// A lower category of no higher kind merged by its members' values: each counts as its
+    /// `min_scalar_type` (a "small unsigned" one as the signed type of its size next to a signed,
+    /// float or complex dtype), promoted with the higher category's dtype `hd`.
+    pub(crate) fn by_value(
+        &self,
+        call: &Call,
+        hd: DType,
+        lower_members: &[&Input],
+        steps: &mut Trace,
+    ) -> Result<DType, PromoteError> {
+        let mut r = hd;
+        for m in lower_members {
+            let (ms, small) = min_scalar_type_of(m.operand);
+            let ms = match (small, r.kind()) {
+                (true, Kind::Signed | Kind::Float | Kind::Complex) => signed_of(ms),
+                _ => ms,
+            };
+            let nr = self.promote_types(r, ms).ok_or_else(|| {
+                self.no_promotion(
+                    call,
+                    r.name(),
+                    ms.name(),
+                    format!("no promotion of {r} and {ms}"),
+                )
+            })?;
+            steps.note(|| {
+                Step::Value({
+                    format!(
+                        "{} counts by its value as {} (no higher kind than {}): {}",
+                        m.operand, ms, hd, nr
+                    )
+                })
+            });
+            r = nr;
+        }
+        Ok(r)
+    }
+
+    /// NumPy 1's default type resolver: the first of the op's loops every operand casts to
+    /// safely (a lower-category operand by its value, where values count).
+    pub(crate) fn linear_search(
+        &self,
+        call: &Call,
+        ins: &[Input],
+        cs: &Categories,
+        loops: &[DType],
+        steps: &mut Trace,
+    ) -> Result<DType, PromoteError> {
+        let cats = self.group(cs, ins)?;
+        let by_value = cs.lower_by_value && self.use_min_scalar(cs, &cats);
+        let safe = |d: DType, l: DType| self.promote_types(d, l) == Some(l);
+        for &l in loops {
+            let ok = cats.iter().enumerate().all(|(ci, members)| {
+                members.iter().all(|m| {
+                    if ci == 0 || !by_value {
+                        safe(m.dtype, l)
+                    } else {
+                        let (ms, small) = min_scalar_type_of(m.operand);
+                        safe(ms, l) || (small && safe(signed_of(ms), l))
+                    }
+                })
+            });
+            if ok {
+                steps.note(|| {
+                    Step::Loop({
+                        format!(
+                            "{} takes the first of its loops every operand casts to safely{}: {}",
+                            call.op,
+                            if by_value { " (scalars by value)" } else { "" },
+                            l
+                        )
+                    })
+                });
+                return Ok(l);
+            }
+        }
+        Err(PromoteError::Unsupported {
+            policy: self.name.clone(),
+            op: call.op.name().into(),
+            dtype: call
+                .operands
+                .iter()
+                .map(|o| o.to_string())
+                .collect::<Vec<_>>()
+                .join(" and "),
+            rule: format!(
+                "no loop of {} takes these operands safely (loops: {})",
+                call.op,
+                loops
+                    .iter()
+                    .map(|d| d.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        })
+    }
+}
+
+/// NumPy 1.26's `min_scalar_type` of an operand's value (`min_scalar_type_num`), with its
+/// "small unsigned" flag (a non-negative int that also fits the signed type of the same size).
+/// The thresholds are NumPy's: float16 below 65000 in magnitude (and every non-finite value),
+/// float32 below 3.4e38; a 0-d float16 stays float16, a 0-d complex64 complex64.
+///
+/// ```
+/// use promote::{policy::min_scalar_type_of, DType, Operand};
+/// assert_eq!(min_scalar_type_of(&"256".parse().unwrap()), (DType::UInt16, true));
+/// assert_eq!(min_scalar_type_of(&"65504.0".parse().unwrap()), (DType::Float32, false));
+/// assert_eq!(min_scalar_type_of(&"float32(inf)".parse().unwrap()), (DType::Float16, false));
+/// assert_eq!(min_scalar_type_of(&"(inf+0j)".parse().unwrap()), (DType::Complex128, false));
+/// ```
+pub fn min_scalar_type_of(o: &Operand) -> (DType, bool) {
+    use DType::*;
+    let dtype = o.dtype();
+    let Some(v) = o.value() else {
+        return (dtype.unwrap_or(Bool), false);
+    };
+    match (&v, dtype) {
+        (_, Some(Float16)) => (Float16, false),
+        (_, Some(Complex64)) => (Complex64, false),
+        (Literal::Bool(_), _) => (Bool, false),
+        (Literal::Int(i), _) if dtype.is_none_or(|d| d.is_integer() || d.is_bool()) => {
+            let order: &[DType] = if i.is_negative() {
+                &[Int8, Int16, Int32, Int64]
+            } else {
+                &[UInt8, UInt16, UInt32, UInt64]
+            };
+            match order.iter().copied().find(|d| i.fits(*d)) {
+                Some(d) => (d, !i.is_negative() && i.fits(signed_of(d))),
+                None => (Float64, false),
+            }
+        }
+        _ => {
+            let (re, im) = v.to_complex();
+            let complex =
+                matches!(v, Literal::Complex(..)) || dtype.is_some_and(|d| d.is_complex());
+            if complex {
+                let small = [re, im].iter().all(|x| -3.4e38 < *x && *x < 3.4e38);
+                (if small { Complex64 } else { Complex128 }, false)
+            } else if !re.is_finite() || (-65000.0 < re && re < 65000.0) {
+                (Float16, false)
+            } else if dtype == Some(Float32) || (-3.4e38 < re && re < 3.4e38) {
+                (Float32, false)
+            } else {
+                (Float64, false)
+            }
+        }
+    }
+}
+
+/// The signed integer of the same size as an unsigned one (others unchanged).
+fn signed_of(d: DType) -> DType {
+    match d {
+        DType::UInt8 => DType::Int8,
+        DType::UInt16 => DType::Int16,
+        DType::UInt32 => DType::Int32,
+        DType::UInt64 => DType::Int64,
+        x => x,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Compiling a policy file.

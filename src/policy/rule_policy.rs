@@ -1,0 +1,191 @@
+//! The compiled policy: [`RulePolicy`], its accessors, and the dense fast path of
+//! [`Policy::result`] (two strong tensors: one table load).
+
+use crate::dtype::DType;
+use crate::error::PromoteError;
+use crate::op::{Call, Op};
+use crate::operand::LiteralKind;
+use crate::operand::Operand;
+use crate::plan::{Plan, Traced};
+
+use super::compiled::{OpRule, OutRule, Range, Scheme};
+use super::corner::CornerRule;
+use super::join::{JoinTable, Joined, Node};
+use super::resolve::Trace;
+use super::Policy;
+
+/// A compiled, data-driven policy: the one built-in implementation of [`Policy`].
+#[derive(Clone, Debug)]
+pub struct RulePolicy {
+    /// The policy's name (`torch`, `jax-x64`, ...).
+    pub name: String,
+    /// The framework and version it reproduces.
+    pub framework: String,
+    /// One paragraph for people.
+    pub description: String,
+    /// How the rules were obtained: `recorded` or `derived from source`.
+    pub provenance: String,
+    pub(crate) dtypes: Vec<DType>,
+    pub(crate) available: [bool; 15],
+    /// The default integer dtype (a Python int enters here unless the policy says otherwise).
+    pub default_int: DType,
+    /// The default floating dtype.
+    pub default_float: DType,
+    /// The default complex dtype.
+    pub default_complex: DType,
+    pub(crate) canonical: [DType; 15],
+    /// The nodes of the promotion graph: the 15 dtypes (indices 0..15), the policy's own nodes, and a table's `!` node.
+    pub nodes: Vec<Node>,
+    /// The join of every two nodes.
+    pub join: JoinTable,
+    /// `lattice` or `table`.
+    pub join_source: &'static str,
+    pub(crate) literal_node: [Vec<usize>; 4],
+    pub(crate) weak_node: [usize; 15],
+    /// How the promoted node is found.
+    pub scheme: Scheme,
+    pub(crate) range: Range,
+    pub(crate) ops: Vec<OpRule>,
+    /// The rule of casting into `out`.
+    pub out: OutRule,
+    pub(crate) out_source: String,
+    pub(crate) out_first: bool,
+    /// Corner rules, in order.
+    pub rules: Vec<CornerRule>,
+    /// Every op over two strong tensors (sum: one), resolved once: dtype index | 0x80 if weak.
+    pub(crate) fast: Vec<u8>,
+}
+
+impl Policy for RulePolicy {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn framework(&self) -> &str {
+        &self.framework
+    }
+    fn dtypes(&self) -> &[DType] {
+        &self.dtypes
+    }
+    fn resolve(&self, call: &Call) -> Result<Plan, PromoteError> {
+        self.resolve_call(call, &mut Trace::new(true))
+    }
+    fn resolve_traced(&self, call: &Call) -> Traced {
+        let mut trace = Trace::new(true);
+        let outcome = self.resolve_call(call, &mut trace);
+        let steps = match &outcome {
+            Ok(plan) => plan.steps.clone(),
+            Err(_) => trace.steps,
+        };
+        Traced { outcome, steps }
+    }
+    fn promote_types(&self, a: DType, b: DType) -> Option<DType> {
+        RulePolicy::promote_types(self, a, b)
+    }
+    #[inline]
+    fn result(&self, call: &Call) -> Result<(DType, bool), PromoteError> {
+        if call.out.is_none() {
+            let strong = |o: &Operand| match o {
+                Operand::Tensor {
+                    dtype,
+                    weak: false,
+                    zero_dim: false,
+                    ..
+                } => Some(dtype.index()),
+                _ => None,
+            };
+            let key = match call.operands.as_slice() {
+                [a, b] => strong(a).zip(strong(b)),
+                [a] => strong(a).map(|a| (a, 0)),
+                _ => None,
+            };
+            if let Some((a, b)) = key {
+                let cell = self.fast[(call.op as usize * 15 + a) * 15 + b];
+                if cell != FAST_SLOW {
+                    return Ok((DType::ALL[(cell & 0x7f) as usize], cell & 0x80 != 0));
+                }
+            }
+        }
+        self.resolve_call(call, &mut Trace::new(false))
+            .map(|p| (p.result, p.weak))
+    }
+}
+
+/// A cell of the fast table that needs the full resolver (an error, with its message).
+pub(crate) const FAST_SLOW: u8 = 0xff;
+
+impl RulePolicy {
+    /// Whether the framework has this dtype.
+    pub fn has(&self, d: DType) -> bool {
+        self.available[d.index()]
+    }
+
+    /// The dtype the framework silently replaces `d` by (JAX without x64: int64 → int32).
+    pub fn canonical(&self, d: DType) -> DType {
+        self.canonical[d.index()]
+    }
+
+    /// The compiled rule of an op.
+    pub fn op_rule(&self, op: Op) -> &OpRule {
+        &self.ops[op as usize]
+    }
+
+    /// Where the `out` rule comes from.
+    pub fn out_source(&self) -> &str {
+        &self.out_source
+    }
+
+    /// The nodes a Python literal of this kind enters the promotion at, in the order they are
+    /// tried (the first its value fits; the last when none does).
+    ///
+    /// ```
+    /// use promote::{builtin, operand::LiteralKind};
+    /// let jax = builtin("jax").unwrap();
+    /// let names: Vec<&str> = jax.literal_nodes(LiteralKind::Float).map(|n| n.name.as_str()).collect();
+    /// assert_eq!(names, ["f*"]);
+    /// ```
+    pub fn literal_nodes(&self, kind: LiteralKind) -> impl Iterator<Item = &Node> {
+        self.literal_node[kind as usize]
+            .iter()
+            .map(|&n| &self.nodes[n])
+    }
+
+    /// The node a weakly typed tensor of dtype `d` enters the promotion at (its own dtype's
+    /// node where the policy has no weak node for it).
+    ///
+    /// ```
+    /// use promote::{builtin, DType};
+    /// let jax = builtin("jax").unwrap();
+    /// assert_eq!(jax.weak_node(DType::Int32).name, "i*");
+    /// ```
+    pub fn weak_node(&self, d: DType) -> &Node {
+        &self.nodes[self.weak_node[self.canonical(d).index()]]
+    }
+
+    pub(crate) fn join_nodes(&self, a: usize, b: usize) -> Joined {
+        match self.join.join(a, b) {
+            None => Joined::Never,
+            Some(n) if self.nodes[n].outside => Joined::Outside,
+            Some(n) => Joined::Node(n),
+        }
+    }
+
+    /// The promotion of two strong tensors, as the framework's table shows it (`None`: refused,
+    /// or a dtype outside the 15).
+    ///
+    /// ```
+    /// use promote::{builtin, DType};
+    /// let t = builtin("torch").unwrap();
+    /// assert_eq!(t.promote_types(DType::UInt8, DType::Int8), Some(DType::Int16));
+    /// ```
+    pub fn promote_types(&self, a: DType, b: DType) -> Option<DType> {
+        let (a, b) = (self.canonical(a), self.canonical(b));
+        match self.join_nodes(a.index(), b.index()) {
+            Joined::Node(n) => Some(self.canonical(self.nodes[n].dtype)),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn node_name(&self, n: usize) -> &str {
+        &self.nodes[n].name
+    }
+}
