@@ -82,11 +82,23 @@ fn known_deviation(policy: &str, op: &str, result: DType) -> Option<&'static str
         ("torch", "floor_divide") if result == DType::BFloat16 => {
             Some("PyTorch rounds every intermediate of a bfloat16 floor_divide to bfloat16; the kernels compute in float32 and round once")
         }
+        (tf, "floor_divide") if tf.starts_with("tf") && matches!(result, DType::Float16 | DType::BFloat16) => {
+            Some("TensorFlow rounds the quotient of a float16/bfloat16 floor_divide to that dtype before the floor; the kernels round once")
+        }
+        (tf, "power") if tf.starts_with("tf") && (result.is_floating_point() || result.is_complex()) => {
+            Some("TensorFlow's float power is Eigen's vectorized generic_pow (its own log2/exp2; under DAZ it takes the log of a subnormal base's raw bits): values differ from the C library's pow, by an ulp or (for subnormal and huge operands) more")
+        }
+        ("paddle", "power") if result == DType::Float64 => {
+            Some("Paddle's float64 power is not the C library's pow: an ulp off here and there, and pow(1.7976931348623157e308, 1.0) is inf")
+        }
+        ("paddle", "remainder") if result.is_complex() => {
+            Some("Paddle computes a remainder of complex numbers, by a formula of its own that no other framework has; the kernels refuse it (unsupported)")
+        }
         _ => None,
     }
 }
 
-/// At most this many recorded queries may fall under [`known_deviation`].
+/// At most this many recorded queries of one fixture may fall under [`known_deviation`].
 const MAX_KNOWN_DEVIATIONS: usize = 60;
 
 struct Mismatch {
@@ -140,6 +152,61 @@ fn diff_elements(q: &Value, dtype: DType, want: &Array, got: &Array) -> String {
     )
 }
 
+/// The queries of a fixture, with their line numbers and answers. Two layouts: every line
+/// `{"q": QUERY, "a": ANSWER}` (NumPy's, PyTorch's), or a header line with the edge values of
+/// each dtype followed by `{"op": OP, "grid": [A, B], "a": ANSWER}` lines whose operands are the
+/// cross product of the edges of A and B (`sum`: the edges of A), and full `{"q", "a"}` lines
+/// (record_values_fw.py). Answers `{"x": ...}` (the framework crashed or hung) are counted apart.
+fn queries(path: &Path) -> (Vec<(usize, Value, Value)>, usize) {
+    let f = std::fs::File::open(path).unwrap();
+    let reader = std::io::BufReader::new(flate2::read::GzDecoder::new(f));
+    let mut edges: Option<Value> = None;
+    let mut out = Vec::new();
+    let mut not_recordable = 0;
+    for (i, line) in reader.lines().enumerate() {
+        let line = line.unwrap();
+        if line.trim().is_empty() {
+            continue;
+        }
+        let rec: Value = serde_json::from_str(&line).unwrap();
+        if rec.get("edges").is_some() {
+            edges = Some(rec["edges"].clone());
+            continue;
+        }
+        if rec["a"].get("x").is_some() {
+            not_recordable += 1;
+            continue;
+        }
+        let q = match rec.get("grid") {
+            None => rec["q"].clone(),
+            Some(grid) => {
+                let e = edges
+                    .as_ref()
+                    .expect("a grid line needs the header line first");
+                let names: Vec<&str> = grid
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|d| d.as_str().unwrap())
+                    .collect();
+                let ed = |d: &str| data_of(&e[d]);
+                let operands = if let [a, b] = names[..] {
+                    let (ea, eb) = (ed(a), ed(b));
+                    let xa: Vec<&String> =
+                        ea.iter().flat_map(|x| eb.iter().map(move |_| x)).collect();
+                    let xb: Vec<&String> = ea.iter().flat_map(|_| eb.iter()).collect();
+                    serde_json::json!([{"dtype": a, "data": xa}, {"dtype": b, "data": xb}])
+                } else {
+                    serde_json::json!([{"dtype": names[0], "data": ed(names[0])}])
+                };
+                serde_json::json!({"op": rec["op"], "operands": operands})
+            }
+        };
+        out.push((i + 1, q, rec["a"].clone()));
+    }
+    (out, not_recordable)
+}
+
 fn replay(fixture: &str, policy_name: &str) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/eval")
@@ -150,21 +217,17 @@ fn replay(fixture: &str, policy_name: &str) {
     }
     let policy = builtin(policy_name)
         .unwrap_or_else(|e| panic!("the {policy_name} policy is needed to replay {fixture}: {e}"));
-    let f = std::fs::File::open(&path).unwrap();
-    let reader = std::io::BufReader::new(flate2::read::GzDecoder::new(f));
+    let (records, not_recordable) = queries(&path);
+    if not_recordable > 0 {
+        println!("NOTICE: {not_recordable} {policy_name} queries were not recordable (the framework crashed or hung)");
+    }
     let mut total = 0;
     let mut bad: Vec<Mismatch> = Vec::new();
     let mut by_group: BTreeMap<String, usize> = BTreeMap::new();
     let mut pow_ulps = 0;
     let mut known: BTreeMap<&'static str, usize> = BTreeMap::new();
-    for (i, line) in reader.lines().enumerate() {
-        let line = line.unwrap();
-        if line.trim().is_empty() {
-            continue;
-        }
+    for (line, q, a) in &records {
         total += 1;
-        let rec: Value = serde_json::from_str(&line).unwrap();
-        let (q, a) = (&rec["q"], &rec["a"]);
         let got = eval_value(&*policy, q);
         let group = format!(
             "{} {}",
@@ -226,7 +289,7 @@ fn replay(fixture: &str, policy_name: &str) {
             }
             *by_group.entry(group.clone()).or_default() += 1;
             bad.push(Mismatch {
-                line: i + 1,
+                line: *line,
                 what: format!("{group}: {what}"),
             });
         }
@@ -238,9 +301,10 @@ fn replay(fixture: &str, policy_name: &str) {
         println!("NOTICE: {n} {policy_name} queries differ as documented: {why}");
     }
     let n_known: usize = known.values().sum();
+    let max_known = MAX_KNOWN_DEVIATIONS;
     assert!(
-        n_known <= MAX_KNOWN_DEVIATIONS,
-        "{n_known} queries fall under the known deviations (at most {MAX_KNOWN_DEVIATIONS})"
+        n_known <= max_known,
+        "{n_known} queries fall under the known deviations (at most {max_known})"
     );
     if bad.is_empty() {
         println!(
@@ -277,4 +341,31 @@ fn numpy_values_replay_bit_for_bit() {
 #[test]
 fn torch_values_replay_bit_for_bit() {
     replay("torch.jsonl.gz", "torch");
+}
+
+#[test]
+#[ignore = "XLA's CPU semantics are not complete yet: signs of zero in floor_divide and bool multiply, complex division, subnormal handling differ (issue 16); run with --ignored"]
+fn jax_x64_values_replay_bit_for_bit() {
+    replay("jax-x64.jsonl.gz", "jax-x64");
+}
+
+#[test]
+#[ignore = "XLA's CPU semantics are not complete yet: 415 of 2552 recorded queries differ (signs of zero in floor_divide and bool multiply, complex division, subnormals; issue 16); run with --ignored"]
+fn jax_values_replay_bit_for_bit() {
+    replay("jax.jsonl.gz", "jax");
+}
+
+#[test]
+fn tf_values_replay_bit_for_bit() {
+    replay("tf.jsonl.gz", "tf");
+}
+
+#[test]
+fn tf_all_values_replay_bit_for_bit() {
+    replay("tf-all.jsonl.gz", "tf-all");
+}
+
+#[test]
+fn paddle_values_replay_bit_for_bit() {
+    replay("paddle.jsonl.gz", "paddle");
 }

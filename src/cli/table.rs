@@ -176,6 +176,7 @@ impl Style {
                 crate::ErrorKind::Overflow => "OF".into(),
                 crate::ErrorKind::Value => "V".into(),
                 crate::ErrorKind::Invalid => "?".into(),
+                crate::ErrorKind::Value => "V".into(),
             },
             Outcome::Python(k) => k.name().into(),
         }

@@ -33,7 +33,7 @@
 //! assert!(<f64 as Arith>::maximum(1.0, f64::NAN).is_nan());
 //! ```
 
-use super::array::{C32, C64};
+use super::array::{Array, View, C32, C64};
 use super::cast::Num;
 use super::simd;
 use crate::dtype::Kind;
@@ -65,24 +65,67 @@ impl std::fmt::Display for KernelError {
 
 impl std::error::Error for KernelError {}
 
-/// Options that differ between the frameworks' kernels.
+/// What an integer `floor_divide` or `remainder` by zero gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntDivZero {
+    /// 0 for both (NumPy, with a warning).
+    Zero,
+    /// XLA's `div`/`rem`: the quotient has every bit set (−1; the maximum for unsigned), the
+    /// remainder is the dividend; JAX's floor adjustment then runs on those.
+    Xla,
+    /// The whole call is refused: the spec's `value` error (PyTorch, TensorFlow, Paddle).
+    Error,
+}
+
+/// How a float `floor_divide` is computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloatFloorDiv {
+    /// NumPy's `npy_divmod`: `(a − fmod(a, b)) / b`, sign-adjusted and snapped to an integer
+    /// (`1.0 // 0.1` is 9.0, as in Python).
+    Divmod,
+    /// `floor(a / b)`: the quotient rounded first (`1.0 // 0.1` is 10.0; TensorFlow's
+    /// `FloorDiv`, Paddle's `floor_divide`).
+    FloorOfQuotient,
+}
+
+/// How a complex division is computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ComplexDiv {
+    /// Smith's algorithm as NumPy writes it (`|c| >= |d|`: `r = d / c`, `s = 1 / (c + d·r)`).
+    Smith,
+    /// [`ComplexDiv::Smith`] without NumPy's case for a zero divisor, which gives NaN parts
+    /// (`0 / 0` in the ratio) where NumPy gives infinities (Paddle).
+    SmithPlain,
+    /// Eigen's vectorized `pdiv_complex` (TensorFlow): both operands scaled by
+    /// `m = max(|c|, |d|)`, then `(x · conj(y / m)) / |y / m|² / m`.
+    ScaledByMax,
+}
+
+/// The element semantics of a framework's CPU kernels, as data: each field is one way in which
+/// the frameworks differ, for one op or dtype class. A policy names its semantics in its
+/// `[kernel] semantics` key; [`Semantics::named`] gives them.
 ///
-/// | | NumPy 2 | PyTorch 2 |
-/// | --- | --- | --- |
-/// | complex `*` | fused multiply-adds (its SIMD loop) | `(ac − bd, ad + bc)` |
-/// | complex `+`, `−` | componentwise | `a + b·(±1+0j)` (`add(a, b, alpha)` multiplies) |
-/// | complex `**` | `npy_cpow` | the C library's `cpow` |
-/// | integer `//`, `%` by 0 | 0 | error (`ZeroDivisionError`) |
-/// | integer `**` negative | error | `1 ** -n = 1`, `(-1) ** -n = ±1`, else 0 |
-/// | float `%` with a zero result | the divisor's sign | `fmod`'s (the dividend's) |
-/// | half `maximum(0.0, -0.0)` | the first | the second (its SIMD loop) |
-/// | uint64 vs signed compare | exact | (never promoted) |
+/// | | `numpy` | `torch` | `xla-cpu` | `tf` | `paddle` |
+/// | --- | --- | --- | --- | --- | --- |
+/// | complex `*` | fused multiply-adds | `(ac − bd, ad + bc)` | plain | plain | plain |
+/// | complex `+`, `−` | componentwise | `a + b·(±1+0j)` | componentwise | componentwise | componentwise |
+/// | complex `**` | `npy_cpow` | `cpow` | `cpow` | `cpow` | `cpow` |
+/// | integer `//`, `%` by 0 | 0 | `value` error | [`IntDivZero::Xla`] | `value` error | `value` error |
+/// | integer `**` negative | `value` error | 0, ±1 | 0, ±1 | `value` error | 0, ±1 |
+/// | float `%` with a zero result | the divisor's sign | `fmod`'s | `fmod`'s | `fmod`'s | `fmod`'s |
+/// | half `maximum(0.0, -0.0)` | the first | the second | the second | the second | the second |
+/// | subnormal float inputs, results | kept | kept | flushed to ±0 | flushed to ±0 | kept |
+/// | uint64 vs signed compare | exact | (never promoted) | as promoted | as promoted | as promoted |
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Semantics {
+    /// The name a policy file gives (`numpy`, `torch`, `xla-cpu`, `tf`, `paddle`).
+    pub name: &'static str,
+    /// Where the behaviour was observed (the recordings in `tests/fixtures/eval/`).
+    pub source: &'static str,
     /// Complex multiply with fused multiply-adds, as NumPy's SIMD loop does.
     pub complex_mul_fma: bool,
-    /// Integer division (and remainder) by zero is an error instead of 0.
-    pub int_div_zero_error: bool,
+    /// What an integer division (and remainder) by zero gives.
+    pub int_div_zero: IntDivZero,
     /// Comparisons of uint64 with a signed integer are exact (NumPy 2's `qQ`/`Qq` loops),
     /// whatever dtype the promotion gives.
     pub exact_mixed_int64_compare: bool,
@@ -97,37 +140,180 @@ pub struct Semantics {
     /// float16/bfloat16 `maximum`/`minimum` keep the first operand on ties (NumPy's scalar
     /// half loop) instead of the second.
     pub half_minmax_first: bool,
+    /// Subnormal float32/float64 (and complex, bfloat16) inputs read as zero and subnormal
+    /// results are written as zero, keeping the sign (the CPU's DAZ and FTZ modes, which XLA and
+    /// TensorFlow turn on).
+    pub flush_subnormals: bool,
+    /// Ops whose kernels are library calls (`fmod`, `pow`) that the CPU's DAZ/FTZ modes do not
+    /// touch: their inputs and results keep subnormals even where `flush_subnormals` is on.
+    pub flush_exempt: &'static [Op],
+
+    /// How a float `floor_divide` is computed.
+    pub float_floor_divide: FloatFloorDiv,
+    /// How a complex `divide` is computed.
+    pub complex_div: ComplexDiv,
+    /// `multiply` with a bool result casts each non-bool operand to int32 first (TensorFlow's
+    /// `_mul_dispatch_factory`: int32 product, cast back to bool), so `True * 0.5` is False.
+    pub bool_multiply_via_int32: bool,
+    /// Complex `multiply`/`divide` run in Eigen's packets (TensorFlow): the last `len % packet`
+    /// elements of an array take the scalar path, C99 Annex G's `*` and `/` (libgcc).
+    pub eigen_complex_tail: bool,
+    /// Float (and complex, per part) `equal` is `|a − b| < 1e-15` (the difference taken in
+    /// the compute dtype, compared as float64) unless either is infinite (then `a == b`) or NaN
+    /// (then false); `not_equal` its negation (Paddle's `EqualFunctor`; the threshold probed:
+    /// `0 == 9.99e-16` is true, `0 == 1e-15` false).
+    pub float_equal_within_1e15: bool,
+    /// int32/int64 `power` with a non-negative exponent is the C library's `pow` on doubles,
+    /// converted back by x86's truncation (out of range: the minimum), as Paddle's
+    /// `std::pow(a, b)` on integers is; negative exponents as `int_pow_negative_values`.
+    pub wide_int_pow_via_f64: bool,
 }
 
 impl Semantics {
     /// NumPy 2 on x86-64.
     pub const NUMPY: Semantics = Semantics {
+        name: "numpy",
+        source: "tests/fixtures/eval/numpy.jsonl.gz (numpy 2.4.6, tools/oracle/record_values.py)",
         complex_mul_fma: true,
-        int_div_zero_error: false,
+        int_div_zero: IntDivZero::Zero,
         exact_mixed_int64_compare: true,
         complex_add_alpha: false,
         complex_pow_libm: false,
         int_pow_negative_values: false,
         rem_zero_divisor_sign: true,
         half_minmax_first: true,
+        flush_subnormals: false,
+        flush_exempt: &[],
+        float_floor_divide: FloatFloorDiv::Divmod,
+        complex_div: ComplexDiv::Smith,
+        bool_multiply_via_int32: false,
+        eigen_complex_tail: false,
+        float_equal_within_1e15: false,
+        wide_int_pow_via_f64: false,
     };
 
     /// PyTorch 2 on x86-64 (CPU).
     pub const TORCH: Semantics = Semantics {
+        name: "torch",
+        source:
+            "tests/fixtures/eval/torch.jsonl.gz (torch 2.15.0, tools/oracle/record_values_torch.py)",
         complex_mul_fma: false,
-        int_div_zero_error: true,
+        int_div_zero: IntDivZero::Error,
         exact_mixed_int64_compare: false,
         complex_add_alpha: true,
         complex_pow_libm: true,
         int_pow_negative_values: true,
         rem_zero_divisor_sign: false,
         half_minmax_first: false,
+        flush_subnormals: false,
+        flush_exempt: &[],
+        float_floor_divide: FloatFloorDiv::Divmod,
+        complex_div: ComplexDiv::Smith,
+        bool_multiply_via_int32: false,
+        eigen_complex_tail: false,
+        float_equal_within_1e15: false,
+        wide_int_pow_via_f64: false,
     };
 
-    /// The kernel semantics for a policy name: PyTorch's for `torch`, NumPy's for the rest.
+    /// XLA on CPU (JAX).
+    pub const XLA_CPU: Semantics = Semantics {
+        name: "xla-cpu",
+        source: "tests/fixtures/eval/jax-x64.jsonl.gz, jax.jsonl.gz (jax 0.10.2, tools/oracle/record_values_fw.py)",
+        complex_mul_fma: false,
+        int_div_zero: IntDivZero::Xla,
+        exact_mixed_int64_compare: false,
+        complex_add_alpha: false,
+        complex_pow_libm: true,
+        int_pow_negative_values: true,
+        rem_zero_divisor_sign: false,
+        half_minmax_first: false,
+        flush_subnormals: true,
+        flush_exempt: &[],
+        float_floor_divide: FloatFloorDiv::Divmod,
+        complex_div: ComplexDiv::Smith,
+        bool_multiply_via_int32: false,
+        eigen_complex_tail: false,
+        float_equal_within_1e15: false,
+        wide_int_pow_via_f64: false,
+    };
+
+    /// TensorFlow 2 on CPU (every dtype conversion mode: the kernels are the same).
+    pub const TF: Semantics = Semantics {
+        name: "tf",
+        source: "tests/fixtures/eval/tf.jsonl.gz, tf-all.jsonl.gz (tensorflow-cpu 2.21.0, tools/oracle/record_values_fw.py)",
+        complex_mul_fma: false,
+        int_div_zero: IntDivZero::Error,
+        exact_mixed_int64_compare: false,
+        complex_add_alpha: false,
+        complex_pow_libm: true,
+        int_pow_negative_values: false,
+        rem_zero_divisor_sign: false,
+        half_minmax_first: true,
+        flush_subnormals: true,
+        flush_exempt: &[Op::Remainder],
+        float_floor_divide: FloatFloorDiv::FloorOfQuotient,
+        complex_div: ComplexDiv::ScaledByMax,
+        bool_multiply_via_int32: true,
+        eigen_complex_tail: true,
+        float_equal_within_1e15: false,
+        wide_int_pow_via_f64: false,
+    };
+
+    /// PaddlePaddle 3 on CPU.
+    pub const PADDLE: Semantics = Semantics {
+        name: "paddle",
+        source: "tests/fixtures/eval/paddle.jsonl.gz (paddlepaddle 3.3.1, tools/oracle/record_values_fw.py)",
+        complex_mul_fma: false,
+        int_div_zero: IntDivZero::Error,
+        exact_mixed_int64_compare: false,
+        complex_add_alpha: false,
+        complex_pow_libm: true,
+        int_pow_negative_values: true,
+        rem_zero_divisor_sign: false,
+        half_minmax_first: false,
+        flush_subnormals: false,
+        flush_exempt: &[],
+        float_floor_divide: FloatFloorDiv::Divmod,
+        complex_div: ComplexDiv::SmithPlain,
+        bool_multiply_via_int32: false,
+        eigen_complex_tail: false,
+        float_equal_within_1e15: true,
+        wide_int_pow_via_f64: true,
+    };
+
+    /// Every named semantics.
+    pub const ALL: &'static [Semantics] = &[
+        Semantics::NUMPY,
+        Semantics::TORCH,
+        Semantics::XLA_CPU,
+        Semantics::TF,
+        Semantics::PADDLE,
+    ];
+
+    /// The semantics of a name, as a policy file's `[kernel] semantics` gives it.
+    ///
+    /// ```
+    /// use promote::kernel::compute::Semantics;
+    /// assert_eq!(Semantics::named("xla-cpu"), Some(Semantics::XLA_CPU));
+    /// assert_eq!(Semantics::named("cuda"), None);
+    /// ```
+    pub fn named(name: &str) -> Option<Semantics> {
+        Semantics::ALL.iter().copied().find(|s| s.name == name)
+    }
+
+    /// Whether a kernel of `op` flushes subnormal inputs and results.
+    pub fn flushes(&self, op: Op) -> bool {
+        self.flush_subnormals && !self.flush_exempt.contains(&op)
+    }
+
+    /// The kernel semantics of a built-in policy (its `[kernel] semantics` key); NumPy's for a
+    /// name that is not built in.
     pub fn for_policy(name: &str) -> Semantics {
         match name {
             "torch" => Semantics::TORCH,
+            "jax" | "jax-x64" | "jax-strict" => Semantics::XLA_CPU,
+            "tf" | "tf-all" | "tf-safe" | "tf-legacy" => Semantics::TF,
+            "paddle" => Semantics::PADDLE,
             _ => Semantics::NUMPY,
         }
     }
@@ -191,6 +377,60 @@ pub trait Arith: Num {
     /// The C library's `cpow` (complex only).
     fn pow_libm(a: Self, b: Self) -> Self {
         Self::pow(a, b)
+    }
+    /// Floor division where a zero divisor gives what JAX's `floor_divide` makes of XLA's
+    /// `div` (−1 for 0 // 0, −2 for other signed dividends, the maximum for unsigned ones).
+    fn floor_div_xla(a: Self, b: Self) -> Self {
+        Self::floor_div(a, b)
+    }
+    /// The remainder where a zero divisor gives 0 (JAX's `remainder`).
+    fn rem_xla(a: Self, b: Self) -> Self {
+        Self::rem(a, b)
+    }
+    /// Float floor division as `floor(a / b)` (see [`FloatFloorDiv`]); `ftz`: the quotient is
+    /// flushed to zero when subnormal (the CPU's FTZ mode) before the floor.
+    fn floor_div_quotient(a: Self, b: Self, _ftz: bool) -> Self {
+        Self::floor_div(a, b)
+    }
+    /// Complex division by Smith's algorithm without a zero-divisor case (see
+    /// [`ComplexDiv::SmithPlain`]).
+    fn div_smith_plain(a: Self, b: Self) -> Self {
+        Self::div(a, b)
+    }
+    /// Complex division as Eigen's vectorized `pdiv_complex` (see [`ComplexDiv`]); `ftz`: every
+    /// intermediate is flushed to zero when subnormal.
+    fn div_scaled(a: Self, b: Self, _ftz: bool) -> Self {
+        Self::div(a, b)
+    }
+    /// `a == b` within 1e-15 (see [`Semantics::float_equal_within_1e15`]); exact for ints.
+    fn ceq_within_1e15(a: Self, b: Self) -> bool {
+        Self::ceq(a, b)
+    }
+    /// `(T) pow((double) a, (double) b)` for int32/int64 (see
+    /// [`Semantics::wide_int_pow_via_f64`]); [`Arith::pow_any`] for the rest.
+    fn pow_via_f64(a: Self, b: Self) -> Self {
+        Self::pow_any(a, b)
+    }
+    /// How many elements Eigen's vectorized kernels take at once for this type (complex64: 4,
+    /// complex128: 2, on AVX); 0 where the scalar tail does not differ.
+    const EIGEN_PACKET: usize = 0;
+    /// C99 Annex G `a * b` (libgcc's `__mulsc3`/`__muldc3`; complex only).
+    fn mul_annex_g(a: Self, b: Self) -> Self {
+        Self::mul(a, b)
+    }
+    /// C99 Annex G `a / b` (libgcc's `__divsc3`/`__divdc3`; complex only).
+    fn div_annex_g(a: Self, b: Self) -> Self {
+        Self::div(a, b)
+    }
+    /// [`Arith::rem_fmod_zero`] on a CPU in DAZ mode: `fmod` (a library call) reads a subnormal
+    /// divisor as zero (NaN) but returns a subnormal dividend as it is; the sign adjustment
+    /// compares with subnormals read as zero.
+    fn rem_fmod_zero_daz(a: Self, b: Self) -> Self {
+        Self::rem_fmod_zero(a, b)
+    }
+    /// The value with a subnormal float (or complex part) replaced by zero of its sign.
+    fn flush(self) -> Self {
+        self
     }
     /// The additive identity.
     fn zero() -> Self;
@@ -402,6 +642,33 @@ macro_rules! arith_int {
                     0
                 }
             }
+            #[allow(unused_comparisons)]
+            fn pow_via_f64(a: $t, b: $t) -> $t {
+                if $signed && b >= 0 && std::mem::size_of::<$t>() >= 4 {
+                    let p = (a as f64).powf(b as f64);
+                    if std::mem::size_of::<$t>() == 4 {
+                        <i32 as super::cast::FromFloat>::from_float(p) as $t
+                    } else {
+                        <i64 as super::cast::FromFloat>::from_float(p) as $t
+                    }
+                } else {
+                    Self::pow_any(a, b)
+                }
+            }
+            #[inline(always)]
+            #[allow(unused_comparisons)]
+            fn floor_div_xla(a: $t, b: $t) -> $t {
+                match (b, a) {
+                    (0, 0) if $signed => (0 as $t).wrapping_sub(1),
+                    (0, _) if $signed => (0 as $t).wrapping_sub(2),
+                    (0, _) => <$t>::MAX,
+                    _ => Self::floor_div(a, b),
+                }
+            }
+            #[inline(always)]
+            fn rem_xla(a: $t, b: $t) -> $t {
+                if b == 0 { 0 } else { Self::rem(a, b) }
+            }
             #[inline(always)]
             fn zero() -> $t {
                 0
@@ -537,6 +804,34 @@ macro_rules! arith_float {
                     m
                 }
             }
+            fn ceq_within_1e15(a: $t, b: $t) -> bool {
+                if a.is_infinite() || b.is_infinite() {
+                    a == b
+                } else if a.is_nan() || b.is_nan() {
+                    false
+                } else {
+                    ((a - b) as f64).abs() < 1e-15
+                }
+            }
+            #[inline(always)]
+            fn floor_div_quotient(a: $t, b: $t, ftz: bool) -> $t {
+                let q = a / b;
+                if ftz { q.flush().floor() } else { q.floor() }
+            }
+            #[inline(always)]
+            fn rem_fmod_zero_daz(a: $t, b: $t) -> $t {
+                let m = if b.flush() == 0.0 { <$t>::NAN } else { a % b };
+                let (mf, bf) = (m.flush(), b.flush());
+                if mf != 0.0 && ((bf < 0.0) != (mf < 0.0)) {
+                    (m + b).flush()
+                } else {
+                    m
+                }
+            }
+            #[inline(always)]
+            fn flush(self) -> $t {
+                if self != 0.0 && self.abs() < <$t>::MIN_POSITIVE { (0.0 as $t).copysign(self) } else { self }
+            }
             #[inline(always)]
             fn zero() -> $t {
                 0.0
@@ -568,6 +863,30 @@ mod libm_cpow {
         // SAFETY: as above.
         unsafe { cpowf(a, b) }
     }
+    extern "C" {
+        // libgcc's C99 Annex G complex multiply and divide (what GCC compiles `_Complex`
+        // `*` and `/` to), each returning its `_Complex` result like a `repr(C)` pair.
+        fn __mulsc3(a: f32, b: f32, c: f32, d: f32) -> C32;
+        fn __divsc3(a: f32, b: f32, c: f32, d: f32) -> C32;
+        fn __muldc3(a: f64, b: f64, c: f64, d: f64) -> C64;
+        fn __divdc3(a: f64, b: f64, c: f64, d: f64) -> C64;
+    }
+    pub fn mul_annex_g32(x: C32, y: C32) -> C32 {
+        // SAFETY: pure libgcc functions on plain values.
+        unsafe { __mulsc3(x.re, x.im, y.re, y.im) }
+    }
+    pub fn div_annex_g32(x: C32, y: C32) -> C32 {
+        // SAFETY: as above.
+        unsafe { __divsc3(x.re, x.im, y.re, y.im) }
+    }
+    pub fn mul_annex_g64(x: C64, y: C64) -> C64 {
+        // SAFETY: as above.
+        unsafe { __muldc3(x.re, x.im, y.re, y.im) }
+    }
+    pub fn div_annex_g64(x: C64, y: C64) -> C64 {
+        // SAFETY: as above.
+        unsafe { __divdc3(x.re, x.im, y.re, y.im) }
+    }
 }
 
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
@@ -579,11 +898,31 @@ mod libm_cpow {
     pub fn pow32(a: C32, b: C32) -> C32 {
         a.powc(b)
     }
+    // without libgcc: the plain formulas (no Annex G recovery of infinities)
+    pub fn mul_annex_g32(x: C32, y: C32) -> C32 {
+        x * y
+    }
+    pub fn div_annex_g32(x: C32, y: C32) -> C32 {
+        x / y
+    }
+    pub fn mul_annex_g64(x: C64, y: C64) -> C64 {
+        x * y
+    }
+    pub fn div_annex_g64(x: C64, y: C64) -> C64 {
+        x / y
+    }
 }
 
 macro_rules! arith_complex {
-    ($($c:ty, $f:ty, $sys:path);*) => {$(
+    ($($c:ty, $f:ty, $sys:path, $packet:literal, $mul_g:path, $div_g:path);*) => {$(
         impl Arith for $c {
+            const EIGEN_PACKET: usize = $packet;
+            fn mul_annex_g(a: $c, b: $c) -> $c {
+                $mul_g(a, b)
+            }
+            fn div_annex_g(a: $c, b: $c) -> $c {
+                $div_g(a, b)
+            }
             #[inline(always)]
             fn add(a: $c, b: $c) -> $c {
                 <$c>::new(a.re + b.re, a.im + b.im)
@@ -711,6 +1050,38 @@ macro_rules! arith_complex {
                 $sys(a, b)
             }
             #[inline(always)]
+            fn ceq_within_1e15(a: $c, b: $c) -> bool {
+                <$f as Arith>::ceq_within_1e15(a.re, b.re) && <$f as Arith>::ceq_within_1e15(a.im, b.im)
+            }
+            fn div_smith_plain(a: $c, b: $c) -> $c {
+                let (ar, ai, br, bi) = (a.re, a.im, b.re, b.im);
+                // with the multiply-adds fused, as Paddle's build contracts them
+                if br.abs() >= bi.abs() {
+                    let rat = bi / br;
+                    let scl = 1.0 / bi.mul_add(rat, br);
+                    <$c>::new(ai.mul_add(rat, ar) * scl, (-ar).mul_add(rat, ai) * scl)
+                } else {
+                    let rat = br / bi;
+                    let scl = 1.0 / br.mul_add(rat, bi);
+                    <$c>::new(ar.mul_add(rat, ai) * scl, ai.mul_add(rat, -ar) * scl)
+                }
+            }
+            fn div_scaled(a: $c, b: $c, ftz: bool) -> $c {
+                // Eigen's pdiv_complex: scale y by m = max(|c|, |d|), x · conj(y'), / |y'|², / m
+                let f = |x: $f| if ftz { x.flush() } else { x };
+                let m = b.re.abs().max(b.im.abs());
+                let (c, d) = (f(b.re / m), f(b.im / m));
+                let denom = f(f(c * c) + f(d * d));
+                // x · (c − d·i) as its packet pmul computes it (moveldup/movehdup, addsub)
+                let re = f(f(a.re * c) - f(a.im * (-d)));
+                let im = f(f(a.re * (-d)) + f(a.im * c));
+                <$c>::new(f(f(re / denom) / m), f(f(im / denom) / m))
+            }
+            #[inline(always)]
+            fn flush(self) -> $c {
+                <$c>::new(self.re.flush(), self.im.flush())
+            }
+            #[inline(always)]
             fn zero() -> $c {
                 <$c>::new(0.0, 0.0)
             }
@@ -721,7 +1092,10 @@ macro_rules! arith_complex {
     )*};
 }
 
-arith_complex!(C32, f32, libm_cpow::pow32; C64, f64, libm_cpow::pow64);
+arith_complex!(
+    C32, f32, libm_cpow::pow32, 4, libm_cpow::mul_annex_g32, libm_cpow::div_annex_g32;
+    C64, f64, libm_cpow::pow64, 2, libm_cpow::mul_annex_g64, libm_cpow::div_annex_g64
+);
 
 /// Complex multiply with fused multiply-adds: `(fma(ar, br, −ai·bi), fma(ar, bi, ai·br))`.
 pub trait FusedMul: Sized {
@@ -798,6 +1172,140 @@ pub fn binary<W: Arith + FusedMulMaybe>(
     sem: &Semantics,
     half: bool,
 ) -> Result<(), KernelError> {
+    if sem.eigen_complex_tail && W::EIGEN_PACKET > 0 && matches!(op, Op::Multiply | Op::Divide) {
+        if let Dst::Same(out) = out {
+            binary_flushing(op, a, b, Dst::Same(&mut *out), sem, half)?;
+            let g = if op == Op::Multiply {
+                W::mul_annex_g
+            } else {
+                W::div_annex_g
+            };
+            let at = |s: Src<'_, W>, i: usize| match s {
+                Src::Slice(x) => x[i],
+                Src::Scalar(v) => v,
+            };
+            let fl = |v: W| if flushes::<W>(sem, op) { v.flush() } else { v };
+            for i in out.len() - out.len() % W::EIGEN_PACKET..out.len() {
+                out[i] = fl(g(fl(at(a, i)), fl(at(b, i))));
+            }
+            return Ok(());
+        }
+    }
+    binary_flushing(op, a, b, out, sem, half)
+}
+
+/// [`binary`] without Eigen's scalar tail.
+fn binary_flushing<W: Arith + FusedMulMaybe>(
+    op: Op,
+    a: Src<'_, W>,
+    b: Src<'_, W>,
+    out: Dst<'_, W>,
+    sem: &Semantics,
+    half: bool,
+) -> Result<(), KernelError> {
+    if !flushes::<W>(sem, op) {
+        return binary_exact(op, a, b, out, sem, half);
+    }
+    let (fa, fb): (Vec<W>, Vec<W>);
+    let a = match a {
+        Src::Scalar(v) => Src::Scalar(v.flush()),
+        Src::Slice(x) => {
+            fa = x.iter().map(|v| v.flush()).collect();
+            Src::Slice(&fa)
+        }
+    };
+    let b = match b {
+        Src::Scalar(v) => Src::Scalar(v.flush()),
+        Src::Slice(x) => {
+            fb = x.iter().map(|v| v.flush()).collect();
+            Src::Slice(&fb)
+        }
+    };
+    match out {
+        Dst::Same(out) => {
+            binary_exact(op, a, b, Dst::Same(&mut *out), sem, half)?;
+            flush_slice(out);
+            Ok(())
+        }
+        Dst::Bool(out) => binary_exact(op, a, b, Dst::Bool(out), sem, half),
+    }
+}
+
+/// Whether subnormals of the working type `W` are flushed for this op.
+fn flushes<W: Arith>(sem: &Semantics, op: Op) -> bool {
+    matches!(W::KIND, Kind::Float | Kind::Complex) && sem.flushes(op)
+}
+
+fn flush_slice<W: Arith>(out: &mut [W]) {
+    for o in out.iter_mut() {
+        *o = o.flush();
+    }
+}
+
+/// The inputs as the framework's kernels read them, where that differs from their values:
+/// subnormals flushed to zero (float32, float64, bfloat16, complex; where the semantics flush
+/// and the op is not exempt), and the non-bool operands of a bool `multiply` cast through
+/// int32 (where `bool_multiply_via_int32`). `None` where nothing changes. `eval` runs this
+/// before `execute`; the casts `execute` then does cannot create subnormals.
+pub fn prepare_inputs(
+    sem: &Semantics,
+    plan: &crate::Plan,
+    inputs: &[View<'_>],
+) -> Option<Vec<Array>> {
+    use crate::DType;
+    // an op exempt from flushing still reads a float32 (or bfloat16, widened by a shift)
+    // input converted to float64 through the CPU's conversion, which flushes
+    let widened = |d: DType| {
+        matches!(d, DType::Float32 | DType::BFloat16)
+            && matches!(plan.compute, DType::Float64 | DType::Complex128)
+    };
+    let flush = |d: DType| sem.flush_subnormals && (sem.flushes(plan.op) || widened(d));
+    let via_int32 =
+        sem.bool_multiply_via_int32 && plan.op == Op::Multiply && plan.compute == DType::Bool;
+    if !sem.flush_subnormals && !via_int32 {
+        return None;
+    }
+    let prepare = |v: &View<'_>| -> Array {
+        let v = if flush(v.dtype()) {
+            flush_view(v)
+        } else {
+            v.to_array()
+        };
+        if via_int32 && v.dtype() != DType::Bool {
+            let i = super::cast::cast_array(v.view(), DType::Int32);
+            return super::cast::cast_array(i.view(), DType::Bool);
+        }
+        v
+    };
+    Some(inputs.iter().map(prepare).collect())
+}
+
+fn flush_view(v: &View<'_>) -> Array {
+    fn each<T: Arith>(x: &[T]) -> Array {
+        T::array(x.iter().map(|v| v.flush()).collect())
+    }
+    match v {
+        View::Float32(x) => each(x),
+        View::Float64(x) => each(x),
+        View::Complex64(x) => each(x),
+        View::Complex128(x) => each(x),
+        View::BFloat16(x) => Array::from(
+            x.iter()
+                .map(|v| half::bf16::from_f32(v.to_f32().flush()))
+                .collect::<Vec<_>>(),
+        ),
+        other => other.to_array(),
+    }
+}
+
+fn binary_exact<W: Arith + FusedMulMaybe>(
+    op: Op,
+    a: Src<'_, W>,
+    b: Src<'_, W>,
+    out: Dst<'_, W>,
+    sem: &Semantics,
+    half: bool,
+) -> Result<(), KernelError> {
     use Op::*;
     let unsupported = || KernelError::Unsupported {
         op,
@@ -822,16 +1330,49 @@ pub fn binary<W: Arith + FusedMulMaybe>(
                     apply(a, b, out, W::mul)
                 }
             }
+            Divide if sem.complex_div == ComplexDiv::ScaledByMax => {
+                let ftz = sem.flush_subnormals;
+                apply(a, b, out, |x, y| W::div_scaled(x, y, ftz))
+            }
+            Divide
+                if sem.int_div_zero == IntDivZero::Error
+                    && W::KIND == Kind::Bool
+                    && has(b, |x| x == W::zero()) =>
+            {
+                return Err(KernelError::DivisionByZero);
+            }
+            Divide if sem.complex_div == ComplexDiv::SmithPlain => {
+                apply(a, b, out, W::div_smith_plain)
+            }
             Divide => apply(a, b, out, W::div),
             FloorDivide | Remainder => {
                 if !W::FLOOR {
                     return Err(unsupported());
                 }
-                if sem.int_div_zero_error && W::INT && has(b, |x| x == W::zero()) {
+                let by_zero = W::INT && has(b, |x| x == W::zero());
+                if by_zero && sem.int_div_zero == IntDivZero::Error {
                     return Err(KernelError::DivisionByZero);
                 }
-                if op == FloorDivide {
+                if by_zero && sem.int_div_zero == IntDivZero::Xla {
+                    let f = if op == FloorDivide {
+                        W::floor_div_xla
+                    } else {
+                        W::rem_xla
+                    };
+                    apply(a, b, out, f)
+                } else if op == FloorDivide
+                    && W::KIND == Kind::Float
+                    && sem.float_floor_divide == FloatFloorDiv::FloorOfQuotient
+                {
+                    let ftz = sem.flush_subnormals;
+                    apply(a, b, out, |x, y| W::floor_div_quotient(x, y, ftz))
+                } else if op == FloorDivide {
                     apply(a, b, out, W::floor_div)
+                } else if !sem.rem_zero_divisor_sign
+                    && W::KIND == Kind::Float
+                    && sem.flush_subnormals
+                {
+                    apply(a, b, out, W::rem_fmod_zero_daz)
                 } else if !sem.rem_zero_divisor_sign && W::KIND == Kind::Float {
                     apply(a, b, out, W::rem_fmod_zero)
                 } else {
@@ -839,7 +1380,9 @@ pub fn binary<W: Arith + FusedMulMaybe>(
                 }
             }
             Power => {
-                if W::INT && sem.int_pow_negative_values {
+                if W::INT && sem.wide_int_pow_via_f64 {
+                    apply(a, b, out, W::pow_via_f64)
+                } else if W::INT && sem.int_pow_negative_values {
                     apply(a, b, out, W::pow_any)
                 } else if W::INT && has(b, W::negative) {
                     return Err(KernelError::NegativePower);
@@ -880,6 +1423,10 @@ pub fn binary<W: Arith + FusedMulMaybe>(
             _ => return Err(unsupported()),
         },
         Dst::Bool(out) => match op {
+            Equal if sem.float_equal_within_1e15 => apply(a, b, out, W::ceq_within_1e15),
+            NotEqual if sem.float_equal_within_1e15 => {
+                apply(a, b, out, |x, y| !W::ceq_within_1e15(x, y))
+            }
             Equal => apply(a, b, out, W::ceq),
             NotEqual => apply(a, b, out, W::cne),
             Less => apply(a, b, out, W::clt),
@@ -931,6 +1478,30 @@ pub fn binary_cast<SA: Num, SB: Num, W: Arith + FusedMulMaybe>(
     out: Dst<'_, W>,
     sem: &Semantics,
 ) -> Result<(), KernelError> {
+    match out {
+        Dst::Same(out) if flushes::<W>(sem, op) || sem.eigen_complex_tail => {
+            let ca: Vec<W> = a.iter().map(|&x| W::from_num(x)).collect();
+            let cb: Vec<W> = b.iter().map(|&x| W::from_num(x)).collect();
+            binary(
+                op,
+                Src::Slice(&ca),
+                Src::Slice(&cb),
+                Dst::Same(out),
+                sem,
+                false,
+            )
+        }
+        out => binary_cast_exact(op, a, b, out, sem),
+    }
+}
+
+fn binary_cast_exact<SA: Num, SB: Num, W: Arith + FusedMulMaybe>(
+    op: Op,
+    a: &[SA],
+    b: &[SB],
+    out: Dst<'_, W>,
+    sem: &Semantics,
+) -> Result<(), KernelError> {
     use Op::*;
     let (ca, cb) = (W::from_num::<SA>, W::from_num::<SB>);
     match out {
@@ -949,6 +1520,13 @@ pub fn binary_cast<SA: Num, SB: Num, W: Arith + FusedMulMaybe>(
                 simd::map2(a, b, out, |x, y| W::mul_maybe_fused(ca(x), cb(y)))
             }
             Multiply => simd::map2(a, b, out, |x, y| W::mul(ca(x), cb(y))),
+            Divide if sem.complex_div == ComplexDiv::ScaledByMax => {
+                let ftz = sem.flush_subnormals;
+                simd::map2(a, b, out, |x, y| W::div_scaled(ca(x), cb(y), ftz))
+            }
+            Divide if sem.complex_div == ComplexDiv::SmithPlain => {
+                simd::map2(a, b, out, |x, y| W::div_smith_plain(ca(x), cb(y)))
+            }
             Divide => simd::map2(a, b, out, |x, y| W::div(ca(x), cb(y))),
             Maximum => simd::map2(a, b, out, |x, y| W::maximum(ca(x), cb(y))),
             Minimum => simd::map2(a, b, out, |x, y| W::minimum(ca(x), cb(y))),
@@ -960,6 +1538,12 @@ pub fn binary_cast<SA: Num, SB: Num, W: Arith + FusedMulMaybe>(
             }
         },
         Dst::Bool(out) => match op {
+            Equal if sem.float_equal_within_1e15 => {
+                simd::map2(a, b, out, |x, y| W::ceq_within_1e15(ca(x), cb(y)))
+            }
+            NotEqual if sem.float_equal_within_1e15 => {
+                simd::map2(a, b, out, |x, y| !W::ceq_within_1e15(ca(x), cb(y)))
+            }
             Equal => simd::map2(a, b, out, |x, y| W::ceq(ca(x), cb(y))),
             NotEqual => simd::map2(a, b, out, |x, y| W::cne(ca(x), cb(y))),
             Less => simd::map2(a, b, out, |x, y| W::clt(ca(x), cb(y))),

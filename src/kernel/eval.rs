@@ -16,7 +16,7 @@ use serde_json::{json, Map, Value};
 
 use super::array::{Array, View, C64};
 use super::cast::cast_array;
-use super::compute::{KernelError, Semantics};
+use super::compute::{self, KernelError, Semantics};
 use super::data::{parse_data, write_data};
 use super::exec::{execute, result_len};
 use super::value::{format_array, parse_array};
@@ -44,16 +44,16 @@ fn invalid(m: impl Into<String>) -> PromoteError {
 /// Turn a kernel's refusal into the interface's error.
 pub fn kernel_error(policy: &dyn Policy, plan: &Plan, e: KernelError) -> PromoteError {
     match e {
-        KernelError::NegativePower => PromoteError::Unsupported {
+        KernelError::NegativePower => PromoteError::Value {
             policy: policy.name().to_string(),
             op: plan.op.name().to_string(),
-            dtype: plan.compute.name().to_string(),
+            operands: format!("{} operands", plan.compute.name()),
             rule: "Integers to negative integer powers are not allowed".into(),
         },
-        KernelError::DivisionByZero => PromoteError::Unsupported {
+        KernelError::DivisionByZero => PromoteError::Value {
             policy: policy.name().to_string(),
             op: plan.op.name().to_string(),
-            dtype: plan.compute.name().to_string(),
+            operands: format!("{} operands", plan.compute.name()),
             rule: "ZeroDivisionError: an integer divisor is 0".into(),
         },
         KernelError::Unsupported { op, dtype } => PromoteError::Unsupported {
@@ -284,6 +284,11 @@ pub fn evaluate(
         .filter_map(|(d, s)| d.or_else(|| s.as_ref().map(|a| a.view())))
         .collect();
     let sem = Semantics::for_policy(policy.name());
+    let prepared = compute::prepare_inputs(&sem, &plan, &views);
+    let views: Vec<View<'_>> = match &prepared {
+        Some(p) => p.iter().map(|a| a.view()).collect(),
+        None => views,
+    };
     let out = execute(&plan, &views, &sem).map_err(|e| kernel_error(policy, &plan, e))?;
     Ok(Evaluated { plan, data: out })
 }

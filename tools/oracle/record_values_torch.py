@@ -6,13 +6,13 @@ The same layout as record_values.py (NumPy's): one JSON object per line, {"q": Q
 QUERY a `promote eval` query with two operands {"dtype": D, "data": [...]}, ANSWER
 {"dtype": R, "weak": false, "data": [...]} or {"error": KIND} (KIND as fw_torch.classify gives it).
 All 15 dtypes (bfloat16 and uint16/32/64 included), every binary op of the spec except matmul, on
-the cross product of the two dtypes' edge values (the EDGES of record_values.py, with bfloat16's
-own), and `sum` once per dtype. Each binary op is its torch function on two 1-d tensors
+the cross product of the two dtypes' edge values (values.EDGES, shared by every value recorder),
+and `sum` once per dtype. Each binary op is its torch function on two 1-d tensors
 (torch.add, torch.sub, torch.mul, torch.div, torch.floor_divide, torch.remainder, torch.pow,
 torch.maximum, ..., torch.bitwise_xor); sum is Tensor.sum(). One thread (torch.set_num_threads(1)).
 
 When an integer floor_divide/remainder fails on the whole call because a divisor is 0
-(RuntimeError "ZeroDivisionError"), a second query follows with those elements left out, so that
+(RuntimeError "ZeroDivisionError": the spec's `value` error), a second query follows with those elements left out, so that
 the other values are recorded too.
 
 Values as text, as in record_values.py (ints in full, True/False, shortest round-trip text at the
@@ -25,12 +25,10 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import math
 import os
 import sys
 import types
 import warnings
-from fractions import Fraction
 
 import numpy as np
 import torch
@@ -41,82 +39,15 @@ import fw_torch  # noqa: E402
 import record_values as rv  # noqa: E402  (the edge values and the text format of NumPy's recording)
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
-DTYPES = ["bool", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64",
-          "bfloat16", "float16", "float32", "float64", "complex64", "complex128"]
+DTYPES = rv.values.DTYPES
 OPS = rv.OPS
 FN = {op: fw_torch.FUNCTION[op] for op in OPS}
 TD = {name: fw_torch.DTYPES[name] for name in DTYPES}
-
-EDGES = dict(rv.EDGES)
-# bfloat16: 0, -0, 1, -1, 0.5, 0.1, -2.5, 3, 7, 256, 257 is not a bfloat16 (258 is), the smallest
-# subnormal 2**-133 and normal 2**-126, max, -max, inf, -inf, nan
-EDGES["bfloat16"] = [0.0, -0.0, 1.0, -1.0, 0.5, 0.1, -2.5, 3.0, 7.0, 256.0, 258.0, 2.0**-133,
-                     2.0**-126, 3.3895313892515355e38, -3.3895313892515355e38, math.inf, -math.inf,
-                     math.nan]
-KIND = {d: ("f" if d == "bfloat16" else np.dtype(d).kind) for d in DTYPES}
-
-
-# ---------------------------------------------------------------------------------------------
-# bfloat16 <-> text, exactly (no double rounding)
-
-def bf16_bits(x: float) -> int:
-    """float64 -> bfloat16 bits, rounded once to nearest even."""
-    if math.isnan(x):
-        return 0x7FC0
-    sign = 0x8000 if math.copysign(1.0, x) < 0 else 0
-    a = abs(x)
-    if math.isinf(a):
-        return sign | 0x7F80
-    if a == 0:
-        return sign
-    _, e = math.frexp(a)  # a = m * 2**e, 0.5 <= m < 1
-    exp = max(e - 1, -126)  # bfloat16's exponent (subnormals share -126)
-    ulp = Fraction(2) ** (exp - 7)
-    q = Fraction(a) / ulp
-    k = math.floor(q)
-    rem = q - k
-    if rem > Fraction(1, 2) or (rem == Fraction(1, 2) and k % 2 == 1):
-        k += 1
-    v = k * ulp
-    if v >= Fraction(2) ** 128:
-        return sign | 0x7F80
-    f32 = np.float32(float(v))  # exact: at most 8 significant bits
-    return sign | (int(f32.view(np.uint32)) >> 16)
-
-
-def bf16_value(bits: int) -> float:
-    return float(np.array(bits << 16, dtype=np.uint32).view(np.float32))
-
-
-def fmt_bf16(bits: int) -> str:
-    x = bf16_value(bits)
-    if math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    if x == 0:
-        return "-0.0" if math.copysign(1.0, x) < 0 else "0.0"
-    for p in range(1, 12):
-        s = format(x, f".{p - 1}e")
-        if bf16_bits(float(s)) == bits:
-            return repr(float(s))
-    raise AssertionError(x)
-
-
-# ---------------------------------------------------------------------------------------------
-# tensors <-> text
-
-def fmt(v, dtype):
-    """One element (a Python/NumPy scalar, or bfloat16 bits) as text."""
-    if dtype == "bfloat16":
-        return fmt_bf16(v)
-    return rv.fmt(v, dtype)
-
-
-def parse_one(text, dtype):
-    if dtype == "bfloat16":
-        return bf16_bits(float(text))
-    return rv.parse(text, dtype)
+KIND = rv.values.KIND
+fmt = rv.values.fmt
+parse_one = rv.values.parse
+edge_texts = rv.values.edge_texts
+is_zero = rv.values.is_zero
 
 
 def tensor(texts, dtype):
@@ -140,20 +71,6 @@ def texts_of(t: torch.Tensor):
     return name, [fmt(x, name) for x in arr]
 
 
-def edge_texts(dtype):
-    out = []
-    for v in EDGES[dtype]:
-        if dtype == "bfloat16":
-            t = fmt_bf16(bf16_bits(v))
-            assert bf16_bits(float(t)) == bf16_bits(v), (v, t)
-        else:
-            x = np.array(v, dtype=dtype)[()]
-            t = rv.fmt(x, dtype)
-            assert rv.same_bits(rv.parse(t, dtype), x), (dtype, v, t)
-        if t not in out:
-            out.append(t)
-    return out
-
 
 # ---------------------------------------------------------------------------------------------
 
@@ -163,6 +80,8 @@ def run(op, tensors):
         try:
             r = tensors[0].sum() if op == "sum" else FN[op](tensors[0], tensors[1])
         except Exception as e:  # noqa: BLE001
+            if any(m in str(e) for m in rv.values.VALUE_MESSAGES):
+                return {"error": "value"}  # the values, not the dtypes, are refused
             kind = fw_torch.classify(e)
             assert kind.startswith("!"), (op, [t.dtype for t in tensors], kind)
             return {"error": kind[1:]}
@@ -177,9 +96,6 @@ def query(op, operands):
     return {"q": q, "a": run(op, [tensor(data, d) for d, data in operands])}
 
 
-def is_zero(text, dtype):
-    return KIND[dtype] in "biu" and text in ("0", "False")
-
 
 def records():
     texts = {d: edge_texts(d) for d in DTYPES}
@@ -192,7 +108,7 @@ def records():
                 B = [y for _ in texts[a] for y in texts[b]]
                 rec = query(op, [(a, A), (b, B)])
                 yield rec
-                if op in ("floor_divide", "remainder") and rec["a"].get("error") == "unsupported" \
+                if op in ("floor_divide", "remainder") and rec["a"].get("error") == "value" \
                         and any(is_zero(y, b) for y in B):
                     keep = [k for k, y in enumerate(B) if not is_zero(y, b)]
                     yield query(op, [(a, [A[k] for k in keep]), (b, [B[k] for k in keep])])
