@@ -176,7 +176,6 @@ impl Style {
                 crate::ErrorKind::Overflow => "OF".into(),
                 crate::ErrorKind::Value => "V".into(),
                 crate::ErrorKind::Invalid => "?".into(),
-                crate::ErrorKind::Value => "V".into(),
             },
             Outcome::Python(k) => k.name().into(),
         }
