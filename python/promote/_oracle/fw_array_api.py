@@ -90,7 +90,7 @@ def classify(e):
             # to a real-only op (float32 // 1j: the category check looks at the array only)
             return "!unsupported"
     if isinstance(e, ValueError) and "Integers to negative integer powers are not allowed" in msg:
-        return "!unsupported"  # NumPy's integer power with a negative exponent (a value error)
+        return "!value"  # NumPy's integer power with a negative exponent (a value error)
     return "?" + type(e).__name__ + ":" + msg.replace("\n", " ")[:200]
 
 

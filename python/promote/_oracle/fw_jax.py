@@ -150,7 +150,7 @@ _RULES = [
     ("TypeError", "Accepted dtypes at position", "!unsupported"),  # and/or/xor/rem dtype checks
     ("TypeError", "does not support complex-valued inputs", "!unsupported"),  # floor_divide
     # `x ** n` with a negative integer n on an integer array (value-dependent refusal)
-    ("TypeError", "Integers cannot be raised to negative powers", "!unsupported"),
+    ("TypeError", "Integers cannot be raised to negative powers", "!value"),
     # JAX-internal failures (bugs in 0.10.2, listed in notes/jax.md): the op cannot be performed
     ("TypeError", "lax.select requires arguments to have the same dtypes", "!unsupported"),
     ("TypeError", "`preferred_element_type` must not be narrower", "!unsupported"),

@@ -108,8 +108,8 @@ def classify(e, cell):
         # Python object lacks (np.logical_xor calls `x.logical_xor(y)` on objects)
         return "!unsupported"
     if isinstance(e, ValueError) and "Integers to negative integer powers are not allowed" in msg:
-        # int ** negative int: the value, not the dtypes, is refused
-        return "!unsupported"
+        # int ** negative int: the dtypes promote, the value is refused (the spec's `value`)
+        return "!value"
     return "?" + name + ":" + msg.replace("\n", " ")[:200]
 
 

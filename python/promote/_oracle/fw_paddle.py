@@ -33,10 +33,10 @@ the destination's dtype with the result's, so the recorded answer is the result 
     paddle.assign(paddle.bitwise_and(a, b), output=o) is recorded instead.
 
 Errors are classified by exception type and message (see classify()); an exception not recognised
-is returned as `?...` (an adapter bug that the harness reports), never guessed. One raised error is
-answered `X` (not recordable) instead: "Integer division by zero" from an integer divide/floor_divide/
-remainder whose divisor is 0 (a 0-d `bool(False)`, the literals 0/False, or a literal that wraps to 0
-in the tensor's integer dtype, e.g. `uint8 // 256`): a data error after which no dtype can be seen.
+is returned as `?...` (an adapter bug that the harness reports), never guessed. "Integer division by
+zero" from an integer divide/floor_divide/remainder whose divisor is 0 (a 0-d `bool(False)`, the
+literals 0/False, or a literal that wraps to 0 in the tensor's integer dtype, e.g. `uint8 // 256`)
+is the spec's `!value`: the dtypes promote, the value is refused.
 Hangs (integer `**` with a negative or huge exponent never returns) become `X` by the harness timeout.
 """
 import os
@@ -148,8 +148,8 @@ def _huge_int_literal(cell):
 def classify(e, cell):
     """Map a Paddle exception to a spec error, by type and message; None if not recognised.
 
-    Returns "X" for integer division by zero: a data error (the cell's divisor is 0, False, or a
-    literal that wraps to 0 in the tensor's integer dtype), after which no dtype can be observed.
+    Returns "!value" for integer division by zero (the cell's divisor is 0, False, or a literal
+    that wraps to 0 in the tensor's integer dtype): the spec's error of refused values.
     """
     s = str(e)
     cause = e.__cause__ or e.__context__
@@ -188,7 +188,7 @@ def classify(e, cell):
         # Paddle's Python: they refuse a Python scalar
         return "!unsupported"
     if "Integer division by zero" in s:
-        return "X"
+        return "!value"
     return None
 
 

@@ -52,8 +52,9 @@ anything unknown comes back as `?UNCLASSIFIED ...` so the recording stops.  Spec
 * a weak operand of a dtype WeakTensor does not allow (all but int32, int64, float32, float64,
   complex128) cannot be made: TypeError "not allowed as a weak type" -> `!unsupported`;
 * kernel errors that depend on values, not dtypes ("Integer division by zero", "Integers to
-  negative integer powers are not allowed") -> the cell is traced with `tf.function`
-  (`_traced`): the op is built and type-checked without running, and its dtype is the answer;
+  negative integer powers are not allowed") -> `!value` (the spec's kind for values the
+  framework refuses at run time; `_traced` finds the dtype such a cell is built with, and
+  `--selfcheck` compares tracing with eager runs);
 * a result that is not a TF tensor would be `!unsupported` (never happened).
 Every cell starts with TF's eager scalar cache cleared (`answer`), so that a conversion that
 failed earlier in the process cannot leave a cached value behind (uint64 + -1, notes §8).
@@ -178,7 +179,8 @@ class _OutError(Exception):
         self.exc = exc
 
 
-# kernel-time errors that depend on the operands' values, not on their dtypes
+# Kernel-time errors that depend on the operands' values, not on their dtypes: the spec's `!value`
+# (`_traced` still finds the dtype such a cell is built with, for --selfcheck)
 _VALUE_ERRORS = ("Integer division by zero", "Integers to negative integer powers are not allowed")
 
 
@@ -222,12 +224,7 @@ def answer(cell):
     except Exception as e:  # noqa: BLE001
         ans = classify(e, cell)
         if ans == "=value":
-            try:
-                ans = _traced(cell)
-            except Exception as e2:  # noqa: BLE001
-                ans = classify(e2, cell)
-                if ans == "=value":
-                    ans = "?TRACE value error again"
+            ans = "!value"
         if _LOG is not None:
             ex = e.exc if isinstance(e, _OutError) else e
             msg = str(ex).replace("\n", " ").replace("\t", " ")[:400]

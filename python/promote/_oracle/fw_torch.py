@@ -38,7 +38,7 @@ error instead of guessing.
 Value-level errors: ``int_tensor ** -1`` ("Integers to negative integer powers are not
 allowed") and integer ``//``/``%`` by a scalar that is 0 in the tensor's dtype (the literal
 0/False, a 0-d False, or e.g. ``int8 // 256``, which wraps to 0: "ZeroDivisionError") are
-recorded as `!unsupported` (no spec error kind fits better).
+recorded as `!value` (the spec's kind for values the framework refuses at run time).
 
 Result dtypes outside the 15 of the spec: a ``float16`` tensor (n-d or 0-d) combined with
 a complex literal or a complex 0-d tensor of a lower category yields ``complex32``
@@ -106,11 +106,11 @@ _RULES = [
     (TypeError, r"argument '\w+' \(position \d\) must be Tensor, not \w+", "!unsupported"),
     # maximum/minimum refuse complex inputs
     (TypeError, r"^(maximum|minimum) not implemented for complex tensors", "!unsupported"),
-    # value-level refusals (no spec kind fits better; see notes/torch.md):
+    # value-level refusals (the spec's `value`: the dtypes promote, these values are refused):
     # integer tensor ** negative integer scalar ...
-    (RuntimeError, r"^Integers to negative integer powers are not allowed", "!unsupported"),
+    (RuntimeError, r"^Integers to negative integer powers are not allowed", "!value"),
     # ... and integer // or % by a scalar that is 0 after conversion to the tensor's dtype
-    (RuntimeError, r"^ZeroDivisionError$", "!unsupported"),
+    (RuntimeError, r"^ZeroDivisionError$", "!value"),
 ]
 
 
