@@ -74,11 +74,26 @@ pub fn builtin(name: &str) -> Result<Arc<RulePolicy>, PromoteError> {
 
 /// Load a policy from a user's file.
 pub fn load_file(path: &std::path::Path) -> Result<RulePolicy, PromoteError> {
-    let src = std::fs::read_to_string(path).map_err(|e| PromoteError::PolicyFile {
-        file: path.display().to_string(),
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| PromoteError::PolicyFile {
+        file: file.clone(),
         line: 0,
         column: 0,
         message: format!("cannot read: {e}"),
     })?;
-    compile(&src, &path.display().to_string())
+    let src = std::str::from_utf8(&bytes).map_err(|e| {
+        let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
+        let line = valid.matches('\n').count() + 1;
+        let column = valid.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+        PromoteError::PolicyFile {
+            file: file.clone(),
+            line,
+            column,
+            message: format!(
+                "invalid UTF-8 (byte 0x{:02x}): a policy file must be UTF-8; re-save it as UTF-8",
+                bytes[e.valid_up_to()]
+            ),
+        }
+    })?;
+    compile(src, &file)
 }
