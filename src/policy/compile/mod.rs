@@ -16,6 +16,7 @@ mod nodes;
 mod operands;
 mod ops;
 mod out;
+mod required;
 mod rules;
 
 use crate::dtype::{DType, Kind};
@@ -36,6 +37,11 @@ use super::RulePolicy;
 pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
     let ctx = Ctx { file, src };
     let spec: spec::PolicySpec = toml::from_str(src).map_err(|e| {
+        if e.message().starts_with("missing field") {
+            if let Some(all) = required::missing(&ctx) {
+                return all;
+            }
+        }
         let span = e.span().unwrap_or(0..0);
         ctx.err(span, e.message().to_string())
     })?;
@@ -187,10 +193,19 @@ pub(crate) fn kind_levels(ctx: &Ctx, k: &spec::Text) -> Result<[u8; 5], PromoteE
             level[idx] = li as u8;
         }
     }
-    if level.contains(&u8::MAX) {
+    let missing: Vec<&str> = ["bool", "unsigned", "signed", "float", "complex"]
+        .into_iter()
+        .zip(level)
+        .filter(|(_, l)| *l == u8::MAX)
+        .map(|(name, _)| name)
+        .collect();
+    if !missing.is_empty() {
         return Err(ctx.err(
             k.span(),
-            "kinds must name all five: bool, unsigned, signed, float, complex",
+            format!(
+                "kinds must name all five kinds (bool, unsigned, signed, float, complex); missing: {}",
+                missing.join(", ")
+            ),
         ));
     }
     Ok(level)
