@@ -25,6 +25,12 @@ impl JoinTable {
         self.cells[a * self.n + b] = v.map_or(NEVER, |x| x as u8);
     }
     /// The join of nodes `a` and `b`.
+    ///
+    /// # Panics
+    ///
+    /// When `a` or `b` is not below [`JoinTable::len`]: node indices come from the policy that
+    /// owns the table, so an out-of-range index is a bug in the caller, and the lookup stays a
+    /// plain table load.
     #[inline]
     pub fn join(&self, a: usize, b: usize) -> Option<usize> {
         match self.cells[a * self.n + b] {
