@@ -170,3 +170,88 @@ fn cycles_point_at_the_edge_line() {
         "{e}"
     );
 }
+
+#[test]
+fn a_non_utf8_file_points_at_the_first_bad_byte() {
+    let dir = std::env::temp_dir().join(format!("promote-utf8-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bad.toml");
+    let mut bytes = MINI
+        .replace("framework = \"test\"", "framework = \"tést\"")
+        .into_bytes();
+    // line 2 is `framework = "tést"`: replace the two bytes of é by one Latin-1 byte
+    let at = bytes.windows(2).position(|w| w == "é".as_bytes()).unwrap();
+    bytes.splice(at..at + 2, [0xe9]);
+    std::fs::write(&path, &bytes).unwrap();
+    let e = promote::load_file(&path).unwrap_err().to_string();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(e.contains("bad.toml:2:15:"), "{e}");
+    assert!(e.contains("must be UTF-8"), "{e}");
+}
+
+#[test]
+fn every_missing_required_field_in_one_error() {
+    let src = MINI
+        .replace("name = \"mini\"\n", "")
+        .replace("framework = \"test\"\n", "")
+        .replace("scheme = \"categories\"\n", "")
+        .replace(
+            "casting = \"kinds\"\n",
+            "casting = \"kinds\"\n[nodes]\n\"i*\" = { weak = true }\n",
+        );
+    let e = err(&src);
+    assert!(e.starts_with("p.toml:1:1: missing required fields:"), "{e}");
+    for part in [
+        "`name` (1:1)",
+        "`framework` (1:1)",
+        "`scheme` in [combine] (",
+        "`dtype` in node `i*` (",
+    ] {
+        assert!(e.contains(part), "{part} not in {e}");
+    }
+    let e = err(&MINI.replace(", complex = \"complex64\"", ""));
+    assert!(
+        e.starts_with("p.toml:2:") || e.starts_with("p.toml:3:") || e.starts_with("p.toml:4:"),
+        "{e}"
+    );
+    assert!(
+        e.contains("missing required field: `complex` in [defaults]"),
+        "{e}"
+    );
+}
+
+#[test]
+fn out_kinds_lists_the_kinds_it_misses() {
+    let e = err(&MINI.replace(
+        "kinds = \"bool < unsigned = signed < float < complex\"",
+        "kinds = \"bool < signed < float\"",
+    ));
+    assert!(e.contains("missing: unsigned, complex"), "{e}");
+    let e = err(&MINI.replace(
+        "kinds = \"bool < unsigned = signed < float < complex\"\n",
+        "",
+    ));
+    assert!(e.contains("needs kinds = "), "{e}");
+}
+
+#[test]
+fn the_readme_example_policy_compiles() {
+    let readme = include_str!("../policies/README.md");
+    let start = readme
+        .find("<!-- example-policy:start -->")
+        .expect("start marker");
+    let end = readme
+        .find("<!-- example-policy:end -->")
+        .expect("end marker");
+    let block = &readme[start..end];
+    let body = block
+        .split_once("```toml\n")
+        .and_then(|(_, rest)| rest.rsplit_once("```"))
+        .map(|(body, _)| body)
+        .expect("a ```toml fence between the markers");
+    let p = compile(body, "README.md").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        p.promote_types(promote::DType::Int16, promote::DType::Float32),
+        Some(promote::DType::Float32)
+    );
+}
