@@ -5,7 +5,7 @@ use std::time::Duration;
 use numpy::{PyUntypedArray, PyUntypedArrayMethods};
 use promote::kernel::eval::{kernel_error, literal_array};
 use promote::kernel::exec::{execute, execute_into};
-use promote::kernel::{Array, Element, Semantics, View, ViewMut};
+use promote::kernel::{Array, Element, View, ViewMut};
 use promote::policy::RulePolicy;
 use promote::{Call, DType, Op, Operand, Policy as _, PromoteError};
 use pyo3::prelude::*;
