@@ -7,7 +7,6 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use promote::kernel::bench::{cases, Prepared, COPIES};
-use promote::kernel::compute::Semantics;
 use promote::{builtin, Policy};
 
 fn sizes() -> Vec<usize> {
@@ -23,7 +22,7 @@ fn sizes() -> Vec<usize> {
 fn kernels(c: &mut Criterion) {
     for policy in ["numpy", "torch"] {
         let p = builtin(policy).unwrap();
-        let sem = Semantics::for_policy(p.name());
+        let sem = p.semantics();
         for n in sizes() {
             let mut g = c.benchmark_group(format!("{policy}/{n}"));
             g.sample_size(10);

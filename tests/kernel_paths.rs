@@ -129,7 +129,7 @@ fn every_path_agrees_with_the_plain_serial_run() {
     let mut checked = 0;
     for policy in ["numpy", "torch"] {
         let p = builtin(policy).unwrap();
-        let sem = Semantics::for_policy(policy);
+        let sem = p.semantics();
         for a in DType::ALL {
             for b in DType::ALL {
                 let (x, y) = (array(a, n, 1), array(b, n, 2));

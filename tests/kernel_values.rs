@@ -11,7 +11,7 @@ use std::path::Path;
 use promote::kernel::array::Array;
 use promote::kernel::eval::eval_value;
 use promote::kernel::value::parse_array;
-use promote::{builtin, DType};
+use promote::{builtin, DType, Policy};
 use serde_json::Value;
 
 /// Distance in units in the last place between two finite floats of a dtype, if both are
@@ -368,4 +368,69 @@ fn tf_all_values_replay_bit_for_bit() {
 #[test]
 fn paddle_values_replay_bit_for_bit() {
     replay("paddle.jsonl.gz", "paddle");
+}
+
+/// The semantics each built-in policy computes values with: for a recorded framework, those its
+/// recordings replay with (the tests above); otherwise a recorded framework's whose kernels it
+/// shares, or NumPy's by default.
+const SEMANTICS: [(&str, &str); 13] = [
+    ("numpy", "numpy"),
+    ("numpy1", "numpy"),
+    ("array-api", "numpy"),
+    ("oneflow", "numpy"),
+    ("torch", "torch"),
+    ("jax", "xla-cpu"),
+    ("jax-x64", "xla-cpu"),
+    ("jax-strict", "xla-cpu"),
+    ("tf", "tf"),
+    ("tf-all", "tf"),
+    ("tf-safe", "tf"),
+    ("tf-legacy", "tf"),
+    ("paddle", "paddle"),
+];
+
+#[test]
+fn each_builtin_policy_names_the_semantics_its_recordings_replay_with() {
+    let mut listed: Vec<&str> = SEMANTICS.iter().map(|(p, _)| *p).collect();
+    let mut all = promote::policy::BUILTIN.to_vec();
+    listed.sort_unstable();
+    all.sort_unstable();
+    assert_eq!(listed, all, "every built-in policy is listed once");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (name, sem) in SEMANTICS {
+        let policy = builtin(name).unwrap();
+        assert_eq!(policy.semantics().name, sem, "{name}'s [kernel] semantics");
+        let source = policy.semantics_source();
+        let own = format!("tests/fixtures/eval/{name}.jsonl.gz");
+        if root.join(&own).exists() {
+            assert!(
+                source.contains(&own),
+                "{name}: [kernel] source names {own}: {source}"
+            );
+        } else {
+            assert!(
+                source.contains("not recorded"),
+                "{name}: [kernel] source says it is not recorded: {source}"
+            );
+        }
+        for named in source
+            .split(['(', ' ', ',', ')'])
+            .filter(|w| w.ends_with(".jsonl.gz"))
+        {
+            let file = Path::new("tests/fixtures/eval").join(Path::new(named).file_name().unwrap());
+            let of = file
+                .file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .trim_end_matches(".jsonl.gz");
+            if root.join(&file).exists() {
+                let theirs = builtin(of).unwrap().semantics().name;
+                assert_eq!(
+                    theirs, sem,
+                    "{name} cites {of}'s recordings, replayed with {theirs}"
+                );
+            }
+        }
+    }
 }

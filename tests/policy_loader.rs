@@ -255,3 +255,36 @@ fn the_readme_example_policy_compiles() {
         Some(promote::DType::Float32)
     );
 }
+
+#[test]
+fn the_kernel_semantics_are_named_and_default_to_numpy() {
+    use promote::kernel::Semantics;
+    use promote::Policy;
+    assert_eq!(
+        compile(MINI, "p.toml").unwrap().semantics(),
+        Semantics::NUMPY
+    );
+    let with = |sem: &str| {
+        MINI.replace(
+            "[out]",
+            &format!("[kernel]\nsemantics = \"{sem}\"\nsource = \"a test\"\n\n[out]"),
+        )
+    };
+    let p = compile(&with("paddle"), "p.toml").unwrap();
+    assert_eq!(p.semantics(), Semantics::PADDLE);
+    assert_eq!(p.semantics_source(), "a test");
+    // line 19 is `semantics = "xla_cpu"`; column 13 is its opening quote
+    let e = err(&with("xla_cpu"));
+    assert!(
+        e.starts_with("p.toml:19:13: unknown semantics `xla_cpu`; did you mean `xla-cpu`?"),
+        "{e}"
+    );
+    assert!(e.contains("numpy, torch, xla-cpu, tf, paddle"), "{e}");
+    let e = err(&with(&"q".repeat(100_000)));
+    assert!(e.len() < 300 && !e.contains("did you mean"), "{e}");
+    let e = err(&MINI.replace("[out]", "[kernel]\nsemantic = \"tf\"\n\n[out]"));
+    assert!(
+        e.starts_with("p.toml:19:1:") && e.contains("semantic"),
+        "{e}"
+    );
+}

@@ -5,7 +5,7 @@ use std::time::Duration;
 use numpy::{PyUntypedArray, PyUntypedArrayMethods};
 use promote::kernel::eval::{kernel_error, literal_array};
 use promote::kernel::exec::{execute, execute_into};
-use promote::kernel::{Array, Element, Semantics, View, ViewMut};
+use promote::kernel::{Array, Element, View, ViewMut};
 use promote::policy::RulePolicy;
 use promote::{Call, DType, Op, Operand, Policy as _, PromoteError};
 use pyo3::prelude::*;
@@ -182,7 +182,7 @@ pub fn eval<'py>(
         })
         .collect();
     let out_view = unsafe { view_mut_of(out, plan.result) };
-    let sem = Semantics::for_policy(policy.name());
+    let sem = policy.semantics();
     let r = py.detach(|| execute_into(&plan, &views, out_view, &sem));
     r.map_err(|e| to_py(kernel_error(policy, &plan, e)))?;
     if shape.is_empty() {
@@ -215,7 +215,7 @@ pub fn _bench_kernel(
             promote::kernel::bench::data(o.dtype().unwrap_or(DType::Float64), n, i as u64 + 1)
         })
         .collect();
-    let sem = Semantics::for_policy(p.name());
+    let sem = p.semantics();
     let t = py.detach(|| {
         let views: Vec<View<'_>> = data.iter().map(|a| a.view()).collect();
         promote::kernel::bench::median_time(

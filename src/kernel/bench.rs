@@ -303,7 +303,7 @@ pub fn measure(
     min_runs: usize,
     budget: Duration,
 ) -> Result<Row, crate::PromoteError> {
-    let sem = Semantics::for_policy(policy.name());
+    let sem = policy.semantics();
     let mut p = Prepared::new(policy, case, n)?;
     let half = p.bytes / 2;
     let src = vec![1u8; half];
@@ -366,7 +366,7 @@ mod tests {
             let p = crate::builtin(policy).unwrap();
             for case in cases() {
                 let mut prep = Prepared::new(&*p, case, 1000).unwrap();
-                prep.run(&Semantics::for_policy(policy));
+                prep.run(&p.semantics());
                 assert_eq!(prep.out.len(), 1000, "{policy} {}", case.call);
             }
         }

@@ -3,7 +3,7 @@
 //! once when stored (what NumPy's and PyTorch's half loops do).
 //!
 //! The element semantics, NumPy's ([`Semantics`] lists where PyTorch's differ, and
-//! [`Semantics::for_policy`] picks them by policy name):
+//! a policy names them in its `[kernel] semantics` key, [`crate::Policy::semantics`]):
 //!
 //! * integers wrap on overflow; `floor_divide` and `remainder` follow Python (the remainder
 //!   takes the divisor's sign); `x // 0` and `x % 0` are 0, `MIN // -1` is `MIN`;
@@ -304,18 +304,6 @@ impl Semantics {
     /// Whether a kernel of `op` flushes subnormal inputs and results.
     pub fn flushes(&self, op: Op) -> bool {
         self.flush_subnormals && !self.flush_exempt.contains(&op)
-    }
-
-    /// The kernel semantics of a built-in policy (its `[kernel] semantics` key); NumPy's for a
-    /// name that is not built in.
-    pub fn for_policy(name: &str) -> Semantics {
-        match name {
-            "torch" => Semantics::TORCH,
-            "jax" | "jax-x64" | "jax-strict" => Semantics::XLA_CPU,
-            "tf" | "tf-all" | "tf-safe" | "tf-legacy" => Semantics::TF,
-            "paddle" => Semantics::PADDLE,
-            _ => Semantics::NUMPY,
-        }
     }
 }
 

@@ -16,7 +16,7 @@ use serde_json::{json, Map, Value};
 
 use super::array::{Array, View, C64};
 use super::cast::cast_array;
-use super::compute::{self, KernelError, Semantics};
+use super::compute::{self, KernelError};
 use super::data::{parse_data, write_data};
 use super::exec::{execute, result_len};
 use super::value::{format_array, parse_array};
@@ -283,7 +283,7 @@ pub fn evaluate(
         .zip(&scalars)
         .filter_map(|(d, s)| d.or_else(|| s.as_ref().map(|a| a.view())))
         .collect();
-    let sem = Semantics::for_policy(policy.name());
+    let sem = policy.semantics();
     let prepared = compute::prepare_inputs(&sem, &plan, &views);
     let views: Vec<View<'_>> = match &prepared {
         Some(p) => p.iter().map(|a| a.view()).collect(),

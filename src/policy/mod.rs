@@ -45,6 +45,7 @@ pub use rule_policy::RulePolicy;
 
 use crate::dtype::DType;
 use crate::error::PromoteError;
+use crate::kernel::compute::Semantics;
 use crate::op::Call;
 use crate::plan::{Plan, Traced};
 
@@ -63,6 +64,19 @@ pub trait Policy: Send + Sync {
     fn framework(&self) -> &str;
     /// The dtypes the framework has.
     fn dtypes(&self) -> &[DType];
+
+    /// The element semantics its kernels compute with (`promote eval`, the benchmarks): the
+    /// policy file's `[kernel] semantics`; NumPy's when the file has no `[kernel]` table, and
+    /// for a policy that does not say.
+    ///
+    /// ```
+    /// use promote::{builtin, kernel::Semantics, Policy};
+    /// assert_eq!(builtin("jax-x64").unwrap().semantics(), Semantics::XLA_CPU);
+    /// assert_eq!(builtin("oneflow").unwrap().semantics().name, "numpy");
+    /// ```
+    fn semantics(&self) -> Semantics {
+        Semantics::NUMPY
+    }
     /// Resolve a call into a full plan, with the steps that explain it.
     fn resolve(&self, call: &Call) -> Result<Plan, PromoteError>;
 

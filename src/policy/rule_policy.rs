@@ -3,6 +3,7 @@
 
 use crate::dtype::DType;
 use crate::error::PromoteError;
+use crate::kernel::compute::Semantics;
 use crate::op::{Call, Op};
 use crate::operand::LiteralKind;
 use crate::operand::Operand;
@@ -52,6 +53,8 @@ pub struct RulePolicy {
     pub(crate) out_first: bool,
     /// Corner rules, in order.
     pub rules: Vec<CornerRule>,
+    pub(crate) semantics: Semantics,
+    pub(crate) semantics_source: String,
     /// Every op over two strong tensors (sum: one), resolved once: dtype index | 0x80 if weak.
     pub(crate) fast: Vec<u8>,
 }
@@ -65,6 +68,9 @@ impl Policy for RulePolicy {
     }
     fn dtypes(&self) -> &[DType] {
         &self.dtypes
+    }
+    fn semantics(&self) -> Semantics {
+        self.semantics
     }
     fn resolve(&self, call: &Call) -> Result<Plan, PromoteError> {
         self.resolve_call(call, &mut Trace::new(true))
@@ -127,6 +133,17 @@ impl RulePolicy {
     /// The compiled rule of an op.
     pub fn op_rule(&self, op: Op) -> &OpRule {
         &self.ops[op as usize]
+    }
+
+    /// Where the policy's element semantics come from (its `[kernel] source`: the recordings
+    /// they replay, or why there are none).
+    ///
+    /// ```
+    /// let paddle = promote::builtin("paddle").unwrap();
+    /// assert!(paddle.semantics_source().contains("tests/fixtures/eval/paddle.jsonl.gz"));
+    /// ```
+    pub fn semantics_source(&self) -> &str {
+        &self.semantics_source
     }
 
     /// Where the `out` rule comes from.

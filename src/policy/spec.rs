@@ -53,6 +53,19 @@ pub struct PolicySpec {
     /// Framework corners beyond the tables: ordered rules, each with a condition and an outcome.
     #[serde(default)]
     pub rules: Vec<RuleSpec>,
+    /// `[kernel]`: the element semantics `eval` computes with (NumPy's when absent).
+    pub kernel: Option<KernelSpec>,
+}
+
+/// `[kernel]`: which named element semantics the framework's kernels have.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KernelSpec {
+    /// A named semantics: `numpy`, `torch`, `xla-cpu`, `tf` or `paddle`.
+    pub semantics: Text,
+    /// Where the semantics come from (the recordings that replay them, or why none).
+    #[serde(default)]
+    pub source: String,
 }
 
 /// One corner rule: at a stage of resolution, when its conditions hold, it decides.

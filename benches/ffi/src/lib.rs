@@ -70,7 +70,7 @@ pub unsafe extern "C" fn promote_prepare(
             plan,
             dtypes,
             literals,
-            sem: Semantics::for_policy(p.name()),
+            sem: p.semantics(),
         })
     });
     match made {

@@ -8,10 +8,12 @@
 //! - [`ops`]: `[[ops]]`, each op's rule;
 //! - [`rules`]: `[[rules]]`, the corner rules;
 //! - [`out`]: `[out]`, casting into `out`;
+//! - [`kernel`]: `[kernel]`, the named element semantics;
 //! - [`fast`]: the dense table of every op over two strong tensors, resolved once.
 
 mod combine;
 mod fast;
+mod kernel;
 mod nodes;
 mod operands;
 mod ops;
@@ -53,6 +55,7 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
     let ops = ops::ops(&ctx, &spec, &dt, &graph)?;
     let rules = rules::rules(&ctx, &spec, &dt)?;
     let out = out::out(&ctx, &spec.out)?;
+    let (semantics, semantics_source) = kernel::kernel(&ctx, spec.kernel.as_ref())?;
     let mut p = RulePolicy {
         name: spec.name,
         framework: spec.framework,
@@ -76,6 +79,8 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
         out_source: spec.out.source,
         out_first: spec.out.before_op_refusals,
         rules,
+        semantics,
+        semantics_source,
         fast: Vec::new(),
     };
     p.fast = fast::table(&p);
