@@ -1,4 +1,5 @@
-"""The package's recording scripts are copies of tools/oracle: they must not drift."""
+"""The package's recording scripts are tools/oracle's own (symlinks in python/promote/_oracle that
+maturin follows): the installed wheel must carry them exactly as they are in the repository."""
 from __future__ import annotations
 
 import filecmp

@@ -1,9 +1,10 @@
-"""Copies of the recording scripts of ``tools/oracle`` (the adapters, the worker, the harness,
-the case list), so that an installed package can record the installed framework.
+"""The recording scripts of ``tools/oracle`` (the adapters, the worker, the harness, the case
+list), so that an installed package can record the installed framework.
 
-They are copied, not moved: ``tools/oracle`` stays the place where fixtures are recorded, and
-``tests/test_oracle_copy.py`` fails when a copy differs from its original (refresh them with
-``cp tools/oracle/{harness,worker,syntax,cases,record,fw_*}.py python/promote/_oracle/``).
+In the repository they are symlinks to ``tools/oracle`` (one copy of each script); maturin
+follows them, so the wheel carries the files themselves. ``tests/test_oracle_copy.py`` checks
+that the installed files are byte for byte those of ``tools/oracle``.
+
 The scripts import each other by top-level name (``import syntax``), as in the worker process;
 :func:`load` imports them that way without leaving those names in ``sys.modules``.
 """
