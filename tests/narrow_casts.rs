@@ -367,3 +367,38 @@ fn slices_of_different_lengths_are_an_error() {
         .to_string();
     assert!(err.contains("same length"), "{err}");
 }
+
+/// Large outputs take the streamed decoder; it writes what the table says, for every format.
+#[test]
+fn large_slices_decode_as_the_table() {
+    let codes: Vec<u8> = (0..(1usize << 19) + 77)
+        .map(|i| (i * 7 + i / 256) as u8)
+        .collect();
+    for lib in LIBS {
+        for f in FORMATS {
+            let Ok(c) = Codec::for_library(f.name, lib) else {
+                continue;
+            };
+            let mut out32 = vec![0f32; codes.len()];
+            let mut out64 = vec![0f64; codes.len()];
+            c.decode_f32_slice(&codes, &mut out32).unwrap();
+            c.decode_f64_slice(&codes, &mut out64).unwrap();
+            for (i, &k) in codes.iter().enumerate() {
+                assert_eq!(
+                    out32[i].to_bits(),
+                    c.decode_f32(k).to_bits(),
+                    "{} {} {k:02x}",
+                    lib.name(),
+                    f.name
+                );
+                assert_eq!(
+                    out64[i].to_bits(),
+                    c.decode_f64(k).to_bits(),
+                    "{} {} {k:02x}",
+                    lib.name(),
+                    f.name
+                );
+            }
+        }
+    }
+}

@@ -15,7 +15,7 @@
 //! checks it against the codec on every float32 of each format's range.
 
 use super::format::{Format, Kind};
-use super::rules::CastRules;
+use super::rules::{CastRules, DecodeNan};
 
 /// The constants of one (format, rules) pair.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -79,5 +79,80 @@ impl FastF32 {
         code = if a > 0x7f80_0000 { self.nan } else { code };
         let flip = u >> 31 != 0 && (!self.unsigned_zero || code & !self.sign_bit != 0);
         (code ^ if flip { self.sign_bit } else { 0 }) as u8
+    }
+}
+
+/// Narrow float → float32 without branches or table: the inverse of [`FastF32`], for the
+/// same formats. Gives the bits [`super::codec::decode_f32`] gives, NaN payloads included
+/// (`tests/narrow_casts.rs` checks every code of every format).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FastDecodeF32 {
+    shift: u32,
+    rebias: u32,
+    subnormal_scale: f32,
+    code_mask: u32,
+    sign_bit: u32,
+    sign_shift: u32,
+    mantissa_limit: u32,
+    max_code: u32,
+    inf_code: u32,
+    unsigned_zero: bool,
+    nan_bits: u32,
+    nan_payload_mask: u32,
+    nan_signed: bool,
+}
+
+impl FastDecodeF32 {
+    /// The constants for `f` under `r` (`None` where [`FastF32::new`] is `None`).
+    pub fn new(f: &Format, r: &CastRules) -> Option<FastDecodeF32> {
+        FastF32::new(f, r)?;
+        let m = f.mantissa_bits;
+        let (nan_bits, nan_payload_mask, nan_signed) = match r.decode_nan {
+            DecodeNan::Quiet => (0x7fc0_0000, 0, true),
+            DecodeNan::Payload => (0x7fc0_0000, ((1u32 << m) - 1) << (23 - m), true),
+            DecodeNan::Fixed(bits) => (bits, 0, false),
+        };
+        Some(FastDecodeF32 {
+            shift: 23 - m,
+            rebias: ((127 - f.bias) as u32) << 23,
+            subnormal_scale: 2f32.powi(1 - f.bias - m as i32),
+            code_mask: (1u32 << f.bits) - 1,
+            sign_bit: u32::from(f.sign_bit()),
+            sign_shift: 32 - f.bits,
+            mantissa_limit: 1 << m,
+            max_code: u32::from(f.max_code),
+            inf_code: f.inf_code.map_or(u32::MAX, u32::from),
+            unsigned_zero: f.unsigned_zero,
+            nan_bits,
+            nan_payload_mask,
+            nan_signed,
+        })
+    }
+
+    /// The float32 of `code`.
+    #[inline(always)]
+    pub fn decode(&self, code: u8) -> f32 {
+        let c = u32::from(code) & self.code_mask;
+        let sign = (c & self.sign_bit) << self.sign_shift;
+        let mag = c & !self.sign_bit;
+        let subnormal = (mag as f32 * self.subnormal_scale).to_bits();
+        let normal = (mag << self.shift).wrapping_add(self.rebias);
+        let mut bits = if mag < self.mantissa_limit {
+            subnormal
+        } else {
+            normal
+        };
+        bits = if mag == self.inf_code {
+            0x7f80_0000
+        } else {
+            bits
+        };
+        bits |= sign;
+        let nan = self.nan_bits
+            | ((mag << self.shift) & self.nan_payload_mask)
+            | if self.nan_signed { sign } else { 0 };
+        let is_nan = (mag > self.max_code && mag != self.inf_code)
+            || (self.unsigned_zero && c == self.sign_bit);
+        f32::from_bits(if is_nan { nan } else { bits })
     }
 }

@@ -6,7 +6,7 @@
 //! * [`rules`]: what ml_dtypes' `astype` and PyTorch's `.to()` do at the edges (NaN, inf,
 //!   overflow, zero, negatives, float64 sources), recorded from the libraries;
 //! * [`codec`]: the one generic encoder/decoder, driven by a format and its rules;
-//! * [`fast`]: the branch-free float32 encoder the vectorised loops use;
+//! * [`fast`]: the branch-free float32 encoder and decoder the vectorised loops use;
 //! * [`Codec`]: a (format, rules) pair with its decode tables, over slices.
 //!
 //! Storage: one element per byte, the code in the low [`format::Format::bits`] bits, as
@@ -70,6 +70,25 @@ fn casts_of(library: Library) -> String {
     names.join(", ")
 }
 
+/// Outputs at least this large are written with streaming stores by the decoders.
+pub const STREAM_MIN_BYTES: usize = 1 << 20;
+
+/// `dst[i] = decode(src[i])`, streamed for large outputs.
+fn decode_with<T: Copy + Default>(decode: impl Fn(u8) -> T + Copy, src: &[u8], dst: &mut [T]) {
+    const PIECE: usize = 2048;
+    if std::mem::size_of_val(dst) < STREAM_MIN_BYTES {
+        map1(src, dst, decode);
+        return;
+    }
+    let mut buf = [T::default(); PIECE];
+    for (d, s) in dst.chunks_mut(PIECE).zip(src.chunks(PIECE)) {
+        let b = &mut buf[..d.len()];
+        map1(s, b, decode);
+        crate::kernel::arch::stream_copy(d, b);
+    }
+    crate::kernel::arch::store_fence();
+}
+
 /// A narrow format with one library's rules, and its decode tables.
 #[derive(Clone, Debug)]
 pub struct Codec {
@@ -78,6 +97,7 @@ pub struct Codec {
     /// The rules at the edges.
     pub rules: CastRules,
     fast: Option<fast::FastF32>,
+    fast_decode: Option<fast::FastDecodeF32>,
     to_f32: [f32; 256],
     to_f64: [f64; 256],
 }
@@ -95,6 +115,7 @@ impl Codec {
             format,
             rules,
             fast: fast::FastF32::new(format, &rules),
+            fast_decode: fast::FastDecodeF32::new(format, &rules),
             to_f32,
             to_f64,
         }
@@ -154,19 +175,22 @@ impl Codec {
         Ok(())
     }
 
-    /// Decode codes to float32 (a table lookup).
+    /// Decode codes to float32 (a table lookup). Outputs of [`STREAM_MIN_BYTES`] or more are
+    /// decoded a piece at a time into a buffer in the L1 cache and written with streaming
+    /// stores (the output is not read first, which saves a fifth of the traffic).
     pub fn decode_f32_slice(&self, src: &[u8], dst: &mut [f32]) -> Result<(), NarrowError> {
         Codec::check(src.len(), dst.len())?;
-        let table = &self.to_f32;
-        map1(src, dst, move |c: u8| table[c as usize]);
+        match self.fast_decode {
+            Some(k) => decode_with(move |c| k.decode(c), src, dst),
+            None => decode_with(|c| self.to_f32[c as usize], src, dst),
+        }
         Ok(())
     }
 
-    /// Decode codes to float64 (a table lookup).
+    /// Decode codes to float64 (a table lookup; streamed as [`Codec::decode_f32_slice`]).
     pub fn decode_f64_slice(&self, src: &[u8], dst: &mut [f64]) -> Result<(), NarrowError> {
         Codec::check(src.len(), dst.len())?;
-        let table = &self.to_f64;
-        map1(src, dst, move |c: u8| table[c as usize]);
+        decode_with(|c| self.to_f64[c as usize], src, dst);
         Ok(())
     }
 
@@ -180,8 +204,8 @@ impl Codec {
         self.to_f64[code as usize]
     }
 
-    /// Whether float32 sources take the branch-free path ([`fast`]).
+    /// Whether float32 takes the branch-free paths ([`fast`]) both ways.
     pub fn is_vectorised(&self) -> bool {
-        self.fast.is_some()
+        self.fast.is_some() && self.fast_decode.is_some()
     }
 }
