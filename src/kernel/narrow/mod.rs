@@ -1,7 +1,7 @@
 //! The narrow dtypes of ML (float8, float6, float4, int4, int2, complex32): their description
 //! as data and exact casts to and from float32 and float64.
 //!
-//! * [`format`]: one table, [`format::FORMATS`], describes every narrow dtype (bits, exponent,
+//! * [`format`](mod@format): one table, [`format::FORMATS`], describes every narrow dtype (bits, exponent,
 //!   mantissa, bias, NaN/inf codes, unsigned zero, kind, every framework's spellings);
 //! * [`rules`]: what ml_dtypes' `astype` and PyTorch's `.to()` do at the edges (NaN, inf,
 //!   overflow, zero, negatives, float64 sources), recorded from the libraries;
