@@ -27,15 +27,32 @@
 //! assert!(!torch.missing.is_empty()); // uint16 + int8 does not promote
 //! ```
 
+mod check;
+mod diff;
+mod explain;
 mod join;
+mod lattice;
 mod operands;
 mod order;
 mod outcome;
+mod style;
+mod table;
+mod table_text;
+mod values;
 
+pub use check::{check, short_verdict, Findings};
+pub use diff::{
+    calls, diff, load_policy, parse_ops, Diff, DiffGroup, DiffOptions, Difference, LITERALS,
+};
+pub use explain::{describe, explain, step_text, ExplainedStep, Explanation};
 pub use join::{JoinAlgebra, Laws};
+pub use lattice::{lattice, Graph, GraphNode};
 pub use operands::{ClassCount, OperandAlgebra, TensorLaws};
 pub use order::{Order, Verdict};
 pub use outcome::{class_words, outcome, representatives, Outcome};
+pub use style::{Style, With};
+pub use table::{table, weak_dtypes, Cell, Marks, Table, TableOp, TableOptions};
+pub use values::{sample, value_diff, ElementDifference, ValueCell, ValueDiff};
 
 /// How many counterexamples of each sort a report keeps.
 pub const EXAMPLES: usize = 8;
@@ -106,8 +123,8 @@ pub struct Swap<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::op::Op;
     use crate::builtin;
+    use crate::op::Op;
 
     #[test]
     fn jax_is_a_lattice_with_weak_nodes() {
@@ -147,4 +164,3 @@ mod tests {
         assert!(!o.triple_text(t).is_empty());
     }
 }
-

@@ -76,7 +76,6 @@ pub struct OperandAlgebra {
     answers: HashMap<(usize, usize), Answer>,
 }
 
-
 impl OperandAlgebra {
     /// Check one op over the policy's [`representatives`].
     pub fn of(p: &RulePolicy, op: Op) -> OperandAlgebra {
@@ -233,9 +232,10 @@ impl OperandAlgebra {
             example: None,
         });
         if defined(&left) && defined(&right) {
-            let better = e.example.as_ref().is_none_or(|x| {
-                !self.has_bool(&[a, b, c]) && self.has_bool(&[x.a, x.b, x.c])
-            });
+            let better = e
+                .example
+                .as_ref()
+                .is_none_or(|x| !self.has_bool(&[a, b, c]) && self.has_bool(&[x.a, x.b, x.c]));
             if better {
                 e.example = Some(t.clone());
             }
@@ -347,7 +347,6 @@ impl OperandAlgebra {
         format!("{left}, but {right}")
     }
 }
-
 
 /// Two answers agree: the same outcome, or both refused (any two refusals count as the same).
 fn same(x: &Answer, y: &Answer) -> bool {

@@ -80,7 +80,6 @@ impl fmt::Display for Verdict {
     }
 }
 
-
 impl Order {
     /// The order of an analysed join table: `a ≤ b` iff `a∘b = b` (or `b∘a = b`).
     pub(super) fn of(alg: &JoinAlgebra) -> Order {
@@ -306,4 +305,3 @@ impl JoinAlgebra {
         .replace(&format!("{a} ∘ - = -"), "-")
     }
 }
-

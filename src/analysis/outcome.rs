@@ -38,7 +38,6 @@ pub fn outcome(p: &dyn Policy, call: &Call) -> Outcome {
     }
 }
 
-
 /// The representative operands of a policy: a tensor and a 0-d tensor of every dtype the framework
 /// has, a weak tensor of the dtype of each weak node (JAX's `i*` gives a weak int32 or int64,
 /// TensorFlow's `f32*` a weak float32: the weak types the frameworks actually make), and the Python
@@ -84,9 +83,7 @@ pub(super) fn python(op: Op, a: &Literal, b: &Literal) -> Option<Literal> {
         "bitwise" => k,
         "division" => k.max(K::Float),
         _ if matches!(op.name(), "maximum" | "minimum") => k,
-        _ if matches!(op.name(), "floor_divide" | "remainder") && k == K::Complex => {
-            return None
-        }
+        _ if matches!(op.name(), "floor_divide" | "remainder") && k == K::Complex => return None,
         _ => k.max(K::Int),
     };
     Literal::parse(match kind {
@@ -96,7 +93,6 @@ pub(super) fn python(op: Op, a: &Literal, b: &Literal) -> Option<Literal> {
         K::Complex => "1j",
     })
 }
-
 
 pub(super) fn class_order(c: OperandClass) -> u8 {
     match c {
@@ -116,4 +112,3 @@ pub fn class_words(c: OperandClass) -> &'static str {
         OperandClass::Literal => "Python scalar",
     }
 }
-
