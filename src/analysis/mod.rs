@@ -50,8 +50,8 @@ pub use lattice::{lattice, Graph, GraphNode};
 pub use operands::{ClassCount, OperandAlgebra, TensorLaws};
 pub use order::{Order, Verdict};
 pub use outcome::{class_words, outcome, representatives, Outcome};
-pub use style::{Style, With};
-pub use table::{table, weak_dtypes, Cell, Marks, Table, TableOp, TableOptions};
+pub use style::{Style, TableOp, With};
+pub use table::{table, weak_dtypes, Cell, Marks, Table, TableOptions};
 pub use values::{sample, value_diff, ElementDifference, ValueCell, ValueDiff};
 
 /// How many counterexamples of each sort a report keeps.
@@ -157,7 +157,7 @@ mod tests {
     #[test]
     fn operand_level_finds_torch_scalar_breaks() {
         let p = builtin("torch").unwrap();
-        let o = OperandAlgebra::of(&p, Op::Add);
+        let o = OperandAlgebra::of(&p, Op::parse("add").unwrap());
         // int8 + (1.0 + float64-tensor)... at least the scalar rules break associativity somewhere
         assert!(o.assoc_differ.count > 0);
         let t = &o.assoc_differ.examples[0];

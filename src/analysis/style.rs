@@ -1,12 +1,60 @@
-//! How a table names and orders dtypes ([`Style`]: the frameworks' docs each have theirs), and
-//! what its columns are ([`With`]).
+//! What a table shows — its op ([`TableOp`]), its columns ([`With`]) — and how it names and
+//! orders dtypes ([`Style`]: the frameworks' docs each have theirs).
 
 use crate::dtype::DType;
 use crate::error::PromoteError;
+use crate::op::Op;
 use crate::operand::Literal;
 use crate::policy::RulePolicy;
 
 use super::Outcome;
+
+/// What a table's cells answer: an op's result, or the promotion alone (the policy's join table,
+/// before any op rule, as the lattice tables of JAX's and TensorFlow's docs show it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableOp {
+    /// An op's result.
+    Call(Op),
+    /// The promotion alone (`--op promote`).
+    Promote,
+}
+
+impl TableOp {
+    /// `promote`, or an op's name.
+    ///
+    /// ```
+    /// use promote::analysis::TableOp;
+    /// assert_eq!(TableOp::parse("promote").unwrap(), TableOp::Promote);
+    /// assert!(TableOp::parse("ad").is_err());
+    /// ```
+    pub fn parse(s: &str) -> Result<TableOp, PromoteError> {
+        if s == "promote" {
+            Ok(TableOp::Promote)
+        } else {
+            Op::parse(s).map(TableOp::Call)
+        }
+    }
+    /// `promote`, or the op's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            TableOp::Call(op) => op.name(),
+            TableOp::Promote => "promote",
+        }
+    }
+    /// How many operands a cell's call takes.
+    pub fn arity(self) -> usize {
+        match self {
+            TableOp::Call(op) => op.arity(),
+            TableOp::Promote => 2,
+        }
+    }
+}
+
+impl std::fmt::Display for TableOp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// What a table's columns are (the rows are tensors of each dtype, or every node with `Nodes`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

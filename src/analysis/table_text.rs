@@ -5,8 +5,9 @@ use crate::error::ErrorKind;
 use crate::operand::Operand;
 use crate::policy::RulePolicy;
 
+use super::style::TableOp;
 use super::style::{Style, With};
-use super::table::{weak_dtypes, Cell, Labeled, TableOp};
+use super::table::{weak_dtypes, Cell, Labeled};
 use super::Outcome;
 
 /// The policy's weak types as labelled operands (JAX's `i*`, TensorFlow's `i32*`).

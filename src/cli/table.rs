@@ -149,12 +149,8 @@ fn legend_html(s: &str) -> String {
     res
 }
 
-pub(crate) fn html(g: &Table) -> String {
-    let mut s = String::new();
-    s.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-    s.push_str(&format!("<title>{}</title>\n", html_escape(&g.title)));
-    s.push_str(
-        r#"<style>
+/// The page's style sheet, up to the opening `<body>`.
+const HTML_HEAD: &str = r#"<style>
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem; color: #1f2328; background: #fff; }
 h1 { font-size: 1.25rem; font-weight: 600; margin: 0 0 .25rem; }
 p.sub { margin: 0 0 1rem; color: #59636e; }
@@ -178,8 +174,14 @@ code { font-family: ui-monospace, Menlo, Consolas, monospace; background: #f6f8f
 </style>
 </head>
 <body>
-"#,
-    );
+"#;
+
+/// A standalone HTML page: the table coloured by kind, marked cells highlighted, the legend.
+pub(crate) fn html(g: &Table) -> String {
+    let mut s = String::new();
+    s.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    s.push_str(&format!("<title>{}</title>\n", html_escape(&g.title)));
+    s.push_str(HTML_HEAD);
     s.push_str(&format!(
         "<h1>{}</h1>\n",
         html_escape(&format!("{}: {}", g.policy, g.op))
