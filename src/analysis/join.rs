@@ -1,6 +1,6 @@
 //! The join table of a policy as an algebra: which pairs join, whether joining commutes and
 //! associates ([`JoinAlgebra`], [`Laws`]). The order it induces and the verdict are in
-//! [`order`](super::order).
+//! `order.rs`.
 
 use crate::dtype::DType;
 use crate::policy::RulePolicy;

@@ -5,9 +5,15 @@
 //!
 //! | file | what | entry point |
 //! | --- | --- | --- |
-//! | `outcome.rs` | one call's answer, the representative operands | [`outcome`], [`representatives`] |
+//! | `outcome.rs` | one call's answer, the representative operands | [`outcome()`], [`representatives`] |
 //! | `join.rs`, `order.rs` | the join table's laws, its order, the verdict | [`JoinAlgebra`] |
 //! | `operands.rs` | one op over whole operands | [`OperandAlgebra`] |
+//! | `check.rs` | all of the above for one policy (`promote check`) | [`check()`] → [`Findings`] |
+//! | `style.rs`, `table.rs`, `table_text.rs` | a policy's table (`promote table`) | [`table()`] → [`Table`] |
+//! | `diff.rs` | two policies' answers compared (`promote diff`) | [`diff()`] → [`Diff`] |
+//! | `values.rs` | two policies' element values compared (`promote diff --values`) | [`value_diff()`] → [`ValueDiff`] |
+//! | `explain.rs` | why a call gets its answer (`promote explain`) | [`explain()`] → [`Explanation`] |
+//! | `lattice.rs` | the Hasse diagram of the join table (`promote lattice`) | [`lattice()`] → [`Graph`] |
 //!
 //! Two levels of algebra are checked:
 //!

@@ -11,17 +11,16 @@
 //! let d = value_diff(&*numpy, &*torch, &ops);
 //! // NumPy gives 0 for an integer floor division by zero; PyTorch refuses it
 //! let cell = d.cells.iter().find(|c| c.call.to_string() == "floor_divide int8 int8").unwrap();
-//! assert_eq!(cell.first.b, "error: ZeroDivisionError: integer division or remainder by zero");
+//! assert_eq!((cell.first.a.as_str(), cell.first.b.as_str()), ("0", "!value"));
 //! ```
 
 use serde_json::{json, Value};
 
 use crate::dtype::{DType, Kind};
 use crate::kernel::value::{format_array, parse_array};
-use crate::kernel::{exec, Array, Semantics};
+use crate::kernel::{eval, exec, Array, View};
 use crate::op::{Call, Op};
 use crate::operand::Operand;
-use crate::plan::Plan;
 use crate::policy::Policy;
 
 /// One element where two policies compute different values.
@@ -29,7 +28,8 @@ use crate::policy::Policy;
 pub struct ElementDifference {
     /// The input elements, one per operand, as Python writes them.
     pub inputs: Vec<String>,
-    /// The first policy's result element (or `error: ...` where its kernel refuses it).
+    /// The first policy's result element (`!value` where it refuses the element, as PyTorch an
+    /// integer division by zero).
     pub a: String,
     /// The second policy's.
     pub b: String,
@@ -175,7 +175,7 @@ pub fn value_diff(a: &dyn Policy, b: &dyn Policy, ops: &[Op]) -> ValueDiff {
                 continue;
             }
             r.compared += 1;
-            r.cells.extend(compare_cell(&call, (&pa, &sa), (&pb, &sb)));
+            r.cells.extend(compare_cell(&call, pa.result, a, b));
         }
     }
     r
@@ -222,38 +222,39 @@ fn inputs(call: &Call) -> Vec<Array> {
     }
 }
 
-/// Each element's result as text (`error: ...` where the kernel refuses it): the whole array at
-/// once where the op is elementwise and nothing is refused, else element by element.
-fn evaluate(plan: &Plan, sem: &Semantics, xs: &[Array]) -> Vec<String> {
+/// Each element's result as text (`!kind` where the policy refuses it), computed as `promote
+/// eval` does ([`crate::kernel::eval::evaluate`]: the policy's plan and kernel semantics, its
+/// inputs prepared as its framework reads them): the whole arrays at once where the op is
+/// elementwise and nothing is refused, else element by element.
+fn evaluate(p: &dyn Policy, call: &Call, xs: &[Array]) -> Vec<String> {
     let len = xs[0].len();
-    let views: Vec<_> = xs.iter().map(|x| x.view()).collect();
-    let lens = vec![len; xs.len()];
-    if exec::result_len(plan.op, &lens).ok() == Some(len) {
-        if let Ok(out) = exec::execute(plan, &views, sem) {
-            return format_array(out.view());
+    let views: Vec<Option<View<'_>>> = xs.iter().map(|x| Some(x.view())).collect();
+    if exec::result_len(call.op, &vec![len; xs.len()]).ok() == Some(len) {
+        if let Ok(e) = eval::evaluate(p, call, &views) {
+            return format_array(e.data.view());
         }
     }
     (0..len)
         .map(|i| {
-            let one: Vec<_> = views.iter().map(|v| v.slice(i, i + 1)).collect();
-            match exec::execute(plan, &one, sem) {
-                Ok(out) => format_array(out.view()).swap_remove(0),
-                Err(e) => format!("error: {e}"),
+            let one: Vec<_> = xs.iter().map(|x| Some(x.view().slice(i, i + 1))).collect();
+            match eval::evaluate(p, call, &one) {
+                Ok(e) => format_array(e.data.view()).swap_remove(0),
+                Err(e) => format!("!{}", e.kind().name()),
             }
         })
         .collect()
 }
 
 /// The cell's values under both policies; `None` where every element agrees.
-fn compare_cell(call: &Call, a: (&Plan, &Semantics), b: (&Plan, &Semantics)) -> Option<ValueCell> {
+fn compare_cell(call: &Call, dtype: DType, a: &dyn Policy, b: &dyn Policy) -> Option<ValueCell> {
     let xs = inputs(call);
-    let (va, vb) = (evaluate(a.0, a.1, &xs), evaluate(b.0, b.1, &xs));
+    let (va, vb) = (evaluate(a, call, &xs), evaluate(b, call, &xs));
     let differ: Vec<usize> = (0..va.len()).filter(|&i| va[i] != vb[i]).collect();
     let &i = differ.first()?;
     let texts: Vec<Vec<String>> = xs.iter().map(|x| format_array(x.view())).collect();
     Some(ValueCell {
         call: call.clone(),
-        dtype: a.0.result,
+        dtype,
         elements: va.len(),
         differ: differ.len(),
         first: ElementDifference {
@@ -263,7 +264,6 @@ fn compare_cell(call: &Call, a: (&Plan, &Semantics), b: (&Plan, &Semantics)) -> 
         },
     })
 }
-
 impl ValueDiff {
     /// The report of `promote diff --values --format json`.
     pub fn to_json(&self) -> Value {

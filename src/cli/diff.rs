@@ -1,5 +1,5 @@
-//! `promote diff`: parse the arguments, compare with the library's [`diff`] (and
-//! [`value_diff`] for `--values`), render Markdown or JSON.
+//! `promote diff`: parse the arguments, compare with the library's [`diff()`] (and
+//! [`value_diff()`] for `--values`), render Markdown or JSON.
 
 use clap::{Args, ValueEnum};
 

@@ -1,5 +1,5 @@
 //! `promote lattice`: parse the arguments, take the library's promotion [`Graph`]
-//! ([`lattice`]) and draw it as SVG (laid out by [`svg`]), Graphviz dot, or text edges.
+//! ([`lattice()`]) and draw it as SVG (laid out by [`svg`]), Graphviz dot, or text edges.
 
 use clap::{Args, ValueEnum};
 

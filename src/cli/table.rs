@@ -4,6 +4,7 @@
 use clap::{Args, ValueEnum};
 
 use super::render::aligned_with;
+// `aligned` is re-exported for cli/dtypes.rs, which still imports it from here
 pub(crate) use super::render::{aligned, emit};
 use super::PolicyArg;
 use crate::analysis::{table, Outcome, Table, TableOp, TableOptions};
