@@ -158,6 +158,9 @@ fn values_compare_each_policy_s_own_kernels() {
     assert_eq!(cell["first"]["inputs"][1], "0");
     assert_eq!(cell["first"]["b"], "!value");
     let (_, md, _) = promote(&["diff", "numpy", "jax", "--values", "--limit", "2"]);
-    assert!(md.contains("| `add float32 float32`") || md.contains("more (--limit 0"), "{md}");
+    assert!(
+        md.contains("| `add float32 float32`") || md.contains("more (--limit 0"),
+        "{md}"
+    );
     assert!(md.contains("xla-cpu kernel semantics"), "{md}");
 }

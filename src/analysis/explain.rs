@@ -168,7 +168,7 @@ impl fmt::Display for Explanation {
 }
 
 /// `a` or `an` before a dtype's name.
-fn a(d: DType) -> &'static str {
+fn article(d: DType) -> &'static str {
     if d.name().starts_with("int") {
         "an"
     } else {
@@ -206,7 +206,10 @@ pub fn describe(o: &Operand) -> String {
             ..
         } => format!("a 0-d {dtype} tensor"),
         Operand::Tensor { dtype, .. } => {
-            format!("{} {dtype} tensor with one or more dimensions", a(*dtype))
+            format!(
+                "{} {dtype} tensor with one or more dimensions",
+                article(*dtype)
+            )
         }
     }
 }
