@@ -166,7 +166,7 @@ pub(crate) fn values_markdown(d: &ValueDiff, summary: bool, limit: usize) -> Str
         d.a, d.b, d.semantics.0, d.semantics.1
     );
     s.push_str(&format!(
-        "{} of {} tensor · tensor cells compute different values on the sample; {} cells give different dtypes and {} are refused by either policy (plain `promote diff` shows those).\n",
+        "{} of {} tensor · tensor cells compute different values on the sample (left out: {} with different dtypes, {} refused by either policy; plain `promote diff` shows those).\n",
         d.cells.len(),
         d.compared,
         d.other_dtype,
