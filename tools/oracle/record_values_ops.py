@@ -25,7 +25,8 @@ or with "a": {"error": TYPE} (the exception's class name) where the framework re
 "compute" is the dtype the element function runs in: NumPy's loop dtype
 (`ufunc.resolve_dtypes`), or for PyTorch: the input's dtype for predicates and complex -> real
 ops (abs, angle), else the result's; reductions: `dtype=` when given, else the result's
-(NumPy's mean/var/std of float16 sum in float32: "float32"). The answer's dtype is always the
+(NumPy's mean of float16 sums in float32: "float32"; var/std of a float or complex
+input: the input's dtype, NumPy's of an integer one: float64). The answer's dtype is always the
 framework's own. Values as text, as in values.py (shortest round-trip, Python's repr layout).
 PyTorch runs on one thread (torch.set_num_threads(1)).
 """
@@ -167,8 +168,10 @@ class NumPy:
             fn(a, axis=axis, **kw)
         r = np.asarray(r)
         compute = dtype or r.dtype.name
-        if op in ("mean", "var", "std") and not dtype and a.dtype == np.float16:
+        if op == "mean" and not dtype and a.dtype == np.float16:
             compute = "float32"
+        if op in ("var", "std") and not dtype:
+            compute = a.dtype.name if a.dtype.kind in "fc" else "float64"
         if op in ("max", "min", "argmax", "any", "all"):
             compute = a.dtype.name
         return r, compute
@@ -231,7 +234,7 @@ class Torch:
                 r = r.values
         name = self.fw.NAMES[r.dtype]
         compute = dtype or name
-        if op in ("max", "min", "argmax", "any", "all"):
+        if op in ("max", "min", "argmax", "any", "all", "var", "std"):
             compute = self.fw.NAMES[a.dtype]
         return r, compute
 
