@@ -24,7 +24,10 @@ const CASES: &[(&str, DType, DType, DType)] = &[
 ];
 
 fn elements() -> usize {
-    std::env::var("PROMOTE_BENCH_ELEMENTS").ok().and_then(|v| v.parse().ok()).unwrap_or(1 << 20)
+    std::env::var("PROMOTE_BENCH_ELEMENTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1 << 20)
 }
 
 fn ops(c: &mut Criterion) {

@@ -23,7 +23,14 @@ use promote::DType;
 use serde_json::Value;
 
 /// An allowed deviation: (framework, op, result dtype, max_values, max_ulps, why).
-type Allowance = (&'static str, &'static str, &'static str, usize, u64, &'static str);
+type Allowance = (
+    &'static str,
+    &'static str,
+    &'static str,
+    usize,
+    u64,
+    &'static str,
+);
 
 /// An allowance for values that are not within any ulp bound (a NaN or an infinity on one side).
 const ANY: u64 = u64::MAX;
@@ -130,7 +137,9 @@ fn ulps(dtype: DType, want: &str, got: &str) -> Option<u64> {
     };
     let d = |a: u64, b: u64, width: u32| -> u64 { key(a, width).abs_diff(key(b, width)) as u64 };
     Some(match (w, g) {
-        (Array::Float64(w), Array::Float64(g)) if w[0].is_finite() && g[0].is_finite() => d(w[0].to_bits(), g[0].to_bits(), 64),
+        (Array::Float64(w), Array::Float64(g)) if w[0].is_finite() && g[0].is_finite() => {
+            d(w[0].to_bits(), g[0].to_bits(), 64)
+        }
         (Array::Float32(w), Array::Float32(g)) if w[0].is_finite() && g[0].is_finite() => {
             d(w[0].to_bits() as u64, g[0].to_bits() as u64, 32)
         }
@@ -171,7 +180,11 @@ fn ulps(dtype: DType, want: &str, got: &str) -> Option<u64> {
 }
 
 fn texts(v: &Value) -> Vec<String> {
-    v.as_array().unwrap().iter().map(|x| x.as_str().unwrap().to_string()).collect()
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap().to_string())
+        .collect()
 }
 
 /// What one fixture's replay found for one (op, result dtype).
@@ -185,10 +198,13 @@ struct Found {
 /// Replays a fixture; the deviations per (op, result dtype), and failures that no ulp can
 /// excuse (unsupported, wrong dtype, non-finite mismatch).
 fn replay(file: &str, sem: &Semantics) -> (usize, BTreeMap<(String, String), Found>, Vec<String>) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/eval-ops").join(file);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/eval-ops")
+        .join(file);
     let f = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let lines = std::io::BufReader::new(flate2::read::GzDecoder::new(f)).lines();
-    let (mut checked, mut found, mut hard) = (0, BTreeMap::<(String, String), Found>::new(), vec![]);
+    let (mut checked, mut found, mut hard) =
+        (0, BTreeMap::<(String, String), Found>::new(), vec![]);
     for (k, line) in lines.enumerate() {
         let rec: Value = serde_json::from_str(&line.unwrap()).unwrap();
         let a = &rec["a"];
@@ -200,15 +216,33 @@ fn replay(file: &str, sem: &Semantics) -> (usize, BTreeMap<(String, String), Fou
             .as_array()
             .unwrap()
             .iter()
-            .map(|o| parse_array(DType::parse(o["dtype"].as_str().unwrap()).unwrap(), &texts(&o["data"])).unwrap())
+            .map(|o| {
+                parse_array(
+                    DType::parse(o["dtype"].as_str().unwrap()).unwrap(),
+                    &texts(&o["data"]),
+                )
+                .unwrap()
+            })
             .collect();
         let views: Vec<_> = ins.iter().map(|a| a.view()).collect();
         let result = DType::parse(a["dtype"].as_str().unwrap()).unwrap();
         let compute = DType::parse(rec["compute"].as_str().unwrap()).unwrap();
-        let shape: Vec<usize> = rec["shape"].as_array().map_or(vec![], |s| s.iter().map(|x| x.as_u64().unwrap() as usize).collect());
+        let shape: Vec<usize> = rec["shape"].as_array().map_or(vec![], |s| {
+            s.iter().map(|x| x.as_u64().unwrap() as usize).collect()
+        });
         let axis = rec["axis"].as_u64().map(|x| x as usize);
-        let args = Args { inputs: &views, compute, result, shape: &shape, axis };
-        let what = format!("line {} {op} {} (compute {compute}, result {result})", k + 1, ins[0].dtype());
+        let args = Args {
+            inputs: &views,
+            compute,
+            result,
+            shape: &shape,
+            axis,
+        };
+        let what = format!(
+            "line {} {op} {} (compute {compute}, result {result})",
+            k + 1,
+            ins[0].dtype()
+        );
         let Some(kern) = kernel(op, sem) else {
             hard.push(format!("{what}: no kernel"));
             continue;
@@ -217,7 +251,9 @@ fn replay(file: &str, sem: &Semantics) -> (usize, BTreeMap<(String, String), Fou
             Ok(g) => g,
             Err(e) => {
                 let excused = UNSUPPORTED.iter().any(|u| {
-                    file.starts_with(u.0) && u.1 == op && u.2.split('|').any(|d| d == compute.name())
+                    file.starts_with(u.0)
+                        && u.1 == op
+                        && u.2.split('|').any(|d| d == compute.name())
                 });
                 if !excused {
                     hard.push(format!("{what}: {e}"));
@@ -227,35 +263,53 @@ fn replay(file: &str, sem: &Semantics) -> (usize, BTreeMap<(String, String), Fou
         };
         let mut wants = vec![(result, texts(&a["data"]))];
         if let Some(d2) = a.get("dtype2") {
-            wants.push((DType::parse(d2.as_str().unwrap()).unwrap(), texts(&a["data2"])));
+            wants.push((
+                DType::parse(d2.as_str().unwrap()).unwrap(),
+                texts(&a["data2"]),
+            ));
         }
         for ((dt, want), got) in wants.iter().zip(&got) {
             checked += 1;
             let got_t = format_array(got.view());
             if got.dtype() != *dt || got_t.len() != want.len() {
-                hard.push(format!("{what}: got {} x{} want {dt} x{}", got.dtype(), got_t.len(), want.len()));
+                hard.push(format!(
+                    "{what}: got {} x{} want {dt} x{}",
+                    got.dtype(),
+                    got_t.len(),
+                    want.len()
+                ));
                 continue;
             }
-            let entry = found.entry((op.to_string(), dt.name().to_string())).or_default();
+            let entry = found
+                .entry((op.to_string(), dt.name().to_string()))
+                .or_default();
             for (i, (w, g)) in want.iter().zip(&got_t).enumerate() {
-                let same = parse_array(*dt, &[w]).unwrap() == parse_array(*dt, &[g]).unwrap() || w == g;
+                let same =
+                    parse_array(*dt, &[w]).unwrap() == parse_array(*dt, &[g]).unwrap() || w == g;
                 if same {
                     continue;
                 }
-                let input = ins.iter().map(|a| format_array(a.view()).get(i).cloned().unwrap_or_default()).collect::<Vec<_>>();
+                let input = ins
+                    .iter()
+                    .map(|a| format_array(a.view()).get(i).cloned().unwrap_or_default())
+                    .collect::<Vec<_>>();
                 match ulps(*dt, w, g) {
                     Some(u) => {
                         entry.deviating += 1;
                         entry.max_ulps = entry.max_ulps.max(u);
                         if entry.examples.len() < 3 {
-                            entry.examples.push(format!("{op}{input:?}: want {w} got {g} ({u} ulp)"));
+                            entry
+                                .examples
+                                .push(format!("{op}{input:?}: want {w} got {g} ({u} ulp)"));
                         }
                     }
                     // a non-finite mismatch: only an allowance of ANY ulps covers it
                     None => {
                         entry.deviating += 1;
                         entry.max_ulps = ANY;
-                        entry.examples.insert(0, format!("{op}{input:?}: want {w} got {g} (not finite)"));
+                        entry
+                            .examples
+                            .insert(0, format!("{op}{input:?}: want {w} got {g} (not finite)"));
                     }
                 }
             }
@@ -267,9 +321,14 @@ fn replay(file: &str, sem: &Semantics) -> (usize, BTreeMap<(String, String), Fou
 
 fn check(framework: &str, sem: &Semantics) {
     let (checked, found, mut hard) = replay(&format!("{framework}.jsonl.gz"), sem);
-    assert!(checked > 500, "{framework}: only {checked} answers replayed");
+    assert!(
+        checked > 500,
+        "{framework}: only {checked} answers replayed"
+    );
     for ((op, dt), f) in &found {
-        let allowance = ALLOWED.iter().find(|a| a.0 == framework && a.1 == op && a.2 == dt);
+        let allowance = ALLOWED
+            .iter()
+            .find(|a| a.0 == framework && a.1 == op && a.2 == dt);
         match allowance {
             Some(&(_, _, _, max_values, max_ulps, _)) if f.deviating <= max_values && f.max_ulps <= max_ulps => {}
             _ => hard.push(format!(
@@ -285,10 +344,18 @@ fn check(framework: &str, sem: &Semantics) {
     }
     for a in ALLOWED.iter().filter(|a| a.0 == framework) {
         if !found.contains_key(&(a.1.to_string(), a.2.to_string())) {
-            hard.push(format!("{framework} {} {}: allowance no longer needed ({})", a.1, a.2, a.5));
+            hard.push(format!(
+                "{framework} {} {}: allowance no longer needed ({})",
+                a.1, a.2, a.5
+            ));
         }
     }
-    assert!(hard.is_empty(), "{} failures:\n{}", hard.len(), hard.join("\n"));
+    assert!(
+        hard.is_empty(),
+        "{} failures:\n{}",
+        hard.len(),
+        hard.join("\n")
+    );
 }
 
 #[test]

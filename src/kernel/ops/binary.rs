@@ -231,7 +231,13 @@ impl NextAfter for f32 {
 
 /// NumPy's `npy_half_nextafter` on 16-bit patterns (`nan`: the type's quiet NaN); equal
 /// operands give `x`, or `y` when `equal_second` (musl's `nextafter`, PyTorch's).
-fn next_after_bits16(x: u16, y: u16, is_nan: impl Fn(u16) -> bool, nan: u16, equal_second: bool) -> u16 {
+fn next_after_bits16(
+    x: u16,
+    y: u16,
+    is_nan: impl Fn(u16) -> bool,
+    nan: u16,
+    equal_second: bool,
+) -> u16 {
     if is_nan(x) || is_nan(y) {
         nan
     } else if x == y || (x & 0x7fff == 0 && y & 0x7fff == 0) {
@@ -257,13 +263,25 @@ fn next_after_bits16(x: u16, y: u16, is_nan: impl Fn(u16) -> bool, nan: u16, equ
 
 impl NextAfter for f16 {
     fn next_after(a: f16, b: f16, equal_second: bool) -> f16 {
-        f16::from_bits(next_after_bits16(a.to_bits(), b.to_bits(), |x| f16::from_bits(x).is_nan(), 0x7e00, equal_second))
+        f16::from_bits(next_after_bits16(
+            a.to_bits(),
+            b.to_bits(),
+            |x| f16::from_bits(x).is_nan(),
+            0x7e00,
+            equal_second,
+        ))
     }
 }
 
 impl NextAfter for bf16 {
     fn next_after(a: bf16, b: bf16, equal_second: bool) -> bf16 {
-        bf16::from_bits(next_after_bits16(a.to_bits(), b.to_bits(), |x| bf16::from_bits(x).is_nan(), 0x7fc0, equal_second))
+        bf16::from_bits(next_after_bits16(
+            a.to_bits(),
+            b.to_bits(),
+            |x| bf16::from_bits(x).is_nan(),
+            0x7fc0,
+            equal_second,
+        ))
     }
 }
 
@@ -271,12 +289,19 @@ fn broadcast(a: usize, b: usize) -> Result<usize, KernelError> {
     match (a, b) {
         _ if a == b => Ok(a),
         (1, n) | (n, 1) => Ok(n),
-        _ => Err(KernelError::Shape(format!("operands of lengths {a} and {b} do not broadcast"))),
+        _ => Err(KernelError::Shape(format!(
+            "operands of lengths {a} and {b} do not broadcast"
+        ))),
     }
 }
 
 /// `f` over the broadcast pairs.
-fn zip_map<A: Copy, R>(x: &[A], y: &[A], n: usize, mut f: impl FnMut(A, A) -> Option<R>) -> Option<Vec<R>> {
+fn zip_map<A: Copy, R>(
+    x: &[A],
+    y: &[A],
+    n: usize,
+    mut f: impl FnMut(A, A) -> Option<R>,
+) -> Option<Vec<R>> {
     let (sx, sy) = (usize::from(x.len() > 1), usize::from(y.len() > 1));
     (0..n).map(|k| f(x[k * sx], y[k * sy])).collect()
 }
@@ -284,7 +309,12 @@ fn zip_map<A: Copy, R>(x: &[A], y: &[A], n: usize, mut f: impl FnMut(A, A) -> Op
 /// Runs a binary op: both operands cast to `args.compute`, the element function, the values
 /// cast to `args.result` (`divmod`: two arrays); `Ok(None)` when the compute dtype has no such
 /// function.
-pub fn run(op: Binary, sem: &Semantics, s: &OpSemantics, args: &Args<'_>) -> Result<Option<Vec<Array>>, OpError> {
+pub fn run(
+    op: Binary,
+    sem: &Semantics,
+    s: &OpSemantics,
+    args: &Args<'_>,
+) -> Result<Option<Vec<Array>>, OpError> {
     let n = broadcast(args.inputs[0].len(), args.inputs[1].len())?;
     let out = match (op, args.compute) {
         (Binary::Nextafter, DType::Float16) => next_after::<f16>(args, n, s),
@@ -295,14 +325,28 @@ pub fn run(op: Binary, sem: &Semantics, s: &OpSemantics, args: &Args<'_>) -> Res
         (Binary::Divmod, d) => with_dtype!(d, T => divmod::<T>(args, n)?),
         (_, d) => with_dtype!(d, T => typed::<T>(op, sem, s, args, n).map(|a| vec![a])),
     };
-    Ok(out.map(|v| v.into_iter().map(|a| super::into_dtype(a, args.result)).collect()))
+    Ok(out.map(|v| {
+        v.into_iter()
+            .map(|a| super::into_dtype(a, args.result))
+            .collect()
+    }))
 }
 
-fn typed<T: Work>(op: Binary, sem: &Semantics, s: &OpSemantics, args: &Args<'_>, n: usize) -> Option<Array>
+fn typed<T: Work>(
+    op: Binary,
+    sem: &Semantics,
+    s: &OpSemantics,
+    args: &Args<'_>,
+    n: usize,
+) -> Option<Array>
 where
     T::W: BinaryElem,
 {
-    let c = Ctx { s, sem, tie_second: s.fmax_tie_second.contains(&T::DTYPE) };
+    let c = Ctx {
+        s,
+        sem,
+        tie_second: s.fmax_tie_second.contains(&T::DTYPE),
+    };
     with_slice!(args.inputs[0], T::DTYPE, T, x => with_slice!(args.inputs[1], T::DTYPE, T, y => {
         zip_map(x, y, n, |a, b| T::W::binary(op, a.widen(), b.widen(), &c).map(T::narrow)).map(T::array)
     }))
@@ -320,7 +364,11 @@ fn divmod<T: Work>(args: &Args<'_>, n: usize) -> Result<Option<Vec<Array>>, Kern
 }
 
 /// `nextafter` on the operands as float storage type `F`.
-fn next_after<F: NextAfter + Element>(args: &Args<'_>, n: usize, s: &OpSemantics) -> Option<Vec<Array>> {
+fn next_after<F: NextAfter + Element>(
+    args: &Args<'_>,
+    n: usize,
+    s: &OpSemantics,
+) -> Option<Vec<Array>> {
     let second = s.half_nextafter_equal_second;
     with_slice!(args.inputs[0], F::DTYPE, F, x => with_slice!(args.inputs[1], F::DTYPE, F, y => {
         zip_map(x, y, n, |a, b| Some(F::next_after(a, b, second))).map(|v| vec![F::array(v)])

@@ -146,7 +146,10 @@ impl OpSemantics {
     /// The record of a [`Semantics`] (NumPy's when it has none).
     pub fn of(sem: &Semantics) -> OpSemantics {
         let named = OP_SEMANTICS.iter().find(|o| o.name == sem.name);
-        OpSemantics { complex_mul_fma: sem.complex_mul_fma, ..*named.unwrap_or(&OP_SEMANTICS[0]) }
+        OpSemantics {
+            complex_mul_fma: sem.complex_mul_fma,
+            ..*named.unwrap_or(&OP_SEMANTICS[0])
+        }
     }
 }
 
@@ -204,7 +207,13 @@ pub struct Args<'a> {
 impl<'a> Args<'a> {
     /// An elementwise call (or a whole-array reduction).
     pub fn elementwise(inputs: &'a [View<'a>], compute: DType, result: DType) -> Args<'a> {
-        Args { inputs, compute, result, shape: &[], axis: None }
+        Args {
+            inputs,
+            compute,
+            result,
+            shape: &[],
+            axis: None,
+        }
     }
 }
 
@@ -246,11 +255,18 @@ impl OpKernel {
             .into());
         }
         let os = OpSemantics::of(&self.sem);
-        let unsupported = || OpError::Unsupported { op: self.name, dtype: args.compute };
+        let unsupported = || OpError::Unsupported {
+            op: self.name,
+            dtype: args.compute,
+        };
         match self.class {
-            OpClass::Unary(u) => unary::run(u, &os, args).ok_or_else(unsupported).map(|a| vec![a]),
+            OpClass::Unary(u) => unary::run(u, &os, args)
+                .ok_or_else(unsupported)
+                .map(|a| vec![a]),
             OpClass::Binary(b) => binary::run(b, &self.sem, &os, args)?.ok_or_else(unsupported),
-            OpClass::Reduce(r) => reduce::run(r, &os, args)?.ok_or_else(unsupported).map(|a| vec![a]),
+            OpClass::Reduce(r) => reduce::run(r, &os, args)?
+                .ok_or_else(unsupported)
+                .map(|a| vec![a]),
         }
     }
 }
@@ -269,7 +285,11 @@ pub fn kernel(op_name: &str, sem: &Semantics) -> Option<OpKernel> {
         .map(|(n, u)| (n, OpClass::Unary(u)))
         .or_else(|| binary::lookup(op_name).map(|(n, b)| (n, OpClass::Binary(b))))
         .or_else(|| reduce::lookup(op_name).map(|(n, r)| (n, OpClass::Reduce(r))));
-    class.map(|(name, class)| OpKernel { name, class, sem: *sem })
+    class.map(|(name, class)| OpKernel {
+        name,
+        class,
+        sem: *sem,
+    })
 }
 
 /// Every op name [`kernel`] knows, unary, binary, then reductions.
@@ -302,7 +322,8 @@ macro_rules! with_slice {
             owned = $crate::kernel::cast::cast_array(v, $d);
             owned.view()
         };
-        let $s: &[$T] = <$T as $crate::kernel::array::Element>::slice(view).expect("cast to the dtype");
+        let $s: &[$T] =
+            <$T as $crate::kernel::array::Element>::slice(view).expect("cast to the dtype");
         $body
     }};
 }

@@ -77,18 +77,30 @@ pub(crate) struct Lanes {
 
 impl Lanes {
     fn of(args: &Args<'_>, n: usize) -> Result<Lanes, KernelError> {
-        let shape: Vec<usize> = if args.shape.is_empty() { vec![n] } else { args.shape.to_vec() };
+        let shape: Vec<usize> = if args.shape.is_empty() {
+            vec![n]
+        } else {
+            args.shape.to_vec()
+        };
         if shape.iter().product::<usize>() != n {
-            return Err(KernelError::Shape(format!("shape {shape:?} does not hold {n} elements")));
+            return Err(KernelError::Shape(format!(
+                "shape {shape:?} does not hold {n} elements"
+            )));
         }
         match args.axis {
-            None => Ok(Lanes { outer: 1, len: n, stride: 1 }),
+            None => Ok(Lanes {
+                outer: 1,
+                len: n,
+                stride: 1,
+            }),
             Some(k) if k < shape.len() => Ok(Lanes {
                 outer: shape[..k].iter().product(),
                 len: shape[k],
                 stride: shape[k + 1..].iter().product(),
             }),
-            Some(k) => Err(KernelError::Shape(format!("axis {k} is out of range for shape {shape:?}"))),
+            Some(k) => Err(KernelError::Shape(format!(
+                "axis {k} is out of range for shape {shape:?}"
+            ))),
         }
     }
     pub(crate) fn count(&self) -> usize {
@@ -118,8 +130,13 @@ pub fn run(op: Reduce, s: &OpSemantics, args: &Args<'_>) -> Result<Option<Array>
             // the operand in the compute dtype first, then widened
             let narrow = crate::kernel::cast::cast_array(args.inputs[0], args.compute);
             let inputs = [narrow.view()];
-            let wide = Args { compute: double, inputs: &inputs, ..*args };
-            with_dtype!(double, T => typed::<T>(op, s, &wide, lanes)).map(|a| super::into_dtype(a, args.compute))
+            let wide = Args {
+                compute: double,
+                inputs: &inputs,
+                ..*args
+            };
+            with_dtype!(double, T => typed::<T>(op, s, &wide, lanes))
+                .map(|a| super::into_dtype(a, args.compute))
         }
         _ => with_dtype!(args.compute, T => typed::<T>(op, s, args, lanes)),
     };
@@ -158,8 +175,8 @@ fn typed<T: Work>(op: Reduce, s: &OpSemantics, args: &Args<'_>, lanes: Lanes) ->
                     T::narrow(T::W::div(sum, count))
                 })
             }
-            Reduce::Max => each(&|l| T::narrow(first_fold(lane(l), T::W::maximum))),
-            Reduce::Min => each(&|l| T::narrow(first_fold(lane(l), T::W::minimum))),
+            Reduce::Max => each(&|l| T::narrow(fold(lane(l), T::W::maximum))),
+            Reduce::Min => each(&|l| T::narrow(fold(lane(l), T::W::minimum))),
             Reduce::Argmax => Array::from((0..n).map(|l| argmax::<T>(lane(l)) as i64).collect::<Vec<_>>()),
             Reduce::Any => Array::from((0..n).map(|l| lane(l).any(|v| v.nonzero())).collect::<Vec<_>>()),
             Reduce::All => Array::from((0..n).map(|l| lane(l).all(|v| v.nonzero())).collect::<Vec<_>>()),
@@ -197,14 +214,10 @@ fn one<T: Work>() -> T::W {
     T::W::from_num(true)
 }
 
-/// Adds in order onto the first element (the identity for an empty lane).
+/// Folds in order onto the first element (zero for an empty lane).
 fn fold<T: Work>(mut it: impl Iterator<Item = T>, f: fn(T::W, T::W) -> T::W) -> T::W {
     let first = it.next().map_or(T::W::zero(), |v| v.widen());
     it.fold(first, |a, v| f(a, v.widen()))
-}
-
-fn first_fold<T: Work>(it: impl Iterator<Item = T>, f: fn(T::W, T::W) -> T::W) -> T::W {
-    fold(it, f)
 }
 
 /// The sum of lane `l`: a contiguous lane in the framework's order ([`lane_sum`]), a strided
@@ -213,18 +226,25 @@ pub(crate) fn sum_lane<T: Work>(x: &[T], lanes: Lanes, l: usize, s: &OpSemantics
     if lanes.stride == 1 {
         return lane_sum::<T>(&x[l * lanes.len..(l + 1) * lanes.len], s);
     }
+    if s.summation == Summation::Cascade && T::DTYPE.is_inexact() {
+        return cascade_outer_sum(x, lanes, l);
+    }
     let mut it = lanes.lane(l).map(|i| x[i].widen());
     let first = it.next().unwrap_or(T::W::zero());
     it.fold(first, |a, v| {
         let next = T::W::add(a, v);
-        if s.cumulative_rounds { T::narrow(next).widen() } else { next }
+        if s.cumulative_rounds {
+            T::narrow(next).widen()
+        } else {
+            next
+        }
     })
 }
 
 /// The sum of a contiguous lane in the framework's order.
 pub(crate) fn lane_sum<T: Work>(x: &[T], s: &OpSemantics) -> T::W {
     match s.summation {
-        Summation::Cascade if T::DTYPE.is_floating_point() => cascade_sum(x),
+        Summation::Cascade if T::DTYPE.is_inexact() => cascade_sum(x),
         _ => T::W::add(T::W::zero(), T::W::pairwise(x, &|v: T| v.widen())),
     }
 }
@@ -245,21 +265,32 @@ fn argmax<T: Work>(it: impl Iterator<Item = T>) -> usize {
     best.map_or(0, |(k, _)| k)
 }
 
-/// PyTorch's `cascade_sum` of a contiguous float lane (`SumKernel.cpp`, AVX-512): the lane is
-/// read as SIMD vectors of 64 bytes of `f32` (16 lanes; float16/bfloat16 load 32 values and add
-/// their two halves; float64: 8 lanes); `row_sum` keeps four interleaved vector accumulators,
+/// PyTorch's `cascade_sum` of a contiguous float or complex lane (`SumKernel.cpp`; its sum
+/// kernel runs the AVX2 build even on AVX-512 CPUs, as observed): the lane is read as SIMD
+/// vectors of 32 bytes of the accumulator type (`f32`: 8 lanes; float16/bfloat16 load 16
+/// values and add their two halves; float64: 4; complex64: 4; complex128: 2); `row_sum` keeps four interleaved vector accumulators,
 /// each a cascade of four levels (`multi_row_sum`); the vectors' lanes are then added in order
 /// onto the sum of the scalar tail (`vectorized_inner_sum`). A lane shorter than one vector is
 /// summed by the same cascade on single values (`scalar_inner_sum`).
 pub fn cascade_sum<T: Work>(x: &[T]) -> T::W {
-    let per_vec = 64 / std::mem::size_of::<T::W>();
+    let per_vec = 32 / std::mem::size_of::<T::W>();
     // values read per vector load: a half type packs two f32 vectors' worth
-    let load = if std::mem::size_of::<T>() < std::mem::size_of::<T::W>() { 2 * per_vec } else { per_vec };
+    let load = if std::mem::size_of::<T>() < std::mem::size_of::<T::W>() {
+        2 * per_vec
+    } else {
+        per_vec
+    };
     let nvec = x.len() / load;
     let vector = |i: usize| -> Vec<T::W> {
         let v = &x[i * load..(i + 1) * load];
         (0..per_vec)
-            .map(|k| if load == per_vec { v[k].widen() } else { T::W::add(v[k].widen(), v[k + per_vec].widen()) })
+            .map(|k| {
+                if load == per_vec {
+                    v[k].widen()
+                } else {
+                    T::W::add(v[k].widen(), v[k + per_vec].widen())
+                }
+            })
             .collect()
     };
     if nvec == 0 {
@@ -268,8 +299,31 @@ pub fn cascade_sum<T: Work>(x: &[T]) -> T::W {
     }
     let vacc = row_sum(nvec, per_vec, &vector);
     // the scalar tail in order from 0, then the vector's lanes in order
-    let tail = x[nvec * load..].iter().fold(T::W::zero(), |a, v| T::W::add(a, v.widen()));
+    let tail = x[nvec * load..]
+        .iter()
+        .fold(T::W::zero(), |a, v| T::W::add(a, v.widen()));
     vacc.into_iter().fold(tail, T::W::add)
+}
+
+/// PyTorch's `cascade_sum` of lane `l` across rows (`vectorized_outer_sum` when there are at
+/// least a vector's worth of columns, else `scalar_outer_sum`): columns in the leading groups of
+/// four vectors (four columns in the scalar case) add their rows by `multi_row_sum`'s cascade;
+/// the other columns by `row_sum`.
+fn cascade_outer_sum<T: Work>(x: &[T], lanes: Lanes, l: usize) -> T::W {
+    let (cols, j) = (lanes.stride, l % lanes.stride);
+    let per_vec = 32 / std::mem::size_of::<T::W>();
+    let group = if cols >= 32 / std::mem::size_of::<T>() {
+        4 * per_vec
+    } else {
+        4
+    };
+    let rows: Vec<T::W> = lanes.lane(l).map(|i| x[i].widen()).collect();
+    if j < cols - cols % group {
+        let only = |i: usize, k: usize| vec![if k == 0 { rows[i] } else { T::W::zero() }];
+        multi_row_sum(rows.len(), 1, &only).swap_remove(0)[0]
+    } else {
+        row_sum(rows.len(), 1, &|i| vec![rows[i]])[0]
+    }
 }
 
 /// PyTorch's `row_sum`: `size` items (vectors of `width` lanes) summed with four interleaved
@@ -295,10 +349,18 @@ fn add_into<W: Arith>(acc: &mut [W], v: &[W]) {
 }
 
 /// PyTorch's `multi_row_sum` with four rows (the interleaved accumulators) and four levels.
-fn multi_row_sum<W: Arith>(size: usize, width: usize, item: &dyn Fn(usize, usize) -> Vec<W>) -> Vec<Vec<W>> {
+fn multi_row_sum<W: Arith>(
+    size: usize,
+    width: usize,
+    item: &dyn Fn(usize, usize) -> Vec<W>,
+) -> Vec<Vec<W>> {
     const LEVELS: usize = 4;
     const ROWS: usize = 4;
-    let ceil_log2 = if size <= 1 { 0 } else { (usize::BITS - (size - 1).leading_zeros()) as usize };
+    let ceil_log2 = if size <= 1 {
+        0
+    } else {
+        (usize::BITS - (size - 1).leading_zeros()) as usize
+    };
     let level_power = (ceil_log2 / LEVELS).max(4);
     let level_step = 1usize << level_power;
     let level_mask = level_step - 1;
@@ -335,4 +397,3 @@ fn multi_row_sum<W: Arith>(size: usize, width: usize, item: &dyn Fn(usize, usize
     }
     acc.swap_remove(0)
 }
-

@@ -108,11 +108,17 @@ pub fn lookup(name: &str) -> Option<(&'static str, Unary)> {
 impl Unary {
     /// Writes bool (`isnan`, `isinf`, `isfinite`, `signbit`, `logical_not`).
     pub fn is_predicate(self) -> bool {
-        matches!(self, Unary::IsNan | Unary::IsInf | Unary::IsFinite | Unary::Signbit | Unary::LogicalNot)
+        matches!(
+            self,
+            Unary::IsNan | Unary::IsInf | Unary::IsFinite | Unary::Signbit | Unary::LogicalNot
+        )
     }
     /// Of a complex number, gives a real (`absolute`, `real`, `imag`, `angle`).
     pub fn to_real(self) -> bool {
-        matches!(self, Unary::Absolute | Unary::Real | Unary::Imag | Unary::Angle)
+        matches!(
+            self,
+            Unary::Absolute | Unary::Real | Unary::Imag | Unary::Angle
+        )
     }
 }
 
@@ -135,7 +141,9 @@ impl UnaryElem for bool {
     fn same(op: Unary, x: bool, _s: &OpSemantics) -> Option<bool> {
         use Unary::*;
         match op {
-            Positive | Absolute | Sign | Square | Floor | Ceil | Trunc | Round | Real | Conj => Some(x),
+            Positive | Absolute | Sign | Square | Floor | Ceil | Trunc | Round | Real | Conj => {
+                Some(x)
+            }
             BitwiseInvert => Some(!x),
             Imag => Some(false),
             _ => None,

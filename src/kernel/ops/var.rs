@@ -12,7 +12,12 @@ use crate::kernel::exec::Work;
 use crate::{with_dtype, DType};
 
 /// `var` (`std` when `take_sqrt`) of each lane; `None` unless the compute dtype is inexact.
-pub(crate) fn run(take_sqrt: bool, s: &OpSemantics, args: &Args<'_>, lanes: Lanes) -> Option<Array> {
+pub(crate) fn run(
+    take_sqrt: bool,
+    s: &OpSemantics,
+    args: &Args<'_>,
+    lanes: Lanes,
+) -> Option<Array> {
     let int_ok = args.compute.is_integer() && s.summation == Summation::Pairwise;
     if !args.compute.is_inexact() && !int_ok {
         return None;
@@ -55,24 +60,46 @@ fn numpy_int<T: Work>(take_sqrt: bool, s: &OpSemantics, args: &Args<'_>, lanes: 
     let x = T::slice(x.view()).expect("cast");
     let to_t = |v: f64| crate::kernel::cast::cast::<f64, T>(v).widen();
     let div = lanes.len.saturating_sub(s.var_correction) as f64;
-    T::array((0..lanes.count()).map(|l| {
-        let mean = to_t(T::narrow(sum_lane::<T>(x, lanes, l, s)).re_f64() / lanes.len as f64);
-        let total = lanes.lane(l).fold(T::W::zero(), |acc, i| {
-            let d = T::W::sub(x[i].widen(), mean);
-            T::W::add(acc, T::W::mul(d, d))
-        });
-        let var = to_t(T::narrow(total).re_f64() / div);
-        T::narrow(if take_sqrt { to_t(T::narrow(var).re_f64().sqrt()) } else { var })
-    }).collect())
+    T::array(
+        (0..lanes.count())
+            .map(|l| {
+                let mean =
+                    to_t(T::narrow(sum_lane::<T>(x, lanes, l, s)).re_f64() / lanes.len as f64);
+                let total = lanes.lane(l).fold(T::W::zero(), |acc, i| {
+                    let d = T::W::sub(x[i].widen(), mean);
+                    T::W::add(acc, T::W::mul(d, d))
+                });
+                let var = to_t(T::narrow(total).re_f64() / div);
+                T::narrow(if take_sqrt {
+                    to_t(T::narrow(var).re_f64().sqrt())
+                } else {
+                    var
+                })
+            })
+            .collect(),
+    )
 }
 
 fn lane_means<T: Work>(x: crate::kernel::array::View<'_>, lanes: Lanes, s: &OpSemantics) -> Array {
     let x = T::slice(x).expect("cast");
     let n = T::W::from_num(lanes.len as f64);
-    T::array((0..lanes.count()).map(|l| T::narrow(T::W::div(T::narrow(sum_lane::<T>(x, lanes, l, s)).widen(), n))).collect())
+    T::array(
+        (0..lanes.count())
+            .map(|l| {
+                T::narrow(T::W::div(
+                    T::narrow(sum_lane::<T>(x, lanes, l, s)).widen(),
+                    n,
+                ))
+            })
+            .collect(),
+    )
 }
 
-fn squared_deviations<T: Work>(x: crate::kernel::array::View<'_>, means: crate::kernel::array::View<'_>, lanes: Lanes) -> Array
+fn squared_deviations<T: Work>(
+    x: crate::kernel::array::View<'_>,
+    means: crate::kernel::array::View<'_>,
+    lanes: Lanes,
+) -> Array
 where
     T::W: UnaryElem,
 {
@@ -94,11 +121,21 @@ where
         });
         <P<T> as Element>::array(sq.collect())
     } else {
-        T::array((0..x.len()).map(|i| T::narrow(T::W::mul(dev(i), dev(i)))).collect())
+        T::array(
+            (0..x.len())
+                .map(|i| T::narrow(T::W::mul(dev(i), dev(i))))
+                .collect(),
+        )
     }
 }
 
-fn finish<T: Work>(sq: crate::kernel::array::View<'_>, lanes: Lanes, s: &OpSemantics, ddof: usize, take_sqrt: bool) -> Array
+fn finish<T: Work>(
+    sq: crate::kernel::array::View<'_>,
+    lanes: Lanes,
+    s: &OpSemantics,
+    ddof: usize,
+    take_sqrt: bool,
+) -> Array
 where
     T::W: UnaryElem,
 {
@@ -135,7 +172,10 @@ fn torch(take_sqrt: bool, s: &OpSemantics, args: &Args<'_>, lanes: Lanes) -> Arr
         let parts: Vec<Array> = if c.is_complex() {
             let z = cast_array(x.view(), DType::Complex128);
             let z = crate::kernel::array::C64::slice(z.view()).expect("cast");
-            vec![Array::from(z.iter().map(|v| v.re).collect::<Vec<_>>()), Array::from(z.iter().map(|v| v.im).collect::<Vec<_>>())]
+            vec![
+                Array::from(z.iter().map(|v| v.re).collect::<Vec<_>>()),
+                Array::from(z.iter().map(|v| v.im).collect::<Vec<_>>()),
+            ]
         } else {
             vec![cast_array(x.view(), DType::Float64)]
         };
@@ -150,7 +190,11 @@ fn torch(take_sqrt: bool, s: &OpSemantics, args: &Args<'_>, lanes: Lanes) -> Arr
                         var(welford(lanes.lane(l).map(|i| p[i])))
                     })
                     .sum();
-                if take_sqrt { v.sqrt() } else { v }
+                if take_sqrt {
+                    v.sqrt()
+                } else {
+                    v
+                }
             })
             .collect()
     };
@@ -160,7 +204,10 @@ fn torch(take_sqrt: bool, s: &OpSemantics, args: &Args<'_>, lanes: Lanes) -> Arr
 fn torch_mean<T: Work>(x: crate::kernel::array::View<'_>, s: &OpSemantics) -> f64 {
     let x = T::slice(x).expect("cast");
     let n = T::W::from_num(x.len() as f64);
-    let m = T::narrow(T::W::div(T::narrow(super::reduce::lane_sum::<T>(x, s)).widen(), n));
+    let m = T::narrow(T::W::div(
+        T::narrow(super::reduce::lane_sum::<T>(x, s)).widen(),
+        n,
+    ));
     m.re_f64()
 }
 
