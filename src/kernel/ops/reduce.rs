@@ -374,9 +374,10 @@ fn multi_row_sum<W: Arith>(
             i += 1;
         }
         for j in 1..LEVELS {
-            for k in 0..ROWS {
-                let lower = std::mem::replace(&mut acc[j - 1][k], vec![W::zero(); width]);
-                add_into(&mut acc[j][k], &lower);
+            let (below, above) = acc.split_at_mut(j);
+            for (lower, upper) in below[j - 1].iter_mut().zip(above[0].iter_mut()) {
+                add_into(upper, lower);
+                lower.iter_mut().for_each(|v| *v = W::zero());
             }
             if i & (level_mask << (j * level_power)) != 0 {
                 break;
