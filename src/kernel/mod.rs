@@ -10,6 +10,7 @@
 //! * [`data`]: `eval`'s JSON data arrays, straight into typed buffers and back;
 //! * [`eval`]: the `promote eval` query interface;
 //! * [`npy`]: NumPy `.npy` files for `eval`'s operands and result;
+//! * [`ops`]: the unary ops, further binary ops and reductions of issue 12, by NumPy name;
 //! * [`bench`](mod@bench): the benchmark cases shared by `promote bench` and `benches/kernels.rs`.
 //!
 //! ```
@@ -33,6 +34,7 @@ pub mod eval;
 pub mod exec;
 pub mod narrow;
 pub mod npy;
+pub mod ops;
 pub mod simd;
 pub mod value;
 

@@ -1,0 +1,376 @@
+//! The further binary element functions ([`BinaryElem`]), broadcast over two operands.
+//!
+//! * shifts: a shift by a negative amount or by the width or more gives 0 (`left_shift`), or
+//!   the sign fill (`right_shift`), as NumPy's `npy_lshift`/`npy_rshift` and PyTorch do;
+//! * `fmod` of ints truncates (C's `%`), by 0 gives 0; `divmod` is `(floor_divide, remainder)`
+//!   with the semantics of [`Arith`];
+//! * `nextafter` steps the storage type's bits (float16 by NumPy's `npy_half_nextafter`), the
+//!   rest runs in the working type (float16, bfloat16: `f32`, rounded once);
+//! * `float_power` is `pow` (complex: as the semantics' `power`).
+//!
+//! ```
+//! use promote::kernel::ops::binary::{Binary, BinaryElem, Ctx};
+//! use promote::kernel::ops::OP_SEMANTICS;
+//! use promote::kernel::Semantics;
+//! let (s, sem) = (&OP_SEMANTICS[0], &Semantics::NUMPY);
+//! let c = Ctx { s, sem, tie_second: false };
+//! assert_eq!(<i8 as BinaryElem>::binary(Binary::LeftShift, 1, 8, &c), Some(0));
+//! assert_eq!(<i8 as BinaryElem>::binary(Binary::RightShift, -5, 9, &c), Some(-1));
+//! assert_eq!(<f64 as BinaryElem>::binary(Binary::Heaviside, 0.0, 0.5, &c), Some(0.5));
+//! ```
+
+use half::{bf16, f16};
+
+use super::{with_slice, Args, OpError, OpSemantics};
+use crate::kernel::array::{Array, Element, C32, C64};
+use crate::kernel::compute::{Arith, KernelError, Semantics};
+use crate::kernel::exec::Work;
+use crate::{with_dtype, DType};
+
+/// A binary op of issue 12.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Binary {
+    LeftShift,
+    RightShift,
+    Arctan2,
+    Hypot,
+    Copysign,
+    Logaddexp,
+    Nextafter,
+    Fmax,
+    Fmin,
+    Fmod,
+    FloatPower,
+    Divmod,
+    Heaviside,
+}
+
+/// The binary ops by NumPy name.
+pub const NAMES: &[(&str, Binary)] = &[
+    ("left_shift", Binary::LeftShift),
+    ("right_shift", Binary::RightShift),
+    ("arctan2", Binary::Arctan2),
+    ("hypot", Binary::Hypot),
+    ("copysign", Binary::Copysign),
+    ("logaddexp", Binary::Logaddexp),
+    ("nextafter", Binary::Nextafter),
+    ("fmax", Binary::Fmax),
+    ("fmin", Binary::Fmin),
+    ("fmod", Binary::Fmod),
+    ("float_power", Binary::FloatPower),
+    ("divmod", Binary::Divmod),
+    ("heaviside", Binary::Heaviside),
+];
+
+/// The binary op of a NumPy name.
+pub fn lookup(name: &str) -> Option<(&'static str, Binary)> {
+    NAMES.iter().find(|(n, _)| *n == name).copied()
+}
+
+/// What a binary element function needs to know besides its operands.
+#[derive(Clone, Copy, Debug)]
+pub struct Ctx<'a> {
+    /// The op semantics.
+    pub s: &'a OpSemantics,
+    /// The kernel semantics (complex `power`).
+    pub sem: &'a Semantics,
+    /// `fmax`/`fmin` of equal operands give the second (see [`OpSemantics::fmax_tie_second`]).
+    pub tie_second: bool,
+}
+
+/// The binary element functions of a working type; `None` where the type has none.
+pub trait BinaryElem: Arith {
+    /// `op(a, b)` (not `divmod`, not `nextafter`: see [`run`]).
+    fn binary(op: Binary, a: Self, b: Self, c: &Ctx<'_>) -> Option<Self>;
+}
+
+impl BinaryElem for bool {
+    fn binary(op: Binary, a: bool, b: bool, _c: &Ctx<'_>) -> Option<bool> {
+        match op {
+            Binary::Fmax => Some(a | b),
+            Binary::Fmin => Some(a & b),
+            Binary::Heaviside => Some(if a { true } else { b }),
+            _ => None,
+        }
+    }
+}
+
+macro_rules! binary_int {
+    ($($t:ty),*) => {$(
+        impl BinaryElem for $t {
+            #[allow(unused_comparisons)]
+            fn binary(op: Binary, a: $t, b: $t, _c: &Ctx<'_>) -> Option<$t> {
+                const BITS: u64 = <$t>::BITS as u64;
+                // a negative amount reads as a huge one (NumPy's `(size_t) b`)
+                let amount = if b < 0 { u64::MAX } else { b as u64 };
+                Some(match op {
+                    Binary::LeftShift => if amount < BITS { a << amount } else { 0 },
+                    Binary::RightShift => {
+                        if amount < BITS { a >> amount } else if a < 0 { (0 as $t).wrapping_sub(1) } else { 0 }
+                    }
+                    Binary::Fmax => a.max(b),
+                    Binary::Fmin => a.min(b),
+                    Binary::Fmod => if b == 0 { 0 } else { a.wrapping_rem(b) },
+                    // PyTorch's `a == 0 ? b : (a > 0)`
+                    Binary::Heaviside => if a == 0 { b } else if a > 0 { 1 } else { 0 },
+                    _ => return None,
+                })
+            }
+        }
+    )*};
+}
+binary_int!(u8, u16, u32, u64, i8, i16, i32, i64);
+
+macro_rules! binary_float {
+    ($($t:ty),*) => {$(
+        impl BinaryElem for $t {
+            fn binary(op: Binary, a: $t, b: $t, c: &Ctx<'_>) -> Option<$t> {
+                let s = c.s;
+                const LN2: $t = std::f64::consts::LN_2 as $t;
+                Some(match op {
+                    Binary::Arctan2 => a.atan2(b),
+                    Binary::Hypot => a.hypot(b),
+                    Binary::Copysign => a.copysign(b),
+                    Binary::Logaddexp if s.logaddexp_numpy => {
+                        if a == b {
+                            a + LN2
+                        } else {
+                            let d = a - b;
+                            if d > 0.0 {
+                                a + (-d).exp().ln_1p()
+                            } else if d <= 0.0 {
+                                b + d.exp().ln_1p()
+                            } else {
+                                d
+                            }
+                        }
+                    }
+                    Binary::Logaddexp => {
+                        if a.is_infinite() && a == b {
+                            a
+                        } else {
+                            let m = if a < b { b } else { a };
+                            m + (-(a - b).abs()).exp().ln_1p()
+                        }
+                    }
+                    Binary::Fmax | Binary::Fmin => {
+                        let first = if op == Binary::Fmax { a > b } else { a < b };
+                        if b.is_nan() || first || (a == b && !c.tie_second) { a } else { b }
+                    }
+                    Binary::Fmod => a % b,
+                    Binary::FloatPower => a.powf(b),
+                    Binary::Heaviside => {
+                        if a.is_nan() {
+                            if s.heaviside_nan_is_nan { a } else { 0.0 }
+                        } else if a == 0.0 {
+                            b
+                        } else if a < 0.0 {
+                            0.0
+                        } else {
+                            1.0
+                        }
+                    }
+                    _ => return None,
+                })
+            }
+        }
+    )*};
+}
+binary_float!(f32, f64);
+
+macro_rules! binary_complex {
+    ($($c:ty),*) => {$(
+        impl BinaryElem for $c {
+            fn binary(op: Binary, a: $c, b: $c, c: &Ctx<'_>) -> Option<$c> {
+                let nan = |z: $c| z.re.is_nan() || z.im.is_nan();
+                // lexicographic order, as NumPy's complex fmax/fmin compare
+                let ge = a.re > b.re || (a.re == b.re && a.im >= b.im);
+                let le = a.re < b.re || (a.re == b.re && a.im <= b.im);
+                Some(match op {
+                    Binary::Fmax => if nan(b) || (!nan(a) && ge) { a } else { b },
+                    Binary::Fmin => if nan(b) || (!nan(a) && le) { a } else { b },
+                    Binary::FloatPower if c.sem.complex_pow_libm => <$c as Arith>::pow_libm(a, b),
+                    Binary::FloatPower => <$c as Arith>::pow(a, b),
+                    _ => return None,
+                })
+            }
+        }
+    )*};
+}
+binary_complex!(C32, C64);
+
+/// `nextafter` on the bits of a float type.
+pub trait NextAfter: Copy {
+    /// The next representable value after `a` toward `b` (equal operands: `b` when
+    /// `equal_second`, else `a`; the C library's float32/float64 `nextafter` always gives `b`).
+    fn next_after(a: Self, b: Self, equal_second: bool) -> Self;
+}
+
+mod sys {
+    extern "C" {
+        // C99 <math.h>
+        pub fn nextafter(a: f64, b: f64) -> f64;
+        pub fn nextafterf(a: f32, b: f32) -> f32;
+    }
+}
+
+impl NextAfter for f64 {
+    fn next_after(a: f64, b: f64, _equal_second: bool) -> f64 {
+        // SAFETY: a pure libm function on plain values.
+        unsafe { sys::nextafter(a, b) }
+    }
+}
+
+impl NextAfter for f32 {
+    fn next_after(a: f32, b: f32, _equal_second: bool) -> f32 {
+        // SAFETY: as above.
+        unsafe { sys::nextafterf(a, b) }
+    }
+}
+
+/// NumPy's `npy_half_nextafter` on 16-bit patterns (`nan`: the type's quiet NaN); equal
+/// operands give `x`, or `y` when `equal_second` (musl's `nextafter`, PyTorch's).
+fn next_after_bits16(
+    x: u16,
+    y: u16,
+    is_nan: impl Fn(u16) -> bool,
+    nan: u16,
+    equal_second: bool,
+) -> u16 {
+    if is_nan(x) || is_nan(y) {
+        nan
+    } else if x == y || (x & 0x7fff == 0 && y & 0x7fff == 0) {
+        if equal_second {
+            y
+        } else {
+            x
+        }
+    } else if x & 0x7fff == 0 {
+        (y & 0x8000) + 1
+    } else if x & 0x8000 == 0 {
+        if (x as i16) > (y as i16) {
+            x - 1
+        } else {
+            x + 1
+        }
+    } else if y & 0x8000 == 0 || (x & 0x7fff) > (y & 0x7fff) {
+        x - 1
+    } else {
+        x + 1
+    }
+}
+
+impl NextAfter for f16 {
+    fn next_after(a: f16, b: f16, equal_second: bool) -> f16 {
+        f16::from_bits(next_after_bits16(
+            a.to_bits(),
+            b.to_bits(),
+            |x| f16::from_bits(x).is_nan(),
+            0x7e00,
+            equal_second,
+        ))
+    }
+}
+
+impl NextAfter for bf16 {
+    fn next_after(a: bf16, b: bf16, equal_second: bool) -> bf16 {
+        bf16::from_bits(next_after_bits16(
+            a.to_bits(),
+            b.to_bits(),
+            |x| bf16::from_bits(x).is_nan(),
+            0x7fc0,
+            equal_second,
+        ))
+    }
+}
+
+fn broadcast(a: usize, b: usize) -> Result<usize, KernelError> {
+    match (a, b) {
+        _ if a == b => Ok(a),
+        (1, n) | (n, 1) => Ok(n),
+        _ => Err(KernelError::Shape(format!(
+            "operands of lengths {a} and {b} do not broadcast"
+        ))),
+    }
+}
+
+/// `f` over the broadcast pairs.
+fn zip_map<A: Copy, R>(
+    x: &[A],
+    y: &[A],
+    n: usize,
+    mut f: impl FnMut(A, A) -> Option<R>,
+) -> Option<Vec<R>> {
+    let (sx, sy) = (usize::from(x.len() > 1), usize::from(y.len() > 1));
+    (0..n).map(|k| f(x[k * sx], y[k * sy])).collect()
+}
+
+/// Runs a binary op: both operands cast to `args.compute`, the element function, the values
+/// cast to `args.result` (`divmod`: two arrays); `Ok(None)` when the compute dtype has no such
+/// function.
+pub fn run(
+    op: Binary,
+    sem: &Semantics,
+    s: &OpSemantics,
+    args: &Args<'_>,
+) -> Result<Option<Vec<Array>>, OpError> {
+    let n = broadcast(args.inputs[0].len(), args.inputs[1].len())?;
+    let out = match (op, args.compute) {
+        (Binary::Nextafter, DType::Float16) => next_after::<f16>(args, n, s),
+        (Binary::Nextafter, DType::BFloat16) => next_after::<bf16>(args, n, s),
+        (Binary::Nextafter, DType::Float32) => next_after::<f32>(args, n, s),
+        (Binary::Nextafter, DType::Float64) => next_after::<f64>(args, n, s),
+        (Binary::Nextafter, _) => None,
+        (Binary::Divmod, d) => with_dtype!(d, T => divmod::<T>(args, n)?),
+        (_, d) => with_dtype!(d, T => typed::<T>(op, sem, s, args, n).map(|a| vec![a])),
+    };
+    Ok(out.map(|v| {
+        v.into_iter()
+            .map(|a| super::into_dtype(a, args.result))
+            .collect()
+    }))
+}
+
+fn typed<T: Work>(
+    op: Binary,
+    sem: &Semantics,
+    s: &OpSemantics,
+    args: &Args<'_>,
+    n: usize,
+) -> Option<Array>
+where
+    T::W: BinaryElem,
+{
+    let c = Ctx {
+        s,
+        sem,
+        tie_second: s.fmax_tie_second.contains(&T::DTYPE),
+    };
+    with_slice!(args.inputs[0], T::DTYPE, T, x => with_slice!(args.inputs[1], T::DTYPE, T, y => {
+        zip_map(x, y, n, |a, b| T::W::binary(op, a.widen(), b.widen(), &c).map(T::narrow)).map(T::array)
+    }))
+}
+
+fn divmod<T: Work>(args: &Args<'_>, n: usize) -> Result<Option<Vec<Array>>, KernelError> {
+    if T::DTYPE.is_complex() || T::DTYPE.is_bool() {
+        return Ok(None);
+    }
+    with_slice!(args.inputs[0], T::DTYPE, T, x => with_slice!(args.inputs[1], T::DTYPE, T, y => {
+        let q = zip_map(x, y, n, |a, b| Some(T::narrow(T::W::floor_div(a.widen(), b.widen()))));
+        let r = zip_map(x, y, n, |a, b| Some(T::narrow(T::W::rem(a.widen(), b.widen()))));
+        Ok(q.zip(r).map(|(q, r)| vec![T::array(q), T::array(r)]))
+    }))
+}
+
+/// `nextafter` on the operands as float storage type `F`.
+fn next_after<F: NextAfter + Element>(
+    args: &Args<'_>,
+    n: usize,
+    s: &OpSemantics,
+) -> Option<Vec<Array>> {
+    let second = s.half_nextafter_equal_second;
+    with_slice!(args.inputs[0], F::DTYPE, F, x => with_slice!(args.inputs[1], F::DTYPE, F, y => {
+        zip_map(x, y, n, |a, b| Some(F::next_after(a, b, second))).map(|v| vec![F::array(v)])
+    }))
+}

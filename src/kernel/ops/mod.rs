@@ -1,0 +1,330 @@
+//! Kernels of the unary ops, the further binary ops and the reductions (issue 12), found by
+//! the op's NumPy name: [`kernel`] is the one lookup.
+//!
+//! * [`unary`]: `negative` … `angle` (34 ops), element functions generic over the working type;
+//! * [`binary`]: `left_shift` … `heaviside` (13 ops, `divmod` answers two arrays);
+//! * [`reduce`]: `sum` … `std` (12 reductions), whole array or along one axis, with the
+//!   framework's summation order.
+//!
+//! Each call names its input dtypes, the dtype the element function runs in (`compute`) and
+//! the result dtype: the input is cast to `compute`, the op runs there (float16 and bfloat16 in
+//! `f32`, rounded once), and the values are cast to `result`. Where NumPy and PyTorch compute an
+//! op differently, the difference is a field of [`OpSemantics`], chosen by the policy's
+//! [`Semantics`] name.
+//!
+//! ```
+//! use promote::kernel::ops::{kernel, Args};
+//! use promote::kernel::{Array, Semantics};
+//! use promote::DType;
+//! let sqrt = kernel("sqrt", &Semantics::NUMPY).unwrap();
+//! let x = Array::from(vec![4i8, 2]);
+//! let out = sqrt.run(&Args::elementwise(&[x.view()], DType::Float16, DType::Float16)).unwrap();
+//! assert_eq!(out[0], Array::from(vec![half::f16::from_f32(2.0), half::f16::from_f32(1.414)]));
+//! ```
+
+pub mod binary;
+pub mod reduce;
+pub mod unary;
+mod var;
+
+use super::array::{Array, View};
+use super::compute::{KernelError, Semantics};
+use crate::DType;
+
+pub use binary::Binary;
+pub use reduce::Reduce;
+pub use unary::Unary;
+
+/// Where NumPy's and PyTorch's element functions for these ops differ (one record per
+/// [`Semantics`] name; semantics without a record compute as NumPy does).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpSemantics {
+    /// The [`Semantics::name`] this record belongs to.
+    pub name: &'static str,
+    /// `sign(nan)` is NaN (NumPy) rather than 0 (PyTorch).
+    pub sign_nan_is_nan: bool,
+    /// `heaviside(nan, h)` is NaN (NumPy) rather than 0 (PyTorch).
+    pub heaviside_nan_is_nan: bool,
+    /// `var`/`std` divide by `n − correction`: 0 for NumPy (`ddof=0`), 1 for PyTorch.
+    pub var_correction: usize,
+    /// Float `sum` of a whole array: NumPy's pairwise sum, or PyTorch's cascade sum.
+    pub summation: Summation,
+    /// `logaddexp` as NumPy writes it (`x == y` first, then `x + log1p(exp(-(x − y)))`), or
+    /// PyTorch's (`m + log1p(exp(−|a − b|))` with `m` the maximum).
+    pub logaddexp_numpy: bool,
+    /// Cumulative ops and sums across rows store every partial result in the dtype (NumPy),
+    /// rather than keeping the working type's running value (PyTorch's float16/bfloat16 in
+    /// `f32`).
+    pub cumulative_rounds: bool,
+    /// Cumulative ops of float32/complex64 accumulate in double precision (PyTorch's CPU
+    /// `acc_type`), each output rounded once.
+    pub cumulative_in_double: bool,
+    /// Complex `reciprocal` is `1 / z` by the complex division (PyTorch) instead of NumPy's
+    /// own formula (`nc_reciprocal`, which gives `(1−0j)` for `1+0j`).
+    pub complex_reciprocal_divides: bool,
+    /// Complex `negative` is `0 − z` per part (PyTorch: `-(0j)` is `0j`), not a sign flip.
+    pub complex_negative_subtracts: bool,
+    /// Complex `log2`/`log10` divide `log(z)` by `ln 2`/`ln 10` (PyTorch) instead of
+    /// multiplying by `log2(e)`/`log10(e)` (NumPy).
+    pub complex_log_base_divides: bool,
+    /// Complex `log1p` by PyTorch's formula (`0.5·log1p(x(2+x) + y²)` near 0).
+    pub complex_log1p_torch: bool,
+    /// Real `angle` is `π` below zero, 0 otherwise, NaN for NaN (PyTorch), not `atan2(0, x)`
+    /// (NumPy: `angle(-0.0)` is π).
+    pub real_angle_by_sign: bool,
+    /// float16/bfloat16 `nextafter` of equal operands gives the second (PyTorch, musl's
+    /// algorithm) rather than the first (NumPy's `npy_half_nextafter`).
+    pub half_nextafter_equal_second: bool,
+    /// The compute dtypes whose `fmax`/`fmin` give the second operand when the operands are
+    /// equal (`fmax(0.0, -0.0)`); the others give the first.
+    pub fmax_tie_second: &'static [DType],
+    /// Multiplies of complex numbers use fused multiply-adds ([`Semantics::complex_mul_fma`]).
+    pub complex_mul_fma: bool,
+    /// Complex `cumprod` multiplies with fused multiply-adds (NumPy's accumulate runs the
+    /// scalar loop, plain; PyTorch's does not).
+    pub cumprod_fma: bool,
+    /// `prod` stores every partial product in the dtype (PyTorch's `scalar_t` reduction;
+    /// NumPy does so only across rows, and keeps float16's running product in `f32` along a
+    /// contiguous lane).
+    pub prod_rounds_each_step: bool,
+}
+
+/// How a whole-array float sum is ordered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Summation {
+    /// NumPy's pairwise sum (blocks of 128, eight accumulators).
+    Pairwise,
+    /// PyTorch's cascade sum (see [`reduce`]).
+    Cascade,
+}
+
+/// The per-semantics records (`numpy` first: the default).
+pub const OP_SEMANTICS: &[OpSemantics] = &[
+    OpSemantics {
+        name: "numpy",
+        sign_nan_is_nan: true,
+        heaviside_nan_is_nan: true,
+        var_correction: 0,
+        summation: Summation::Pairwise,
+        logaddexp_numpy: true,
+        cumulative_rounds: true,
+        cumulative_in_double: false,
+        complex_reciprocal_divides: false,
+        complex_negative_subtracts: false,
+        complex_log_base_divides: false,
+        complex_log1p_torch: false,
+        real_angle_by_sign: false,
+        half_nextafter_equal_second: false,
+        fmax_tie_second: &[DType::Float32, DType::Float64],
+        complex_mul_fma: true,
+        cumprod_fma: false,
+        prod_rounds_each_step: false,
+    },
+    OpSemantics {
+        name: "torch",
+        sign_nan_is_nan: false,
+        heaviside_nan_is_nan: false,
+        var_correction: 1,
+        summation: Summation::Cascade,
+        logaddexp_numpy: false,
+        cumulative_rounds: false,
+        cumulative_in_double: true,
+        complex_reciprocal_divides: true,
+        complex_negative_subtracts: true,
+        complex_log_base_divides: true,
+        complex_log1p_torch: true,
+        real_angle_by_sign: true,
+        half_nextafter_equal_second: true,
+        fmax_tie_second: &[DType::BFloat16],
+        complex_mul_fma: false,
+        cumprod_fma: true,
+        prod_rounds_each_step: true,
+    },
+];
+
+impl OpSemantics {
+    /// The record of a [`Semantics`] (NumPy's when it has none).
+    pub fn of(sem: &Semantics) -> OpSemantics {
+        let named = OP_SEMANTICS.iter().find(|o| o.name == sem.name);
+        OpSemantics {
+            complex_mul_fma: sem.complex_mul_fma,
+            ..*named.unwrap_or(&OP_SEMANTICS[0])
+        }
+    }
+}
+
+/// What an op kernel can refuse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpError {
+    /// A refusal of the shared kernel layer (shapes, integer division by zero, ...).
+    Kernel(KernelError),
+    /// The op has no element function for this compute dtype: ask with a dtype the framework
+    /// computes the op in (the plan's compute dtype).
+    Unsupported {
+        /// The op's NumPy name.
+        op: &'static str,
+        /// The compute dtype asked for.
+        dtype: DType,
+    },
+}
+
+impl std::fmt::Display for OpError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpError::Kernel(e) => e.fmt(f),
+            OpError::Unsupported { op, dtype } => write!(
+                f,
+                "{op} has no kernel computing in {dtype}; use the compute dtype the policy resolves"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OpError {}
+
+impl From<KernelError> for OpError {
+    fn from(e: KernelError) -> Self {
+        OpError::Kernel(e)
+    }
+}
+
+/// The operands and dtypes of one op call.
+#[derive(Clone, Copy, Debug)]
+pub struct Args<'a> {
+    /// The operands (one for unary ops and reductions, two for binary ops), equal lengths or
+    /// length 1 (broadcast).
+    pub inputs: &'a [View<'a>],
+    /// The dtype the element function runs in.
+    pub compute: DType,
+    /// The result dtype (`divmod`: of both results).
+    pub result: DType,
+    /// The operand's shape, row-major (reductions; empty: 1-d of the operand's length).
+    pub shape: &'a [usize],
+    /// The reduced axis (`None`: the whole array, flattened).
+    pub axis: Option<usize>,
+}
+
+impl<'a> Args<'a> {
+    /// An elementwise call (or a whole-array reduction).
+    pub fn elementwise(inputs: &'a [View<'a>], compute: DType, result: DType) -> Args<'a> {
+        Args {
+            inputs,
+            compute,
+            result,
+            shape: &[],
+            axis: None,
+        }
+    }
+}
+
+/// Which family an op belongs to, and which element function it runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpClass {
+    /// One operand, one result of the same length.
+    Unary(Unary),
+    /// Two operands, broadcast.
+    Binary(Binary),
+    /// A reduction or a cumulative op.
+    Reduce(Reduce),
+}
+
+/// The kernel of one op under one semantics (from [`kernel`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpKernel {
+    /// The op's NumPy name.
+    pub name: &'static str,
+    /// Its element function.
+    pub class: OpClass,
+    /// The element semantics it computes with.
+    pub sem: Semantics,
+}
+
+impl OpKernel {
+    /// Runs the op: one result array (two for `divmod`).
+    pub fn run(&self, args: &Args<'_>) -> Result<Vec<Array>, OpError> {
+        let want = match self.class {
+            OpClass::Binary(_) => 2,
+            _ => 1,
+        };
+        if args.inputs.len() != want {
+            return Err(KernelError::Shape(format!(
+                "{} takes {want} operand(s), got {}",
+                self.name,
+                args.inputs.len()
+            ))
+            .into());
+        }
+        let os = OpSemantics::of(&self.sem);
+        let unsupported = || OpError::Unsupported {
+            op: self.name,
+            dtype: args.compute,
+        };
+        match self.class {
+            OpClass::Unary(u) => unary::run(u, &os, args)
+                .ok_or_else(unsupported)
+                .map(|a| vec![a]),
+            OpClass::Binary(b) => binary::run(b, &self.sem, &os, args)?.ok_or_else(unsupported),
+            OpClass::Reduce(r) => reduce::run(r, &os, args)?
+                .ok_or_else(unsupported)
+                .map(|a| vec![a]),
+        }
+    }
+}
+
+/// The kernel of an op by its NumPy name (`"sqrt"`, `"left_shift"`, `"cumsum"`), computing
+/// with `sem`; `None` for a name this module does not know.
+///
+/// ```
+/// use promote::kernel::ops::kernel;
+/// use promote::kernel::Semantics;
+/// assert!(kernel("arctan2", &Semantics::TORCH).is_some());
+/// assert!(kernel("frobnicate", &Semantics::NUMPY).is_none());
+/// ```
+pub fn kernel(op_name: &str, sem: &Semantics) -> Option<OpKernel> {
+    let class = unary::lookup(op_name)
+        .map(|(n, u)| (n, OpClass::Unary(u)))
+        .or_else(|| binary::lookup(op_name).map(|(n, b)| (n, OpClass::Binary(b))))
+        .or_else(|| reduce::lookup(op_name).map(|(n, r)| (n, OpClass::Reduce(r))));
+    class.map(|(name, class)| OpKernel {
+        name,
+        class,
+        sem: *sem,
+    })
+}
+
+/// Every op name [`kernel`] knows, unary, binary, then reductions.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    unary::NAMES
+        .iter()
+        .map(|(n, _)| *n)
+        .chain(binary::NAMES.iter().map(|(n, _)| *n))
+        .chain(reduce::NAMES.iter().map(|(n, _)| *n))
+}
+
+/// `a` cast to `d` unless it already is.
+pub(crate) fn into_dtype(a: Array, d: DType) -> Array {
+    if a.dtype() == d {
+        a
+    } else {
+        super::cast::cast_array(a.view(), d)
+    }
+}
+
+/// Calls `$body` with `$s` bound to the operand `$v` as a `&[T]` of dtype `$d` (cast into a
+/// temporary when it has another dtype).
+macro_rules! with_slice {
+    ($v:expr, $d:expr, $T:ty, $s:ident => $body:expr) => {{
+        let v: $crate::kernel::array::View<'_> = $v;
+        let owned;
+        let view = if v.dtype() == $d {
+            v
+        } else {
+            owned = $crate::kernel::cast::cast_array(v, $d);
+            owned.view()
+        };
+        let $s: &[$T] =
+            <$T as $crate::kernel::array::Element>::slice(view).expect("cast to the dtype");
+        $body
+    }};
+}
+pub(crate) use with_slice;

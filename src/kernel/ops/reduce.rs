@@ -1,0 +1,400 @@
+//! Reductions and cumulative ops over the whole array or one axis, in the framework's order.
+//!
+//! A reduction runs on *lanes*: the whole (flattened) array is one lane; along an axis, each
+//! position of the other axes is one. Sums over a contiguous lane follow the framework
+//! ([`Summation`]): NumPy's pairwise sum, or PyTorch's cascade sum (four interleaved
+//! accumulators of SIMD vectors, each a cascade of four levels, [`cascade_sum`]); sums across
+//! rows (a lane with a stride) add in order, as both frameworks do. `mean` divides the sum by
+//! the count in the compute dtype; `var`/`std` are NumPy's two passes (mean, then the sum of
+//! squared deviations), or PyTorch's: a whole float32/float64 array in double precision around
+//! the mean, along an axis by Welford's update in double precision.
+//!
+//! ```
+//! use promote::kernel::ops::{kernel, Args};
+//! use promote::kernel::{Array, Semantics};
+//! use promote::DType;
+//! let cumsum = kernel("cumsum", &Semantics::NUMPY).unwrap();
+//! let x = Array::from(vec![1i8, 2, 3, 4, 5, 6]);
+//! let args = Args { inputs: &[x.view()], compute: DType::Int64, result: DType::Int64,
+//!                   shape: &[2, 3], axis: Some(0) };
+//! assert_eq!(cumsum.run(&args).unwrap()[0], Array::from(vec![1i64, 2, 3, 5, 7, 9]));
+//! ```
+
+use super::{with_slice, Args, OpError, OpSemantics, Summation};
+use crate::kernel::array::Array;
+use crate::kernel::cast::Num;
+use crate::kernel::compute::{Arith, KernelError, Sum};
+use crate::kernel::exec::Work;
+use crate::{with_dtype, DType};
+
+/// A reduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Reduce {
+    Sum,
+    Prod,
+    Mean,
+    Max,
+    Min,
+    Argmax,
+    Cumsum,
+    Cumprod,
+    Any,
+    All,
+    Var,
+    Std,
+}
+
+/// The reductions by NumPy name.
+pub const NAMES: &[(&str, Reduce)] = &[
+    ("sum", Reduce::Sum),
+    ("prod", Reduce::Prod),
+    ("mean", Reduce::Mean),
+    ("max", Reduce::Max),
+    ("min", Reduce::Min),
+    ("argmax", Reduce::Argmax),
+    ("cumsum", Reduce::Cumsum),
+    ("cumprod", Reduce::Cumprod),
+    ("any", Reduce::Any),
+    ("all", Reduce::All),
+    ("var", Reduce::Var),
+    ("std", Reduce::Std),
+];
+
+/// The reduction of a NumPy name.
+pub fn lookup(name: &str) -> Option<(&'static str, Reduce)> {
+    NAMES.iter().find(|(n, _)| *n == name).copied()
+}
+
+/// The lanes of a reduction: `outer` groups of `len` elements `stride` apart, `stride` lanes per
+/// group (row-major: element `i` of lane `(o, j)` is at `o·len·stride + i·stride + j`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Lanes {
+    pub(crate) outer: usize,
+    pub(crate) len: usize,
+    pub(crate) stride: usize,
+}
+
+impl Lanes {
+    fn of(args: &Args<'_>, n: usize) -> Result<Lanes, KernelError> {
+        let shape: Vec<usize> = if args.shape.is_empty() {
+            vec![n]
+        } else {
+            args.shape.to_vec()
+        };
+        if shape.iter().product::<usize>() != n {
+            return Err(KernelError::Shape(format!(
+                "shape {shape:?} does not hold {n} elements"
+            )));
+        }
+        match args.axis {
+            None => Ok(Lanes {
+                outer: 1,
+                len: n,
+                stride: 1,
+            }),
+            Some(k) if k < shape.len() => Ok(Lanes {
+                outer: shape[..k].iter().product(),
+                len: shape[k],
+                stride: shape[k + 1..].iter().product(),
+            }),
+            Some(k) => Err(KernelError::Shape(format!(
+                "axis {k} is out of range for shape {shape:?}"
+            ))),
+        }
+    }
+    pub(crate) fn count(&self) -> usize {
+        self.outer * self.stride
+    }
+    /// The element indices of lane `l`.
+    pub(crate) fn lane(&self, l: usize) -> impl Iterator<Item = usize> {
+        let (o, j) = (l / self.stride, l % self.stride);
+        let (base, stride) = (o * self.len * self.stride + j, self.stride);
+        (0..self.len).map(move |i| base + i * stride)
+    }
+}
+
+/// Runs a reduction: the operand cast to `args.compute`, reduced lane by lane, the values cast
+/// to `args.result`; `Ok(None)` when the compute dtype has no such reduction.
+pub fn run(op: Reduce, s: &OpSemantics, args: &Args<'_>) -> Result<Option<Array>, OpError> {
+    let lanes = Lanes::of(args, args.inputs[0].len())?;
+    let double = match args.compute {
+        DType::Float32 => DType::Float64,
+        DType::Complex64 => DType::Complex128,
+        d => d,
+    };
+    let out = match op {
+        Reduce::Var | Reduce::Std => super::var::run(op == Reduce::Std, s, args, lanes),
+        // PyTorch accumulates float32/complex64 cumulative ops in double precision
+        Reduce::Cumsum | Reduce::Cumprod if s.cumulative_in_double && double != args.compute => {
+            // the operand in the compute dtype first, then widened
+            let narrow = crate::kernel::cast::cast_array(args.inputs[0], args.compute);
+            let inputs = [narrow.view()];
+            let wide = Args {
+                compute: double,
+                inputs: &inputs,
+                ..*args
+            };
+            with_dtype!(double, T => typed::<T>(op, s, &wide, lanes))
+                .map(|a| super::into_dtype(a, args.compute))
+        }
+        _ => with_dtype!(args.compute, T => typed::<T>(op, s, args, lanes)),
+    };
+    Ok(out.map(|a| super::into_dtype(a, args.result)))
+}
+
+fn typed<T: Work>(op: Reduce, s: &OpSemantics, args: &Args<'_>, lanes: Lanes) -> Option<Array> {
+    with_slice!(args.inputs[0], T::DTYPE, T, x => {
+        let lane = |l: usize| lanes.lane(l).map(|i| x[i]);
+        let n = lanes.count();
+        let each = |f: &dyn Fn(usize) -> T| T::array((0..n).map(f).collect());
+        Some(match op {
+            Reduce::Sum => each(&|l| {
+                T::narrow(sum_lane::<T>(x, lanes, l, s))
+            }),
+            Reduce::Prod => {
+                let round = s.prod_rounds_each_step || (lanes.stride > 1 && s.cumulative_rounds);
+                let m = mul::<T>(s.complex_mul_fma);
+                each(&|l| {
+                    let step = |a: T::W, v: T| {
+                        let p = m(a, v.widen());
+                        if round { T::narrow(p).widen() } else { p }
+                    };
+                    T::narrow(lane(l).fold(one::<T>(), step))
+                })
+            }
+            Reduce::Mean if T::DTYPE.is_bool() => return None,
+            // NumPy's `dtype=int`: the integer sum divided in double, converted back by C
+            Reduce::Mean if T::DTYPE.is_integer() => {
+                each(&|l| crate::kernel::cast::cast::<f64, T>(T::narrow(sum_lane::<T>(x, lanes, l, s)).re_f64() / lanes.len as f64))
+            }
+            Reduce::Mean => {
+                let count = T::W::from_num(lanes.len as f64);
+                each(&|l| {
+                    let sum = T::narrow(sum_lane::<T>(x, lanes, l, s)).widen();
+                    T::narrow(T::W::div(sum, count))
+                })
+            }
+            Reduce::Max => each(&|l| T::narrow(fold(lane(l), T::W::maximum))),
+            Reduce::Min => each(&|l| T::narrow(fold(lane(l), T::W::minimum))),
+            Reduce::Argmax => Array::from((0..n).map(|l| argmax::<T>(lane(l)) as i64).collect::<Vec<_>>()),
+            Reduce::Any => Array::from((0..n).map(|l| lane(l).any(|v| v.nonzero())).collect::<Vec<_>>()),
+            Reduce::All => Array::from((0..n).map(|l| lane(l).all(|v| v.nonzero())).collect::<Vec<_>>()),
+            Reduce::Cumsum | Reduce::Cumprod => {
+                let f = if op == Reduce::Cumsum { T::W::add } else { mul::<T>(s.cumprod_fma) };
+                let mut out = vec![T::narrow(T::W::zero()); x.len()];
+                for l in 0..n {
+                    let mut acc: Option<T::W> = None;
+                    for i in lanes.lane(l) {
+                        let v = x[i].widen();
+                        let next = acc.map_or(v, |a| f(a, v));
+                        // NumPy rounds each partial result to the dtype; PyTorch keeps the
+                        // working type's (float16, bfloat16: f32) running value
+                        acc = Some(if s.cumulative_rounds { T::narrow(next).widen() } else { next });
+                        out[i] = T::narrow(acc.expect("set"));
+                    }
+                }
+                T::array(out)
+            }
+            Reduce::Var | Reduce::Std => return None,
+        })
+    })
+}
+
+/// The multiply (complex: with fused multiply-adds when `fused`).
+fn mul<T: Work>(fused: bool) -> fn(T::W, T::W) -> T::W {
+    if fused {
+        <T::W as crate::kernel::compute::FusedMulMaybe>::mul_maybe_fused
+    } else {
+        T::W::mul
+    }
+}
+
+fn one<T: Work>() -> T::W {
+    T::W::from_num(true)
+}
+
+/// Folds in order onto the first element (zero for an empty lane).
+fn fold<T: Work>(mut it: impl Iterator<Item = T>, f: fn(T::W, T::W) -> T::W) -> T::W {
+    let first = it.next().map_or(T::W::zero(), |v| v.widen());
+    it.fold(first, |a, v| f(a, v.widen()))
+}
+
+/// The sum of lane `l`: a contiguous lane in the framework's order ([`lane_sum`]), a strided
+/// one in order, each partial sum rounded to the dtype where the framework stores it (NumPy).
+pub(crate) fn sum_lane<T: Work>(x: &[T], lanes: Lanes, l: usize, s: &OpSemantics) -> T::W {
+    if lanes.stride == 1 {
+        return lane_sum::<T>(&x[l * lanes.len..(l + 1) * lanes.len], s);
+    }
+    if s.summation == Summation::Cascade && T::DTYPE.is_inexact() {
+        return cascade_outer_sum(x, lanes, l);
+    }
+    let mut it = lanes.lane(l).map(|i| x[i].widen());
+    let first = it.next().unwrap_or(T::W::zero());
+    it.fold(first, |a, v| {
+        let next = T::W::add(a, v);
+        if s.cumulative_rounds {
+            T::narrow(next).widen()
+        } else {
+            next
+        }
+    })
+}
+
+/// The sum of a contiguous lane in the framework's order.
+pub(crate) fn lane_sum<T: Work>(x: &[T], s: &OpSemantics) -> T::W {
+    match s.summation {
+        Summation::Cascade if T::DTYPE.is_inexact() => cascade_sum(x),
+        _ => T::W::add(T::W::zero(), T::W::pairwise(x, &|v: T| v.widen())),
+    }
+}
+
+/// The index of the first maximum (of the first NaN, if any).
+fn argmax<T: Work>(it: impl Iterator<Item = T>) -> usize {
+    let mut best: Option<(usize, T::W)> = None;
+    for (i, v) in it.enumerate() {
+        let v = v.widen();
+        match best {
+            None => best = Some((i, v)),
+            Some((_, b)) if b.isnan() => return best.map_or(0, |(k, _)| k),
+            Some(_) if v.isnan() => return i,
+            Some((_, b)) if T::W::clt(b, v) => best = Some((i, v)),
+            _ => {}
+        }
+    }
+    best.map_or(0, |(k, _)| k)
+}
+
+/// PyTorch's `cascade_sum` of a contiguous float or complex lane (`SumKernel.cpp`; its sum
+/// kernel runs the AVX2 build even on AVX-512 CPUs, as observed): the lane is read as SIMD
+/// vectors of 32 bytes of the accumulator type (`f32`: 8 lanes; float16/bfloat16 load 16
+/// values and add their two halves; float64: 4; complex64: 4; complex128: 2); `row_sum` keeps four interleaved vector accumulators,
+/// each a cascade of four levels (`multi_row_sum`); the vectors' lanes are then added in order
+/// onto the sum of the scalar tail (`vectorized_inner_sum`). A lane shorter than one vector is
+/// summed by the same cascade on single values (`scalar_inner_sum`).
+pub fn cascade_sum<T: Work>(x: &[T]) -> T::W {
+    let per_vec = 32 / std::mem::size_of::<T::W>();
+    // values read per vector load: a half type packs two f32 vectors' worth
+    let load = if std::mem::size_of::<T>() < std::mem::size_of::<T::W>() {
+        2 * per_vec
+    } else {
+        per_vec
+    };
+    let nvec = x.len() / load;
+    let vector = |i: usize| -> Vec<T::W> {
+        let v = &x[i * load..(i + 1) * load];
+        (0..per_vec)
+            .map(|k| {
+                if load == per_vec {
+                    v[k].widen()
+                } else {
+                    T::W::add(v[k].widen(), v[k + per_vec].widen())
+                }
+            })
+            .collect()
+    };
+    if nvec == 0 {
+        // shorter than one vector: `scalar_inner_sum`, the same cascade on single values
+        return row_sum(x.len(), 1, &|i| vec![x[i].widen()])[0];
+    }
+    let vacc = row_sum(nvec, per_vec, &vector);
+    // the scalar tail in order from 0, then the vector's lanes in order
+    let tail = x[nvec * load..]
+        .iter()
+        .fold(T::W::zero(), |a, v| T::W::add(a, v.widen()));
+    vacc.into_iter().fold(tail, T::W::add)
+}
+
+/// PyTorch's `cascade_sum` of lane `l` across rows (`vectorized_outer_sum` when there are at
+/// least a vector's worth of columns, else `scalar_outer_sum`): columns in the leading groups of
+/// four vectors (four columns in the scalar case) add their rows by `multi_row_sum`'s cascade;
+/// the other columns by `row_sum`.
+fn cascade_outer_sum<T: Work>(x: &[T], lanes: Lanes, l: usize) -> T::W {
+    let (cols, j) = (lanes.stride, l % lanes.stride);
+    let per_vec = 32 / std::mem::size_of::<T::W>();
+    let group = if cols >= 32 / std::mem::size_of::<T>() {
+        4 * per_vec
+    } else {
+        4
+    };
+    let rows: Vec<T::W> = lanes.lane(l).map(|i| x[i].widen()).collect();
+    if j < cols - cols % group {
+        let only = |i: usize, k: usize| vec![if k == 0 { rows[i] } else { T::W::zero() }];
+        multi_row_sum(rows.len(), 1, &only).swap_remove(0)[0]
+    } else {
+        row_sum(rows.len(), 1, &|i| vec![rows[i]])[0]
+    }
+}
+
+/// PyTorch's `row_sum`: `size` items (vectors of `width` lanes) summed with four interleaved
+/// accumulators (`multi_row_sum`), the leftover items onto the first, then the four added.
+fn row_sum<W: Arith>(size: usize, width: usize, item: &dyn Fn(usize) -> Vec<W>) -> Vec<W> {
+    const ILP: usize = 4;
+    let size_ilp = size / ILP;
+    let mut partial = multi_row_sum(size_ilp, width, &|i, k| item(i * ILP + k));
+    for i in size_ilp * ILP..size {
+        add_into(&mut partial[0], &item(i));
+    }
+    let mut first = partial[0].clone();
+    for p in &partial[1..] {
+        add_into(&mut first, p);
+    }
+    first
+}
+
+fn add_into<W: Arith>(acc: &mut [W], v: &[W]) {
+    for (a, &b) in acc.iter_mut().zip(v) {
+        *a = W::add(*a, b);
+    }
+}
+
+/// PyTorch's `multi_row_sum` with four rows (the interleaved accumulators) and four levels.
+fn multi_row_sum<W: Arith>(
+    size: usize,
+    width: usize,
+    item: &dyn Fn(usize, usize) -> Vec<W>,
+) -> Vec<Vec<W>> {
+    const LEVELS: usize = 4;
+    const ROWS: usize = 4;
+    let ceil_log2 = if size <= 1 {
+        0
+    } else {
+        (usize::BITS - (size - 1).leading_zeros()) as usize
+    };
+    let level_power = (ceil_log2 / LEVELS).max(4);
+    let level_step = 1usize << level_power;
+    let level_mask = level_step - 1;
+    let mut acc = vec![vec![vec![W::zero(); width]; ROWS]; LEVELS];
+    let mut i = 0;
+    while i + level_step <= size {
+        for _ in 0..level_step {
+            for (k, a) in acc[0].iter_mut().enumerate() {
+                add_into(a, &item(i, k));
+            }
+            i += 1;
+        }
+        for j in 1..LEVELS {
+            let (below, above) = acc.split_at_mut(j);
+            for (lower, upper) in below[j - 1].iter_mut().zip(above[0].iter_mut()) {
+                add_into(upper, lower);
+                lower.iter_mut().for_each(|v| *v = W::zero());
+            }
+            if i & (level_mask << (j * level_power)) != 0 {
+                break;
+            }
+        }
+    }
+    while i < size {
+        for (k, a) in acc[0].iter_mut().enumerate() {
+            add_into(a, &item(i, k));
+        }
+        i += 1;
+    }
+    let (first, rest) = acc.split_at_mut(1);
+    for level in rest.iter() {
+        for k in 0..ROWS {
+            add_into(&mut first[0][k], &level[k]);
+        }
+    }
+    acc.swap_remove(0)
+}

@@ -1,0 +1,426 @@
+//! The unary element functions, generic over the working type ([`UnaryElem`]).
+//!
+//! Reals follow the C library (`sqrt`, `exp`, `sin`, ... of `f32`/`f64` are glibc's, as NumPy's
+//! scalar loops and PyTorch's scalar paths are); `round` is half to even; integer `absolute`
+//! and `negative` wrap (`abs(-128)` is −128); integer `reciprocal` is `1 / x` truncated with
+//! `1 / 0` = 0 (NumPy). Complex functions are the C library's (`csqrt`, `cexp`, `clog`, ...),
+//! except NumPy's own formulas for `sign`, `reciprocal`, `expm1`, `log1p`, `log2`, `log10`
+//! (`umath/funcs.inc.src`).
+//!
+//! ```
+//! use promote::kernel::ops::unary::{Unary, UnaryElem};
+//! use promote::kernel::ops::OP_SEMANTICS;
+//! let numpy = &OP_SEMANTICS[0];
+//! assert_eq!(<f64 as UnaryElem>::same(Unary::Round, 2.5, numpy), Some(2.0));
+//! assert_eq!(<i8 as UnaryElem>::same(Unary::Absolute, -128, numpy), Some(-128));
+//! assert_eq!(<bool as UnaryElem>::same(Unary::Sqrt, true, numpy), None);
+//! ```
+
+use super::{with_slice, Args, OpSemantics};
+use crate::kernel::array::{Array, Element, C32, C64};
+use crate::kernel::compute::{Arith, FusedMul};
+use crate::kernel::exec::Work;
+use crate::with_dtype;
+
+/// A unary op.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Unary {
+    Negative,
+    Positive,
+    Absolute,
+    Sign,
+    Square,
+    Sqrt,
+    Reciprocal,
+    Exp,
+    Expm1,
+    Log,
+    Log1p,
+    Log2,
+    Log10,
+    Sin,
+    Cos,
+    Tan,
+    Arcsin,
+    Arctan,
+    Sinh,
+    Tanh,
+    Floor,
+    Ceil,
+    Trunc,
+    Round,
+    IsNan,
+    IsInf,
+    IsFinite,
+    Signbit,
+    LogicalNot,
+    BitwiseInvert,
+    Real,
+    Imag,
+    Conj,
+    Angle,
+}
+
+/// The unary ops by NumPy name.
+pub const NAMES: &[(&str, Unary)] = &[
+    ("negative", Unary::Negative),
+    ("positive", Unary::Positive),
+    ("absolute", Unary::Absolute),
+    ("sign", Unary::Sign),
+    ("square", Unary::Square),
+    ("sqrt", Unary::Sqrt),
+    ("reciprocal", Unary::Reciprocal),
+    ("exp", Unary::Exp),
+    ("expm1", Unary::Expm1),
+    ("log", Unary::Log),
+    ("log1p", Unary::Log1p),
+    ("log2", Unary::Log2),
+    ("log10", Unary::Log10),
+    ("sin", Unary::Sin),
+    ("cos", Unary::Cos),
+    ("tan", Unary::Tan),
+    ("arcsin", Unary::Arcsin),
+    ("arctan", Unary::Arctan),
+    ("sinh", Unary::Sinh),
+    ("tanh", Unary::Tanh),
+    ("floor", Unary::Floor),
+    ("ceil", Unary::Ceil),
+    ("trunc", Unary::Trunc),
+    ("round", Unary::Round),
+    ("isnan", Unary::IsNan),
+    ("isinf", Unary::IsInf),
+    ("isfinite", Unary::IsFinite),
+    ("signbit", Unary::Signbit),
+    ("logical_not", Unary::LogicalNot),
+    ("bitwise_invert", Unary::BitwiseInvert),
+    ("real", Unary::Real),
+    ("imag", Unary::Imag),
+    ("conj", Unary::Conj),
+    ("angle", Unary::Angle),
+];
+
+/// The unary op of a NumPy name.
+pub fn lookup(name: &str) -> Option<(&'static str, Unary)> {
+    NAMES.iter().find(|(n, _)| *n == name).copied()
+}
+
+impl Unary {
+    /// Writes bool (`isnan`, `isinf`, `isfinite`, `signbit`, `logical_not`).
+    pub fn is_predicate(self) -> bool {
+        matches!(
+            self,
+            Unary::IsNan | Unary::IsInf | Unary::IsFinite | Unary::Signbit | Unary::LogicalNot
+        )
+    }
+    /// Of a complex number, gives a real (`absolute`, `real`, `imag`, `angle`).
+    pub fn to_real(self) -> bool {
+        matches!(
+            self,
+            Unary::Absolute | Unary::Real | Unary::Imag | Unary::Angle
+        )
+    }
+}
+
+/// The unary element functions of a working type; `None` where the type has none.
+pub trait UnaryElem: Arith {
+    /// The type of a part (the type itself for reals).
+    type Part: Work<W = Self::Part> + Arith + Element;
+    /// An op whose result has the operand's type.
+    fn same(op: Unary, x: Self, s: &OpSemantics) -> Option<Self>;
+    /// A predicate.
+    fn pred(op: Unary, x: Self) -> Option<bool>;
+    /// `absolute`, `real`, `imag`, `angle` of a complex number.
+    fn part(_op: Unary, _x: Self) -> Option<Self::Part> {
+        None
+    }
+}
+
+impl UnaryElem for bool {
+    type Part = bool;
+    fn same(op: Unary, x: bool, _s: &OpSemantics) -> Option<bool> {
+        use Unary::*;
+        match op {
+            Positive | Absolute | Sign | Square | Floor | Ceil | Trunc | Round | Real | Conj => {
+                Some(x)
+            }
+            BitwiseInvert => Some(!x),
+            Imag => Some(false),
+            _ => None,
+        }
+    }
+    fn pred(op: Unary, x: bool) -> Option<bool> {
+        match op {
+            Unary::IsNan | Unary::IsInf | Unary::Signbit => Some(false),
+            Unary::IsFinite => Some(true),
+            Unary::LogicalNot => Some(!x),
+            _ => None,
+        }
+    }
+}
+
+macro_rules! unary_int {
+    ($($t:ty),*) => {$(
+        impl UnaryElem for $t {
+            type Part = $t;
+            #[allow(unused_comparisons)]
+            fn same(op: Unary, x: $t, _s: &OpSemantics) -> Option<$t> {
+                use Unary::*;
+                Some(match op {
+                    Negative => x.wrapping_neg(),
+                    Positive | Floor | Ceil | Trunc | Round | Real | Conj => x,
+                    Absolute => if x < 0 { x.wrapping_neg() } else { x },
+                    Sign => if x > 0 { 1 } else if x < 0 { (0 as $t).wrapping_sub(1) } else { 0 },
+                    Square => x.wrapping_mul(x),
+                    // NumPy: `1.0 / x` in double, converted as C converts (1 / 0 is inf)
+                    Reciprocal => crate::kernel::cast::cast::<f64, $t>(1.0 / (x as f64)),
+                    BitwiseInvert => !x,
+                    Imag => 0,
+                    _ => return None,
+                })
+            }
+            #[allow(unused_comparisons)]
+            fn pred(op: Unary, x: $t) -> Option<bool> {
+                Some(match op {
+                    Unary::IsNan | Unary::IsInf => false,
+                    Unary::IsFinite => true,
+                    Unary::Signbit => x < 0,
+                    Unary::LogicalNot => x == 0,
+                    _ => return None,
+                })
+            }
+        }
+    )*};
+}
+unary_int!(u8, u16, u32, u64, i8, i16, i32, i64);
+
+macro_rules! unary_float {
+    ($($t:ty),*) => {$(
+        impl UnaryElem for $t {
+            type Part = $t;
+            fn same(op: Unary, x: $t, s: &OpSemantics) -> Option<$t> {
+                use Unary::*;
+                Some(match op {
+                    Negative => -x,
+                    Positive | Real | Conj => x,
+                    Absolute => x.abs(),
+                    Sign if x.is_nan() => if s.sign_nan_is_nan { x } else { 0.0 },
+                    Sign => if x > 0.0 { 1.0 } else if x < 0.0 { -1.0 } else { 0.0 },
+                    Square => x * x,
+                    Sqrt => x.sqrt(),
+                    Reciprocal => 1.0 / x,
+                    Exp => x.exp(),
+                    Expm1 => x.exp_m1(),
+                    Log => x.ln(),
+                    Log1p => x.ln_1p(),
+                    Log2 => x.log2(),
+                    Log10 => x.log10(),
+                    Sin => x.sin(),
+                    Cos => x.cos(),
+                    Tan => x.tan(),
+                    Arcsin => x.asin(),
+                    Arctan => x.atan(),
+                    Sinh => x.sinh(),
+                    Tanh => x.tanh(),
+                    Floor => x.floor(),
+                    Ceil => x.ceil(),
+                    Trunc => x.trunc(),
+                    Round => x.round_ties_even(),
+                    Imag => 0.0,
+                    Angle if s.real_angle_by_sign => {
+                        if x.is_nan() { x } else if x < 0.0 { std::f64::consts::PI as $t } else { 0.0 }
+                    }
+                    Angle => (0.0 as $t).atan2(x),
+                    _ => return None,
+                })
+            }
+            fn pred(op: Unary, x: $t) -> Option<bool> {
+                Some(match op {
+                    Unary::IsNan => x.is_nan(),
+                    Unary::IsInf => x.is_infinite(),
+                    Unary::IsFinite => x.is_finite(),
+                    Unary::Signbit => x.is_sign_negative(),
+                    Unary::LogicalNot => x == 0.0,
+                    _ => return None,
+                })
+            }
+        }
+    )*};
+}
+unary_float!(f32, f64);
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+mod clib {
+    macro_rules! clib {
+        ($($name:ident, $namef:ident);*) => {
+            mod sys {
+                use crate::kernel::array::{C32, C64};
+                extern "C" {
+                    // C99 complex functions; a `repr(C)` pair has `_Complex`'s x86-64 convention
+                    $(pub fn $name(z: C64) -> C64; pub fn $namef(z: C32) -> C32;)*
+                }
+            }
+            /// The C library's complex functions.
+            pub mod f {
+                use crate::kernel::array::{C32, C64};
+                $(
+                    pub fn $name(z: C64) -> C64 {
+                        // SAFETY: a pure libm function on plain values.
+                        unsafe { super::sys::$name(z) }
+                    }
+                    pub fn $namef(z: C32) -> C32 {
+                        // SAFETY: as above.
+                        unsafe { super::sys::$namef(z) }
+                    }
+                )*
+            }
+        };
+    }
+    clib!(csqrt, csqrtf; cexp, cexpf; clog, clogf; csin, csinf; ccos, ccosf; ctan, ctanf;
+          casin, casinf; catan, catanf; csinh, csinhf; ctanh, ctanhf);
+}
+
+macro_rules! unary_complex {
+    ($($c:ty, $f:ty, $sqrt:ident, $exp:ident, $log:ident, $sin:ident, $cos:ident, $tan:ident,
+       $asin:ident, $atan:ident, $sinh:ident, $tanh:ident);*) => {$(
+        impl UnaryElem for $c {
+            type Part = $f;
+            fn same(op: Unary, z: $c, s: &OpSemantics) -> Option<$c> {
+                use Unary::*;
+                #[cfg(all(target_os = "linux", target_env = "gnu"))]
+                use clib::f;
+                let (r, i) = (z.re, z.im);
+                Some(match op {
+                    Negative if s.complex_negative_subtracts => <$c>::new(0.0 - r, 0.0 - i),
+                    Negative => <$c>::new(-r, -i),
+                    Positive => z,
+                    Conj => <$c>::new(r, -i),
+                    Sign => {
+                        let a = r.hypot(i);
+                        if a.is_nan() {
+                            <$c>::new(<$f>::NAN, <$f>::NAN)
+                        } else if a.is_infinite() {
+                            match (r.is_infinite(), i.is_infinite()) {
+                                (true, true) => <$c>::new(<$f>::NAN, <$f>::NAN),
+                                (true, false) => <$c>::new(if r > 0.0 { 1.0 } else { -1.0 }, 0.0),
+                                _ => <$c>::new(0.0, if i > 0.0 { 1.0 } else { -1.0 }),
+                            }
+                        } else if a == 0.0 {
+                            <$c>::new(0.0, 0.0)
+                        } else {
+                            <$c>::new(r / a, i / a)
+                        }
+                    }
+                    Square if s.complex_mul_fma => <$c as FusedMul>::mul_fused(z, z),
+                    Square => <$c as Arith>::mul(z, z),
+                    Reciprocal if s.complex_reciprocal_divides => <$c as Arith>::div(<$c>::new(1.0, 0.0), z),
+                    Reciprocal => {
+                        if i.abs() <= r.abs() {
+                            let q = i / r;
+                            let d = r + i * q;
+                            <$c>::new(1.0 / d, -q / d)
+                        } else {
+                            let q = r / i;
+                            let d = r * q + i;
+                            <$c>::new(q / d, -1.0 / d)
+                        }
+                    }
+                    Expm1 => {
+                        let a = (i / 2.0).sin();
+                        <$c>::new(r.exp_m1() * i.cos() - 2.0 * a * a, r.exp() * i.sin())
+                    }
+                    Log1p if s.complex_log1p_torch => {
+                        let theta = i.atan2(r + 1.0);
+                        if r.hypot(i) < 0.5 {
+                            let q = r * (2.0 + r) + i * i;
+                            if q == 0.0 { <$c>::new(r, theta) } else { <$c>::new(0.5 * q.ln_1p(), theta) }
+                        } else {
+                            <$c>::new((r + 1.0).hypot(i).ln(), theta)
+                        }
+                    }
+                    Log1p => {
+                        let l = (r + 1.0).hypot(i);
+                        <$c>::new(l.ln(), i.atan2(r + 1.0))
+                    }
+                    Log2 | Log10 if s.complex_log_base_divides => {
+                        let l = f::$log(z);
+                        let k: $f = if op == Log2 { std::f64::consts::LN_2 as $f } else { std::f64::consts::LN_10 as $f };
+                        <$c>::new(l.re / k, l.im / k)
+                    }
+                    Log2 | Log10 => {
+                        let l = f::$log(z);
+                        let k: $f = if op == Log2 { std::f64::consts::LOG2_E as $f } else { std::f64::consts::LOG10_E as $f };
+                        <$c>::new(l.re * k, l.im * k)
+                    }
+                    Sqrt => f::$sqrt(z),
+                    Exp => f::$exp(z),
+                    Log => f::$log(z),
+                    Sin => f::$sin(z),
+                    Cos => f::$cos(z),
+                    Tan => f::$tan(z),
+                    Arcsin => f::$asin(z),
+                    Arctan => f::$atan(z),
+                    Sinh => f::$sinh(z),
+                    Tanh => f::$tanh(z),
+                    Round => <$c>::new(r.round_ties_even(), i.round_ties_even()),
+                    _ => return None,
+                })
+            }
+            fn pred(op: Unary, z: $c) -> Option<bool> {
+                Some(match op {
+                    Unary::IsNan => z.re.is_nan() || z.im.is_nan(),
+                    Unary::IsInf => z.re.is_infinite() || z.im.is_infinite(),
+                    Unary::IsFinite => z.re.is_finite() && z.im.is_finite(),
+                    Unary::LogicalNot => z.re == 0.0 && z.im == 0.0,
+                    _ => return None,
+                })
+            }
+            fn part(op: Unary, z: $c) -> Option<$f> {
+                Some(match op {
+                    Unary::Absolute => z.re.hypot(z.im),
+                    Unary::Real => z.re,
+                    Unary::Imag => z.im,
+                    Unary::Angle => z.im.atan2(z.re),
+                    _ => return None,
+                })
+            }
+        }
+    )*};
+}
+unary_complex!(
+    C32, f32, csqrtf, cexpf, clogf, csinf, ccosf, ctanf, casinf, catanf, csinhf, ctanhf;
+    C64, f64, csqrt, cexp, clog, csin, ccos, ctan, casin, catan, csinh, ctanh
+);
+
+/// Runs a unary op: the operand cast to `args.compute`, the element function, the values cast
+/// to `args.result`; `None` when the compute dtype has no such function.
+pub fn run(op: Unary, s: &OpSemantics, args: &Args<'_>) -> Option<Array> {
+    let out = with_dtype!(args.compute, T => typed::<T>(op, s, args))?;
+    Some(super::into_dtype(out, args.result))
+}
+
+fn typed<T: Work>(op: Unary, s: &OpSemantics, args: &Args<'_>) -> Option<Array>
+where
+    T::W: UnaryElem,
+{
+    with_slice!(args.inputs[0], T::DTYPE, T, x => {
+        if op.is_predicate() {
+            let out: Option<Vec<bool>> = x.iter().map(|&v| T::W::pred(op, v.widen())).collect();
+            out.map(Array::from)
+        } else if op.to_real() && T::DTYPE.is_complex() {
+            let out: Option<Vec<_>> = x.iter().map(|&v| T::W::part(op, v.widen())).collect();
+            out.map(<<T::W as UnaryElem>::Part as Element>::array)
+        } else {
+            map_same::<T>(x, |v| T::W::same(op, v, s))
+        }
+    })
+}
+
+/// `f` over a slice in the working type, narrowed once per element; `None` if `f` refuses.
+pub(crate) fn map_same<T: Work>(x: &[T], f: impl Fn(T::W) -> Option<T::W>) -> Option<Array> {
+    let mut out = Vec::with_capacity(x.len());
+    for &v in x {
+        out.push(T::narrow(f(v.widen())?));
+    }
+    Some(T::array(out))
+}
