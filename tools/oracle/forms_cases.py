@@ -7,10 +7,12 @@ chosen alone with record_forms.py --families):
   function (`add:function int8 1` = np.add / torch.add / jnp.add / tf.math.add / paddle.add /
   xp.add), over exactly the operand grid of cases.py (tensor, every 0-d value, all 46 literals,
   weak tensors) without its out= cells (those already call the function: fw_numpy.py, fw_torch.py).
-  TensorFlow also gets form `tnp` (tf.experimental.numpy.add, its third entry point).
+  TensorFlow also gets form `tnp` (tf.experimental.numpy.add, its third entry point), on the
+  reduced grid (reduced_operator_cells: ops_cases.py's 8 literals and 0-d tensors holding 1).
 * `operator`: cases.cells() unchanged (the operator form, as tests/fixtures/resolve): recorded only
   under a framework setting (torch default float64, JAX strict with x64 off, ...), never for a
-  policy's default setting, which tests/fixtures/resolve already holds.
+  policy's default setting, which tests/fixtures/resolve already holds.  The JAX settings runs
+  use the reduced grid for `operator` and `function` (record_forms.py --reduced).
 * `result_type`: the framework's own result_type with 1 operand (every operand of the grid), 2
   operands (the pair grid of cases.py, all 46 literals and every 0-d value) and 3 operands (every
   ordered triple of POOL3, see there for why these 21-23 operands).
@@ -50,10 +52,13 @@ FORMS = {"numpy": ["function"], "torch": ["function"], "jax": ["function"],
 CAN_CAST_CASTINGS = {"numpy": CASTINGS, "jax": CASTINGS, "torch": [None], "array_api": [None],
                      "tf": [None], "paddle": [None]}
 # adapter -> whether its binary functions take dtype= (the full dtype family), else `add` only
-DTYPE_FULL = {"numpy": True, "jax": True}
+DTYPE_FULL = {"numpy": True}  # jnp.add & co. take no dtype= in 0.10.2 (jnp.ufunc.__call__)
 # TF's result_type: tf.experimental.numpy.result_type, and form `flexible` =
 # tensorflow.python.framework.flexible_dtypes.result_type (the all/safe modes' own, with weakness)
 RESULT_TYPE_FORMS = {"tf": [None, "flexible"]}
+# the n-ary ops' forms: None = the framework's main function (np.concatenate, torch.cat, tf.concat,
+# ...); TF also `tnp` (tf.experimental.numpy.concatenate/stack/where/clip)
+NARY_FORMS = {"tf": [None, "tnp"]}
 
 # Three-operand sample (every ordered triple, so every permutation of a set is in it): one n-d
 # tensor of each kind and the pairs that cross kinds or signedness (bool, uint8/int8, int16,
@@ -111,18 +116,78 @@ def _pairs(T, Z1, Z, W, L):
     return p
 
 
-def cells(adapter, dtypes=DTYPES, weak=False, families=None):
-    """Yield the cells of the chosen families (all but `operator` by default) for one framework."""
+def reduced_operator_cells(dtypes, weak):
+    """cases.cells() with ops_cases.py's reduced operands (its 8 literals, 0-d tensors holding 1):
+    the operator grid of the settings runs and TF's `tnp` form (fixtures stay a few MB)."""
+    dts, T, Z1, Z, W, L, BL = _grids(dtypes, weak)
+    for op in BINARY_OPS:
+        for a, b in _pairs(T, Z1, Z1, W, BL):
+            yield Cell(op, (a, b))
+    for a in T + W:
+        for b in T + W:
+            yield Cell("matmul", (a, b))
+    for a in T + Z1 + W:
+        yield Cell("sum", (a,))
+    for c in operator_cells(dtypes, weak):
+        if c.out and (c.operands[1].kind != "literal" or str(c.operands[1]) in BINARY_LITERALS):
+            yield c
+
+
+def _nary(form, T, Z1, W, BL, pool3, dtypes, weak):
+    """The n-ary cells (concatenate, stack, where, clip) in one form."""
+    reduced = _pairs(T, Z1, Z1, W, BL)
+    # concatenate joins along an existing axis: n-d operands only (a 0-d array or a Python
+    # scalar is a shape error, not a promotion question; a few such cells record the refusal)
+    nd = T + W
+    for a in nd:
+        for b in nd:
+            yield Cell("concatenate", (a, b), form=form)
+    for a in T:
+        for b in _ops(["int8(1)", "1", "1.0"], dtypes, weak):
+            yield Cell("concatenate", (a, b), form=form)
+    for t in itertools.product([o for o in pool3 if o.kind == "tensor"], repeat=3):
+        yield Cell("concatenate", t, form=form)
+    # stack needs operands of one shape: n-d with n-d, and 0-d tensors with Python scalars
+    scalars = Z1 + BL
+    for a in nd:
+        for b in nd:
+            yield Cell("stack", (a, b), form=form)
+    for a in scalars:
+        for b in scalars:
+            yield Cell("stack", (a, b), form=form)
+    for t in itertools.product([o for o in pool3 if o.kind == "tensor"], repeat=3):
+        yield Cell("stack", t, form=form)
+    for t in itertools.product([o for o in pool3 if o.kind != "tensor"], repeat=3):
+        yield Cell("stack", t, form=form)
+    cond = parse_operand("bool")
+    for a, b in reduced:
+        yield Cell("where", (cond, a, b), form=form)
+    xy = _ops(["int8", "uint8", "float32", "1", "1.0"], dtypes, weak)
+    for c in _ops(["int8", "float32", "bool(True)", "True", "1"], dtypes, weak):
+        for a in xy:
+            for b in xy:
+                yield Cell("where", (c, a, b), form=form)
+    for t in itertools.product(pool3, repeat=3):
+        yield Cell("clip", t, form=form)
+
+
+def cells(adapter, dtypes=DTYPES, weak=False, families=None, reduced=False):
+    """Yield the cells of the chosen families (all but `operator` by default) for one framework.
+    reduced: the operator and function grids use reduced_operator_cells (settings runs)."""
     fams = families or [f for f in FAMILIES if f != "operator"]
     dts, T, Z1, Z, W, L, BL = _grids(dtypes, weak)
     pool3 = _ops(POOL3 + POOL3_WEAK, dtypes, weak)
+    grid = reduced_operator_cells if reduced else operator_cells
 
     if "operator" in fams:
-        yield from operator_cells(dtypes, weak)
+        yield from grid(dtypes, weak)
 
     if "function" in fams:
         for form in FORMS[adapter]:
-            for c in operator_cells(dtypes, weak):
+            # TF's third entry point (tnp) on the reduced grid: its differences from tf.math are
+            # by dtype kind, which the reduced literals cover (notes/forms-tf.md)
+            g = reduced_operator_cells if form == "tnp" else grid
+            for c in g(dtypes, weak):
                 if c.out is None:
                     yield Cell(c.op, c.operands, form=form)
 
@@ -147,40 +212,8 @@ def cells(adapter, dtypes=DTYPES, weak=False, families=None):
                     yield Cell("can_cast", (a, b), casting=casting)
 
     if "nary" in fams:
-        reduced = _pairs(T, Z1, Z1, W, BL)
-        # concatenate joins along an existing axis: n-d operands only (a 0-d array or a Python
-        # scalar is a shape error, not a promotion question; a few such cells record the refusal)
-        nd = T + W
-        for a in nd:
-            for b in nd:
-                yield Cell("concatenate", (a, b))
-        for a in T:
-            for b in _ops(["int8(1)", "1", "1.0"], dtypes, weak):
-                yield Cell("concatenate", (a, b))
-        for t in itertools.product([o for o in pool3 if o.kind == "tensor"], repeat=3):
-            yield Cell("concatenate", t)
-        # stack needs operands of one shape: n-d with n-d, and 0-d tensors with Python scalars
-        scalars = Z1 + BL
-        for a in nd:
-            for b in nd:
-                yield Cell("stack", (a, b))
-        for a in scalars:
-            for b in scalars:
-                yield Cell("stack", (a, b))
-        for t in itertools.product([o for o in pool3 if o.kind == "tensor"], repeat=3):
-            yield Cell("stack", t)
-        for t in itertools.product([o for o in pool3 if o.kind != "tensor"], repeat=3):
-            yield Cell("stack", t)
-        cond = parse_operand("bool")
-        for a, b in reduced:
-            yield Cell("where", (cond, a, b))
-        xy = _ops(["int8", "uint8", "float32", "1", "1.0"], dtypes, weak)
-        for c in _ops(["int8", "float32", "bool(True)", "True", "1"], dtypes, weak):
-            for a in xy:
-                for b in xy:
-                    yield Cell("where", (c, a, b))
-        for t in itertools.product(pool3, repeat=3):
-            yield Cell("clip", t)
+        for nform in NARY_FORMS.get(adapter, [None]):
+            yield from _nary(nform, T, Z1, W, BL, pool3, dtypes, weak)
 
     if "dtype" in fams:
         ops = DTYPE_OPS if DTYPE_FULL.get(adapter) else ["add"]

@@ -3,6 +3,7 @@
 An adapter module provides:
   BASE          the operator-form adapter module (fw_numpy, fw_torch, ...): cells without a form
                 that are plain binary ops/matmul/sum go to BASE.answer unchanged (settings runs);
+                None: the adapter's call() answers them too (JAX traces them, fw_forms_jax.py);
   make(operand) the framework object for an operand (as the operator recordings make them);
   dtype(name)   the framework's dtype object for a dtype name (promote_types, can_cast, dtype=);
   call(cell, args) -> result       every cell that BASE does not answer;
@@ -38,6 +39,8 @@ def make_args(cell, fw):
 
 
 def render(r, cell, fw):
+    if isinstance(r, str):
+        return r  # an adapter that made the token itself (TF's flexible result_type: weakness)
     if isinstance(r, bool):
         return "True" if r else "False"
     if cell.op in ("result_type", "promote_types") and fw.is_dtype(r):
@@ -46,7 +49,7 @@ def render(r, cell, fw):
 
 
 def answer(cell, fw):
-    if is_operator_cell(cell):
+    if is_operator_cell(cell) and fw.BASE is not None:
         return fw.BASE.answer(cell)
     try:
         args = make_args(cell, fw)

@@ -43,6 +43,8 @@ def main():
     ap.add_argument("--python", default=sys.executable, help="the interpreter with the framework")
     ap.add_argument("--set", default="", help="KEY=VALUE: a framework setting (SETTINGS)")
     ap.add_argument("--families", default="", help="comma list of forms_cases.FAMILIES")
+    ap.add_argument("--reduced", action="store_true",
+                    help="operator/function grids with ops_cases.py's reduced operands")
     ap.add_argument("--every", type=int, default=1, help="only every N-th cell (a quick look)")
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--grep", default="", help="only cells containing this text")
@@ -57,7 +59,7 @@ def main():
     fams = a.families.split(",") if a.families else None
     if fams is None and a.set:
         fams = forms_cases.FAMILIES
-    cs = [c for c in forms_cases.cells(adapter, dtypes, weak, fams) if a.grep in str(c)]
+    cs = [c for c in forms_cases.cells(adapter, dtypes, weak, fams, a.reduced) if a.grep in str(c)]
     cs = cs[:: a.every]
     if a.limit:
         cs = cs[: a.limit]
@@ -79,7 +81,8 @@ def main():
     with gzip.open(tmp, "wt", compresslevel=9) as f:
         f.write(f"# policy={a.policy}{' set=' + a.set if a.set else ''} framework={pin} "
                 f"python={platform.python_version()} recorded={datetime.date.today()} "
-                f"by tools/oracle/record_forms.py (issue 10: {','.join(fams or ['default'])})\n")
+                f"by tools/oracle/record_forms.py (issue 10: {','.join(fams or ['default'])}"
+                f"{'; reduced grid' if a.reduced else ''})\n")
         for c, ans in rows:
             tok, _, detail = ans.partition("\t")
             if tok.startswith("?"):
