@@ -41,7 +41,7 @@ def make_args(cell, fw):
 def render(r, cell, fw):
     if isinstance(r, str):
         return r  # an adapter that made the token itself (TF's flexible result_type: weakness)
-    if isinstance(r, bool):
+    if cell.op == "can_cast" and isinstance(r, bool):
         return "True" if r else "False"
     if cell.op in ("result_type", "promote_types") and fw.is_dtype(r):
         return fw.dtype_token(r, cell)

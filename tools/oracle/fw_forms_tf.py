@@ -82,6 +82,12 @@ def is_dtype(r):
 
 def dtype_token(dt, cell):
     d = tf.as_dtype(dt)
+    if d == tf.string and any(o.kind == "literal" and type(o.py) is int
+                              and not -2**63 <= o.py < 2**64 for o in cell.operands):
+        # modes off/legacy: tnp.result_type is np.result_type over the operands, which makes a
+        # Python int beyond int64/uint64 an object array (TF names it string): the value fits
+        # no dtype, as in NumPy 1
+        return "!overflow"
     return fw_tf.NAMES.get(d) or "?dtype " + str(d)
 
 
