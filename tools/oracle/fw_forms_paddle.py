@@ -23,6 +23,8 @@ NAMES = {"power": "pow", "less": "less_than", "greater": "greater_than", "concat
 RULES = [
     # concat/stack of a list holding a Python scalar
     ("ValueError", r"argument 'x' \(position 0\) must be list of Tensors", "!unsupported"),
+    # concat of a 1-d and a 0-d tensor: a shape refusal
+    ("ValueError", r"The shape of input\[0\] and input\[1\] is expected to be equal", "!unsupported"),
     # concat/stack do not promote: mixed dtypes are refused
     ("ValueError", r"The data_type of input tensor in list isn't consistent", "!no_promotion"),
     # clip with min > max (a value refusal)
