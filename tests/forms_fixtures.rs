@@ -16,12 +16,7 @@ use promote::{Call, DType, Operand};
 
 const FORMS: &[&str] = &["function", "tnp", "flexible"];
 const CASTINGS: &[&str] = &["no", "equiv", "safe", "same_kind", "unsafe"];
-const ERRORS: &[&str] = &[
-    "!no_promotion",
-    "!overflow",
-    "!unsupported",
-    "!value",
-];
+const ERRORS: &[&str] = &["!no_promotion", "!overflow", "!unsupported", "!value"];
 
 fn read_gz(path: &Path) -> String {
     let mut text = String::new();
@@ -92,7 +87,11 @@ fn every_forms_fixture_line_parses() {
     let mut bad = Vec::new();
     println!("{:<40} {:>8}  cells per op[:form]", "fixture", "cells");
     for path in &paths {
-        let name = path.file_name().unwrap().to_string_lossy().replace(".txt.gz", "");
+        let name = path
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .replace(".txt.gz", "");
         let text = read_gz(path);
         let mut per_op: BTreeMap<String, usize> = BTreeMap::new();
         let mut cells = 0;

@@ -82,7 +82,8 @@ def main():
         f.write(f"# policy={a.policy}{' set=' + a.set if a.set else ''} framework={pin} "
                 f"python={platform.python_version()} recorded={datetime.date.today()} "
                 f"by tools/oracle/record_forms.py (issue 10: {','.join(fams or ['default'])}"
-                f"{'; reduced grid' if a.reduced else ''})\n")
+                f"{'; reduced grid' if a.reduced else ''}"
+                f"{f'; every {a.every}th cell' if a.every > 1 else ''})\n")
         for c, ans in rows:
             tok, _, detail = ans.partition("\t")
             if tok.startswith("?"):
