@@ -19,12 +19,18 @@ from __future__ import annotations
 import analyze_forms
 import analyze_jax as aj
 
-NAMES = ["jax", "jax-x64", "jax-strict"]
+NAMES = ["jax", "jax-x64", "jax-strict", "jax@numpy_dtype_promotion=strict",
+         "jax@explicit_x64_dtypes=allow", "jax@explicit_x64_dtypes=error"]
+# the settings runs: (x64, strict) for analyze_jax.Policy; their operator cells are predicted by
+# analyze_jax.predict (the operator rules), the others as for the policy
+SETTINGS = {"jax@numpy_dtype_promotion=strict": ("x32", True)}
 
 
 def predictor(name):
-    pol = aj.Policy(name)
-    base = analyze_forms.Base(name)
+    if name in SETTINGS:
+        aj.MODES[name] = SETTINGS[name]
+    pol = aj.Policy(name if name in aj.MODES else "jax")
+    base = analyze_forms.Base(name if name in ("jax", "jax-x64", "jax-strict") else "jax")
 
     def result_type(ops):
         try:
@@ -37,6 +43,10 @@ def predictor(name):
 
     def predict(cell):
         op = cell.op
+        if cell.form is None and op in analyze_forms.OP_CLASS:
+            if name.startswith("jax@explicit"):
+                return None  # explicit_x64_dtypes: not stated yet (notes/forms-jax.md)
+            return aj.predict(pol, cell)
         if cell.form == "function" and cell.dtype:
             return "!unsupported"
         if cell.form == "function" and op in analyze_forms.OP_CLASS:
@@ -47,7 +57,7 @@ def predictor(name):
             # dtypes.promote_types: the join of the two dtypes as given (no x32 canonicalisation)
             a, b = (o.dtype for o in cell.operands)
             try:
-                return aj.lub({a, b}, False, True)
+                return aj.lub({a, b}, pol.strict, True)
             except aj.PromotionError:
                 return "!no_promotion"
         if op in ("concatenate", "stack", "where", "clip"):
@@ -84,6 +94,8 @@ def predictor(name):
 
 
 def quirks(name):
+    if "@" in name:
+        return []
     return [(r"^bitwise_(and|or|xor):function (~int(16|32|64) int(8|16|32)|int(8|16|32) ~int(16|32|64)) : ",
              "the operator cell is X (the eager worker crashed, notes/jax.md); traced, the function "
              "gives the lattice join")]
