@@ -5,6 +5,7 @@
 //! * [`cast`]: all 15×15 casts with NumPy's semantics (the table is in that module);
 //! * [`compute`]: the per-op element semantics and chunk kernels;
 //! * [`exec`]: chunked, cast-on-the-fly, parallel execution of a plan;
+//! * [`narrow`]: the narrow dtypes (float8/6/4, int4/2, complex32) as data, and their exact casts;
 //! * [`value`]: values as text, both ways;
 //! * [`data`]: `eval`'s JSON data arrays, straight into typed buffers and back;
 //! * [`eval`]: the `promote eval` query interface;
@@ -30,6 +31,7 @@ pub mod compute;
 pub mod data;
 pub mod eval;
 pub mod exec;
+pub mod narrow;
 pub mod npy;
 pub mod simd;
 pub mod value;

@@ -246,3 +246,90 @@ pub extern "C" fn promote_configure(path: c_int, stream_min_bytes: i64) -> c_int
     }
     0
 }
+
+/// The codec of narrow dtype `name` (`"float8_e4m3fn"`) with the semantics of library `lib`
+/// (0: ml_dtypes, 1: torch), for `benches/compare_narrow.py`. Null on error.
+///
+/// # Safety
+///
+/// `name` is a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn promote_narrow_codec(
+    name: *const c_char,
+    lib: c_int,
+) -> *mut promote::kernel::narrow::Codec {
+    use promote::kernel::narrow::{rules::Library, Codec};
+    let made = catch_unwind(|| -> Option<Codec> {
+        let name = unsafe { CStr::from_ptr(name) }.to_str().ok()?;
+        let lib = [Library::MlDtypes, Library::Torch].get(usize::try_from(lib).ok()?)?;
+        Codec::for_library(name, *lib).ok()
+    });
+    match made {
+        Ok(Some(c)) => Box::into_raw(Box::new(c)),
+        _ => std::ptr::null_mut(),
+    }
+}
+
+/// Free a codec of [`promote_narrow_codec`].
+///
+/// # Safety
+///
+/// `c` came from [`promote_narrow_codec`] and is not used again.
+#[no_mangle]
+pub unsafe extern "C" fn promote_narrow_free(c: *mut promote::kernel::narrow::Codec) {
+    if !c.is_null() {
+        drop(unsafe { Box::from_raw(c) });
+    }
+}
+
+/// The pieces of `n` elements each of `threads` threads casts (whole pieces of 64 Ki).
+fn narrow_piece(n: usize, threads: c_int) -> usize {
+    n.div_ceil(threads.max(1) as usize).next_multiple_of(1 << 16).max(1)
+}
+
+/// float32 → codes (`decode == 0`) or codes → float32 (`decode != 0`), `n` elements, on the
+/// pool of `threads` threads, each thread one contiguous piece.
+///
+/// # Safety
+///
+/// `c` is a live codec; `f32s` holds `n` floats and `codes` `n` bytes, not overlapping.
+#[no_mangle]
+pub unsafe extern "C" fn promote_narrow_run(
+    c: *const promote::kernel::narrow::Codec,
+    threads: c_int,
+    decode: c_int,
+    f32s: *mut f32,
+    codes: *mut u8,
+    n: usize,
+) -> c_int {
+    use rayon::prelude::*;
+    let (Some(pool), false) = (pool(threads), c.is_null()) else {
+        return -1;
+    };
+    let codec = unsafe { &*c };
+    let piece = narrow_piece(n, threads);
+    guarded(|| {
+        let (x, k) = unsafe {
+            (
+                std::slice::from_raw_parts_mut(f32s, n),
+                std::slice::from_raw_parts_mut(codes, n),
+            )
+        };
+        let ok = pool.install(|| {
+            x.par_chunks_mut(piece)
+                .zip(k.par_chunks_mut(piece))
+                .all(|(x, k)| {
+                    if decode != 0 {
+                        codec.decode_f32_slice(k, x).is_ok()
+                    } else {
+                        codec.encode_f32_slice(x, k).is_ok()
+                    }
+                })
+        });
+        if ok {
+            0
+        } else {
+            -2
+        }
+    })
+}
