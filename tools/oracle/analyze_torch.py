@@ -114,6 +114,11 @@ def promote_skip_undefined(a, b):
     return promote_types(a, b)
 
 
+# torch.get_default_dtype() and its complex counterpart: float32 by default; the issue-10 analysis
+# of torch.set_default_dtype(torch.float64) (analyze_forms_torch.py) sets these two
+DEFAULT_FLOAT = ["float32", "complex64"]
+
+
 class Arg:
     """An operand as ATen sees it: dtype, category ('dim', 'zero', 'wrapped') and value."""
 
@@ -125,9 +130,9 @@ class Arg:
         # update_result_type_state: a wrapped number counts as the default dtype of its kind
         if self.cat == "wrapped":
             if self.dtype in COMPLEX:
-                return "complex64"      # get_default_complex_dtype()
+                return DEFAULT_FLOAT[1]  # get_default_complex_dtype()
             if self.dtype in FLOATS:
-                return "float32"        # get_default_dtype()
+                return DEFAULT_FLOAT[0]  # get_default_dtype()
         return self.dtype
 
 
@@ -329,7 +334,7 @@ def _predict(cell):
 
 def recip_dtype(dt):
     # reciprocal is a unary float op: integral (and bool) inputs give the default float
-    return "float32" if is_integral(dt, True) else dt
+    return DEFAULT_FLOAT[0] if is_integral(dt, True) else dt
 
 
 BOOL_OUT = ("eq", "ne", "lt", "le", "gt", "ge", "logical")
@@ -346,7 +351,7 @@ def binary(cell, A, B, kernel, out, note=None):
     what = note or kernel
     common = result_type_checked([A, B], "binary")
     if kernel == "div_true" and is_integral(common, True):
-        common = "float32"   # promote_integer_inputs_to_float
+        common = DEFAULT_FLOAT[0]   # promote_integer_inputs_to_float
     res = "bool" if kernel in BOOL_OUT else common
     if out and kernel not in BOOL_OUT and not can_cast(common, out):
         refuse(NP, "out=: canCast(common dtype, out) is false")

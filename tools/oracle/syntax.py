@@ -68,24 +68,37 @@ class Cell:
     operands: tuple
     out: Optional[str] = None
     dtype: Optional[str] = None  # a reduction's `dtype=` argument (tools/oracle/ops_cases.py)
+    # the entry point (issue 10, forms_cases.py): None = the recordings' default (the operator, or
+    # the function where there is no operator); "function" = the namespace function (np.add,
+    # torch.add, tf.math.add, ...); "tnp" = tf.experimental.numpy.add (TensorFlow only)
+    form: Optional[str] = None
+    casting: Optional[str] = None  # NumPy's `casting=` (with out=), and can_cast's casting rule
 
     def __str__(self) -> str:
-        s = " ".join([self.op] + [str(o) for o in self.operands])
+        s = " ".join([self.op + (":" + self.form if self.form else "")]
+                     + [str(o) for o in self.operands])
         if self.dtype:
             s += " dtype=" + self.dtype
+        if self.casting:
+            s += " casting=" + self.casting
         if self.out:
             s += " out=" + self.out
         return s
 
 
+_KEYS = ("out", "dtype", "casting")
+
+
 def parse_cell(line: str) -> Cell:
+    """`OP[:FORM] OPERAND... [dtype=D] [casting=C] [out=D]` (the keys in any order)."""
     toks = line.split()
-    out = dtype = None
-    if toks[-1].startswith("out="):
-        out = toks.pop()[4:]
-    if toks[-1].startswith("dtype="):
-        dtype = toks.pop()[6:]
-    return Cell(toks[0], tuple(parse_operand(t) for t in toks[1:]), out, dtype)
+    keys = {}
+    while len(toks) > 1 and "=" in toks[-1] and toks[-1].split("=", 1)[0] in _KEYS:
+        k, v = toks.pop().split("=", 1)
+        keys[k] = v
+    op, _, form = toks[0].partition(":")
+    return Cell(op, tuple(parse_operand(t) for t in toks[1:]), keys.get("out"), keys.get("dtype"),
+                form or None, keys.get("casting"))
 
 
 def literal_kind(op: Operand) -> str:
