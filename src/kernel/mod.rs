@@ -4,6 +4,7 @@
 //! * [`array`](mod@array): typed buffers ([`array::Array`], [`array::View`]) for the 15 dtypes;
 //! * [`cast`]: all 15×15 casts with NumPy's semantics (the table is in that module);
 //! * [`compute`]: the per-op element semantics and chunk kernels;
+//! * [`xla`]: XLA's CPU element operations where they differ (the `xla-cpu` semantics);
 //! * [`exec`]: chunked, cast-on-the-fly, parallel execution of a plan;
 //! * [`value`]: values as text, both ways;
 //! * [`data`]: `eval`'s JSON data arrays, straight into typed buffers and back;
@@ -33,6 +34,7 @@ pub mod exec;
 pub mod npy;
 pub mod simd;
 pub mod value;
+pub mod xla;
 
 pub use array::{Array, Element, View, ViewMut};
 pub use compute::{KernelError, Semantics};
