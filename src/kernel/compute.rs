@@ -134,13 +134,20 @@ impl Half {
 /// | --- | --- | --- | --- | --- | --- |
 /// | complex `*` | fused multiply-adds | `(ac − bd, ad + bc)` | plain | plain | plain |
 /// | complex `+`, `−` | componentwise | `a + b·(±1+0j)` | componentwise | componentwise | componentwise |
-/// | complex `**` | `npy_cpow` | `cpow` | `cpow` | `cpow` | `cpow` |
+/// | complex `**` | `npy_cpow` | `cpow` | XLA's emitter | `cpow` | `cpow` |
 /// | integer `//`, `%` by 0 | 0 | `value` error | [`IntDivZero::Xla`] | `value` error | `value` error |
-/// | integer `**` negative | `value` error | 0, ±1 | 0, ±1 | `value` error | 0, ±1 |
+/// | integer `**` negative | `value` error | 0, ±1 | low 6 bits | `value` error | 0, ±1 |
 /// | float `%` with a zero result | the divisor's sign | `fmod`'s | `fmod`'s | `fmod`'s | `fmod`'s |
-/// | half `maximum(0.0, -0.0)` | the first | the second | the second | the second | the second |
+/// | float `maximum(-0.0, 0.0)` | the second | the second | `0.0` (IEEE) | the second | the second |
+/// | half `maximum(0.0, -0.0)` | the first | the second | `0.0` (IEEE) | the first | the second |
 /// | subnormal float inputs, results | kept | kept | flushed to ±0 | flushed to ±0 | kept |
 /// | uint64 vs signed compare | exact | (never promoted) | as promoted | as promoted | as promoted |
+/// | float `//` | `npy_divmod` | `npy_divmod` | JAX's `_float_divmod` | `floor(a / b)` | `npy_divmod` |
+/// | complex `/` | Smith | Smith | XLA's emitter | Eigen's scaled | Smith, fused |
+///
+/// `xla-cpu` also: `bool * x` is a select, integer `**` over 6 exponent bits, complex order by
+/// a select, float `**` under DAZ, bfloat16 truth tests raw (see the fields, and
+/// [`super::xla`] for the formulas).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Semantics {
     /// The name a policy file gives (`numpy`, `torch`, `xla-cpu`, `tf`, `paddle`).
@@ -211,9 +218,10 @@ pub struct Semantics {
     /// A bfloat16 operand of `logical_and`/`or`/`xor` keeps its subnormals: XLA widens it to
     /// f32 by a shift and LLVM folds `x != 0.0` into an integer test, which DAZ does not touch.
     pub logical_reads_bf16_raw: bool,
-    /// Float `power` (not complex) hands its operands to the C library's `pow` unflushed;
-    /// only the result is flushed (XLA: `pow(0.0, 1e-45)` is 0.0, not 1.0).
-    pub float_pow_reads_raw: bool,
+    /// Float `power` (not complex) hands its operands to the C library's `pow` unflushed and
+    /// runs it with the CPU's DAZ/FTZ modes on ([`super::xla::under_daz_ftz`]; XLA:
+    /// `pow(0.0, 1e-45)` is 0.0, not 1.0; `pow(1e-45, 0.5)` is 2.646978e-23).
+    pub float_pow_under_daz: bool,
 }
 
 impl Semantics {
@@ -243,7 +251,7 @@ impl Semantics {
         int_pow_low_six_bits: false,
         complex_pow_xla: false,
         logical_reads_bf16_raw: false,
-        float_pow_reads_raw: false,
+        float_pow_under_daz: false,
     };
 
     /// PyTorch 2 on x86-64 (CPU).
@@ -273,7 +281,7 @@ impl Semantics {
         int_pow_low_six_bits: false,
         complex_pow_xla: false,
         logical_reads_bf16_raw: false,
-        float_pow_reads_raw: false,
+        float_pow_under_daz: false,
     };
 
     /// XLA on CPU (JAX).
@@ -307,7 +315,7 @@ impl Semantics {
         int_pow_low_six_bits: true,
         complex_pow_xla: true,
         logical_reads_bf16_raw: true,
-        float_pow_reads_raw: true,
+        float_pow_under_daz: true,
     };
 
     /// TensorFlow 2 on CPU (every dtype conversion mode: the kernels are the same).
@@ -336,7 +344,7 @@ impl Semantics {
         int_pow_low_six_bits: false,
         complex_pow_xla: false,
         logical_reads_bf16_raw: false,
-        float_pow_reads_raw: false,
+        float_pow_under_daz: false,
     };
 
     /// PaddlePaddle 3 on CPU.
@@ -365,7 +373,7 @@ impl Semantics {
         int_pow_low_six_bits: false,
         complex_pow_xla: false,
         logical_reads_bf16_raw: false,
-        float_pow_reads_raw: false,
+        float_pow_under_daz: false,
     };
 
     /// Every named semantics.
@@ -403,7 +411,7 @@ impl Semantics {
         let logical = self.logical_reads_bf16_raw
             && input == crate::DType::BFloat16
             && op.group() == "logical";
-        let pow = self.float_pow_reads_raw && op == Op::Power && compute.is_floating_point();
+        let pow = self.float_pow_under_daz && op == Op::Power && compute.is_floating_point();
         select || logical || pow
     }
 }
@@ -1312,7 +1320,7 @@ fn binary_flushing<W: Arith + FusedMulMaybe>(
         return binary_exact(op, a, b, out, sem, half);
     }
     // inputs read raw: every input was prepared (`prepare_inputs`) as the framework reads it
-    let raw = (sem.float_pow_reads_raw && op == Op::Power && W::KIND == Kind::Float)
+    let raw = (sem.float_pow_under_daz && op == Op::Power && W::KIND == Kind::Float)
         || (sem.logical_reads_bf16_raw && op.group() == "logical");
     if raw {
         return match out {
@@ -1564,6 +1572,7 @@ fn binary_exact<W: Arith + FusedMulMaybe>(
                 Power => {
                     if (W::INT && sem.int_pow_low_six_bits)
                         || (W::KIND == Kind::Complex && sem.complex_pow_xla)
+                        || (W::KIND == Kind::Float && sem.float_pow_under_daz)
                     {
                         apply(a, b, out, W::xla_pow)
                     } else if W::INT && sem.wide_int_pow_via_f64 {

@@ -33,7 +33,9 @@ pub trait XlaOps: Copy {
     /// Integers: `jnp.power`'s `_pow_int_int` (binary exponentiation over the low 6 bits of the
     /// exponent; `0 ** b` is 0 for any `b != 0`). Complex: `EmitComplexPower`
     /// (`|a|^c · e^(−d·arg a) · cis(c·arg a + d·ln|a|)` with Kahan's cut-offs), with the C
-    /// library's `pow`, `atan2`, `exp`, `log`, `cos`, `sin`. Floats: [`Arith::pow`].
+    /// library's `pow`, `atan2`, `exp`, `log`, `cos`, `sin`. Floats: the C library's `pow`
+    /// run with the CPU's DAZ and FTZ modes on, as XLA's runtime runs it ([`under_daz_ftz`]:
+    /// a subnormal base is read as zero by `pow`'s arithmetic but not by its bit tests).
     fn xla_pow(a: Self, b: Self) -> Self;
     /// `a < b`; complex: `re(a) == re(b) ? im(a) < im(b) : re(a) < re(b)` (`jnp.less`'s
     /// `_complex_comparison`, a `select`: no NaN rule).
@@ -71,6 +73,30 @@ impl XlaOps for bool {
     fn xla_min(a: bool, b: bool) -> bool {
         a & b
     }
+}
+
+/// `f()` with the x86 MXCSR's DAZ (denormals are zero) and FTZ (flush to zero) bits set, the
+/// register restored after: how XLA's CPU runtime runs its kernels and the C library calls in
+/// them. Elsewhere than x86-64, `f()` as it is.
+pub fn under_daz_ftz<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[allow(deprecated)]
+        use std::arch::x86_64::{_mm_getcsr, _mm_setcsr};
+        const DAZ_FTZ: u32 = 0x8040;
+        // SAFETY: MXCSR is per thread and only its DAZ/FTZ bits change, for the span of `f`;
+        // `black_box` keeps `f`'s floating-point work between the two register writes.
+        #[allow(deprecated)]
+        unsafe {
+            let saved = _mm_getcsr();
+            _mm_setcsr(saved | DAZ_FTZ);
+            let r = std::hint::black_box(f());
+            _mm_setcsr(saved);
+            r
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    f()
 }
 
 macro_rules! xla_int {
@@ -124,7 +150,7 @@ macro_rules! xla_float {
                 a / b
             }
             fn xla_pow(a: $t, b: $t) -> $t {
-                a.powf(b)
+                under_daz_ftz(|| a.powf(b))
             }
             fn xla_lt(a: $t, b: $t) -> bool {
                 a < b
