@@ -132,7 +132,7 @@ impl Half {
 ///
 /// | | `numpy` | `torch` | `xla-cpu` | `tf` | `paddle` |
 /// | --- | --- | --- | --- | --- | --- |
-/// | complex `*` | fused multiply-adds | `(ac − bd, ad + bc)` | plain | plain | plain |
+/// | complex `*` | fused multiply-adds | `(ac − bd, ad + bc)` | fused multiply-adds | plain | plain |
 /// | complex `+`, `−` | componentwise | `a + b·(±1+0j)` | componentwise | componentwise | componentwise |
 /// | complex `**` | `npy_cpow` | `cpow` | XLA's emitter | `cpow` | `cpow` |
 /// | integer `//`, `%` by 0 | 0 | `value` error | [`IntDivZero::Xla`] | `value` error | `value` error |
@@ -288,7 +288,8 @@ impl Semantics {
     pub const XLA_CPU: Semantics = Semantics {
         name: "xla-cpu",
         source: "tests/fixtures/eval/jax.jsonl.gz, jax-x64.jsonl.gz (jax 0.10.2, tools/oracle/record_values_fw.py)",
-        complex_mul_fma: false,
+        // XLA's LLVM contracts `ar·bi + ai·br` into fma(ar, bi, ai·br), as NumPy's loop
+        complex_mul_fma: true,
         // lax.div/lax.rem of integers by zero: XLA's defined results, then jnp's adjustment
         int_div_zero: IntDivZero::Xla,
         exact_mixed_int64_compare: false,
@@ -1387,8 +1388,7 @@ pub fn prepare_inputs(
     };
     let flush = |d: DType| {
         sem.flush_subnormals
-            && (sem.flushes(plan.op) || widened(d))
-            && !sem.reads_raw(plan.op, plan.compute, d)
+            && (widened(d) || (sem.flushes(plan.op) && !sem.reads_raw(plan.op, plan.compute, d)))
     };
     let via_int32 =
         sem.bool_multiply_via_int32 && plan.op == Op::Multiply && plan.compute == DType::Bool;

@@ -28,7 +28,9 @@ pub trait XlaOps: Copy {
     /// the CPU's flush to zero.
     fn xla_floor_div(a: Self, b: Self, store: impl Fn(Self) -> Self) -> Self;
     /// XLA's complex division (`EmitComplexDivide`: Smith's algorithm dividing by the
-    /// denominator, not multiplying by its reciprocal, then C99-like fixes for a NaN result).
+    /// denominator, not multiplying by its reciprocal, then C99-like fixes for a NaN result),
+    /// each step flushed to zero when subnormal (only the `xla-cpu` semantics, which flush,
+    /// use it).
     fn xla_div(a: Self, b: Self) -> Self;
     /// Integers: `jnp.power`'s `_pow_int_int` (binary exponentiation over the low 6 bits of the
     /// exponent; `0 ** b` is 0 for any `b != 0`). Complex: `EmitComplexPower`
@@ -177,14 +179,16 @@ macro_rules! xla_complex {
             }
             fn xla_div(a: $c, b: $c) -> $c {
                 let (ar, ai, br, bi) = (a.re, a.im, b.re, b.im);
-                // every `x * y + z` contracted to a fused multiply-add, as XLA's LLVM does
-                let (rat1, rat2) = (br / bi, bi / br);
-                let (den1, den2) = (rat1.mul_add(br, bi), rat2.mul_add(bi, br));
+                // every `x * y + z` contracted to a fused multiply-add, as XLA's LLVM does;
+                // every step's result flushed to zero when subnormal (the CPU's FTZ mode)
+                let f = |x: $f| x.flush();
+                let (rat1, rat2) = (f(br / bi), f(bi / br));
+                let (den1, den2) = (f(rat1.mul_add(br, bi)), f(rat2.mul_add(bi, br)));
                 let (bra, bia) = (br.abs(), bi.abs());
                 let (cr, ci) = if bra < bia {
-                    (rat1.mul_add(ar, ai) / den1, rat1.mul_add(ai, -ar) / den1)
+                    (f(f(rat1.mul_add(ar, ai)) / den1), f(f(rat1.mul_add(ai, -ar)) / den1))
                 } else {
-                    (rat2.mul_add(ai, ar) / den2, (-rat2).mul_add(ar, ai) / den2)
+                    (f(f(rat2.mul_add(ai, ar)) / den2), f(f((-rat2).mul_add(ar, ai)) / den2))
                 };
                 if !(cr.is_nan() && ci.is_nan()) {
                     return <$c>::new(cr, ci);
