@@ -1429,11 +1429,8 @@ pub fn computed_otherwise(
         _ => return None,
     };
     let n = p.len().max(x.len());
-    if p.is_empty()
-        || x.len() == 0
-        || (p.len() != n && p.len() != 1)
-        || (x.len() != n && x.len() != 1)
-    {
+    let broadcasts = |len: usize| len == n || len == 1;
+    if n == 0 || !broadcasts(p.len()) || !broadcasts(x.len()) {
         return None;
     }
     let x = super::cast::cast_array(*x, plan.result);
