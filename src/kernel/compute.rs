@@ -1383,7 +1383,7 @@ pub fn prepare_inputs(
     // an op exempt from flushing still reads a float32 (or bfloat16, widened by a shift)
     // input converted to float64 through the CPU's conversion, which flushes
     let widened = |d: DType| {
-        matches!(d, DType::Float32 | DType::BFloat16)
+        matches!(d, DType::Float32 | DType::BFloat16 | DType::Complex64)
             && matches!(plan.compute, DType::Float64 | DType::Complex128)
     };
     let flush = |d: DType| {
