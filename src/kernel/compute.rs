@@ -86,6 +86,9 @@ pub enum FloatFloorDiv {
     /// `floor(a / b)`: the quotient rounded first (`1.0 // 0.1` is 10.0; TensorFlow's
     /// `FloorDiv`, Paddle's `floor_divide`).
     FloorOfQuotient,
+    /// JAX's `_float_divmod`, one XLA op at a time ([`super::xla::XlaOps::xla_floor_div`]):
+    /// `(-0.0) // 1.0` is `0.0`, `-128 // -inf` is `-0.0`.
+    JaxDivmod,
 }
 
 /// How a complex division is computed.
@@ -99,6 +102,28 @@ pub enum ComplexDiv {
     /// Eigen's vectorized `pdiv_complex` (TensorFlow): both operands scaled by
     /// `m = max(|c|, |d|)`, then `(x · conj(y / m)) / |y / m|² / m`.
     ScaledByMax,
+    /// XLA's `EmitComplexDivide` ([`super::xla::XlaOps::xla_div`]).
+    XlaSmith,
+}
+
+/// The compute dtype of a kernel working in `f32` for a half type: its results are rounded
+/// to it when stored (and, where the semantics say so, after every step of a formula).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Half {
+    /// float16.
+    F16,
+    /// bfloat16.
+    BF16,
+}
+
+impl Half {
+    /// `x` rounded to the half type and back.
+    pub fn round<W: Num>(self, x: W) -> W {
+        match self {
+            Half::F16 => W::from_num(half::f16::from_num(x)),
+            Half::BF16 => W::from_num(half::bf16::from_num(x)),
+        }
+    }
 }
 
 /// The element semantics of a framework's CPU kernels, as data: each field is one way in which
@@ -107,15 +132,22 @@ pub enum ComplexDiv {
 ///
 /// | | `numpy` | `torch` | `xla-cpu` | `tf` | `paddle` |
 /// | --- | --- | --- | --- | --- | --- |
-/// | complex `*` | fused multiply-adds | `(ac − bd, ad + bc)` | plain | plain | plain |
+/// | complex `*` | fused multiply-adds | `(ac − bd, ad + bc)` | fused multiply-adds | plain | plain |
 /// | complex `+`, `−` | componentwise | `a + b·(±1+0j)` | componentwise | componentwise | componentwise |
-/// | complex `**` | `npy_cpow` | `cpow` | `cpow` | `cpow` | `cpow` |
+/// | complex `**` | `npy_cpow` | `cpow` | XLA's emitter | `cpow` | `cpow` |
 /// | integer `//`, `%` by 0 | 0 | `value` error | [`IntDivZero::Xla`] | `value` error | `value` error |
-/// | integer `**` negative | `value` error | 0, ±1 | 0, ±1 | `value` error | 0, ±1 |
+/// | integer `**` negative | `value` error | 0, ±1 | low 6 bits | `value` error | 0, ±1 |
 /// | float `%` with a zero result | the divisor's sign | `fmod`'s | `fmod`'s | `fmod`'s | `fmod`'s |
-/// | half `maximum(0.0, -0.0)` | the first | the second | the second | the second | the second |
+/// | float `maximum(-0.0, 0.0)` | the second | the second | `0.0` (IEEE) | the second | the second |
+/// | half `maximum(0.0, -0.0)` | the first | the second | `0.0` (IEEE) | the first | the second |
 /// | subnormal float inputs, results | kept | kept | flushed to ±0 | flushed to ±0 | kept |
 /// | uint64 vs signed compare | exact | (never promoted) | as promoted | as promoted | as promoted |
+/// | float `//` | `npy_divmod` | `npy_divmod` | JAX's `_float_divmod` | `floor(a / b)` | `npy_divmod` |
+/// | complex `/` | Smith | Smith | XLA's emitter | Eigen's scaled | Smith, fused |
+///
+/// `xla-cpu` also: `bool * x` is a select, integer `**` over 6 exponent bits, complex order by
+/// a select, float `**` under DAZ, bfloat16 truth tests raw (see the fields, and
+/// [`super::xla`] for the formulas).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Semantics {
     /// The name a policy file gives (`numpy`, `torch`, `xla-cpu`, `tf`, `paddle`).
@@ -167,6 +199,29 @@ pub struct Semantics {
     /// converted back by x86's truncation (out of range: the minimum), as Paddle's
     /// `std::pow(a, b)` on integers is; negative exponents as `int_pow_negative_values`.
     pub wide_int_pow_via_f64: bool,
+    /// Float `maximum`/`minimum` (every width) keep the first operand on ties (XLA's
+    /// `EmitFloatMax`: `a >= b || isnan(a) ? a : b`), so `maximum(0.0, -0.0)` is `0.0`.
+    pub minmax_first_on_ties: bool,
+    /// Complex `<`, `<=`, `>`, `>=`, `maximum`, `minimum` by JAX's `select` on the real parts'
+    /// equality, without NumPy's NaN rules; `maximum`/`minimum` return an operand as it is
+    /// (a `select`), subnormal parts kept ([`super::xla::XlaOps::xla_max`]).
+    pub complex_order_select: bool,
+    /// `multiply` of a bool and a non-bool operand is `bool ? other : 0` (XLA's algebraic
+    /// simplifier rewrites `convert(pred) * x` to a `select`): `False * -1.0` is `0.0`,
+    /// `False * inf` is `0.0`, `True * 1e-45` keeps the subnormal; not for a bfloat16 product.
+    pub bool_multiply_selects: bool,
+    /// Integer `power` is JAX's `_pow_int_int`: only the low 6 bits of the exponent count
+    /// (`2 ** 128` is 1, `2 ** -127` is 2 in int8), `0 ** b` is 0 for `b != 0`.
+    pub int_pow_low_six_bits: bool,
+    /// Complex `power` is XLA's `EmitComplexPower` formula ([`super::xla::XlaOps::xla_pow`]).
+    pub complex_pow_xla: bool,
+    /// A bfloat16 operand of `logical_and`/`or`/`xor` keeps its subnormals: XLA widens it to
+    /// f32 by a shift and LLVM folds `x != 0.0` into an integer test, which DAZ does not touch.
+    pub logical_reads_bf16_raw: bool,
+    /// Float `power` (not complex) hands its operands to the C library's `pow` unflushed and
+    /// runs it with the CPU's DAZ/FTZ modes on ([`super::xla::under_daz_ftz`]; XLA:
+    /// `pow(0.0, 1e-45)` is 0.0, not 1.0; `pow(1e-45, 0.5)` is 2.646978e-23).
+    pub float_pow_under_daz: bool,
 }
 
 impl Semantics {
@@ -190,6 +245,13 @@ impl Semantics {
         eigen_complex_tail: false,
         float_equal_within_1e15: false,
         wide_int_pow_via_f64: false,
+        minmax_first_on_ties: false,
+        complex_order_select: false,
+        bool_multiply_selects: false,
+        int_pow_low_six_bits: false,
+        complex_pow_xla: false,
+        logical_reads_bf16_raw: false,
+        float_pow_under_daz: false,
     };
 
     /// PyTorch 2 on x86-64 (CPU).
@@ -213,28 +275,48 @@ impl Semantics {
         eigen_complex_tail: false,
         float_equal_within_1e15: false,
         wide_int_pow_via_f64: false,
+        minmax_first_on_ties: false,
+        complex_order_select: false,
+        bool_multiply_selects: false,
+        int_pow_low_six_bits: false,
+        complex_pow_xla: false,
+        logical_reads_bf16_raw: false,
+        float_pow_under_daz: false,
     };
 
     /// XLA on CPU (JAX).
     pub const XLA_CPU: Semantics = Semantics {
         name: "xla-cpu",
-        source: "tests/fixtures/eval/jax-x64.jsonl.gz, jax.jsonl.gz (jax 0.10.2, tools/oracle/record_values_fw.py)",
-        complex_mul_fma: false,
+        source: "tests/fixtures/eval/jax.jsonl.gz, jax-x64.jsonl.gz (jax 0.10.2, tools/oracle/record_values_fw.py)",
+        // XLA's LLVM contracts `ar·bi + ai·br` into fma(ar, bi, ai·br), as NumPy's loop
+        complex_mul_fma: true,
+        // lax.div/lax.rem of integers by zero: XLA's defined results, then jnp's adjustment
         int_div_zero: IntDivZero::Xla,
         exact_mixed_int64_compare: false,
         complex_add_alpha: false,
-        complex_pow_libm: true,
+        complex_pow_libm: false,
+        // negative exponents: unused, int_pow_low_six_bits decides
         int_pow_negative_values: true,
+        // jnp.remainder: select(sign differs and fmod != 0, fmod + b, fmod)
         rem_zero_divisor_sign: false,
         half_minmax_first: false,
+        // XLA's CPU runtime runs its kernels with DAZ and FTZ on (tsl ScopedFlushDenormal)
         flush_subnormals: true,
-        flush_exempt: &[],
-        float_floor_divide: FloatFloorDiv::Divmod,
-        complex_div: ComplexDiv::Smith,
+        // fmod is a C library call: raw operands, the library's own result
+        flush_exempt: &[Op::Remainder],
+        float_floor_divide: FloatFloorDiv::JaxDivmod,
+        complex_div: ComplexDiv::XlaSmith,
         bool_multiply_via_int32: false,
         eigen_complex_tail: false,
         float_equal_within_1e15: false,
         wide_int_pow_via_f64: false,
+        minmax_first_on_ties: true,
+        complex_order_select: true,
+        bool_multiply_selects: true,
+        int_pow_low_six_bits: true,
+        complex_pow_xla: true,
+        logical_reads_bf16_raw: true,
+        float_pow_under_daz: true,
     };
 
     /// TensorFlow 2 on CPU (every dtype conversion mode: the kernels are the same).
@@ -257,6 +339,13 @@ impl Semantics {
         eigen_complex_tail: true,
         float_equal_within_1e15: false,
         wide_int_pow_via_f64: false,
+        minmax_first_on_ties: false,
+        complex_order_select: false,
+        bool_multiply_selects: false,
+        int_pow_low_six_bits: false,
+        complex_pow_xla: false,
+        logical_reads_bf16_raw: false,
+        float_pow_under_daz: false,
     };
 
     /// PaddlePaddle 3 on CPU.
@@ -279,6 +368,13 @@ impl Semantics {
         eigen_complex_tail: false,
         float_equal_within_1e15: true,
         wide_int_pow_via_f64: true,
+        minmax_first_on_ties: false,
+        complex_order_select: false,
+        bool_multiply_selects: false,
+        int_pow_low_six_bits: false,
+        complex_pow_xla: false,
+        logical_reads_bf16_raw: false,
+        float_pow_under_daz: false,
     };
 
     /// Every named semantics.
@@ -305,6 +401,20 @@ impl Semantics {
     pub fn flushes(&self, op: Op) -> bool {
         self.flush_subnormals && !self.flush_exempt.contains(&op)
     }
+
+    /// Whether an `input` operand of `op` computed in `compute` is read without the CPU's
+    /// DAZ mode, though the op flushes (see [`Semantics::complex_order_select`],
+    /// [`Semantics::logical_reads_bf16_raw`]).
+    pub fn reads_raw(&self, op: Op, compute: crate::DType, input: crate::DType) -> bool {
+        let select = self.complex_order_select
+            && compute.is_complex()
+            && matches!(op, Op::Maximum | Op::Minimum);
+        let logical = self.logical_reads_bf16_raw
+            && input == crate::DType::BFloat16
+            && op.group() == "logical";
+        let pow = self.float_pow_under_daz && op == Op::Power && compute.is_floating_point();
+        select || logical || pow
+    }
 }
 
 impl Default for Semantics {
@@ -314,7 +424,7 @@ impl Default for Semantics {
 }
 
 /// The element operations of a working type.
-pub trait Arith: Num {
+pub trait Arith: Num + super::xla::XlaOps {
     /// `a + b`.
     fn add(a: Self, b: Self) -> Self;
     /// `a - b`.
@@ -1151,15 +1261,31 @@ fn apply<W: Copy, R>(a: Src<'_, W>, b: Src<'_, W>, out: &mut [R], f: impl Fn(W, 
 ///
 /// `half`: the compute dtype is float16/bfloat16 (working in f32), whose `maximum`/`minimum`
 /// keep the first operand on ties (`0.0` vs `-0.0`), as NumPy's scalar half loops do; the
-/// f32/f64 ones return the second, as its SIMD loops do.
+/// f32/f64 ones return the second, as its SIMD loops do. Formulas of several steps (JAX's
+/// float `floor_divide`) round each step to it.
 pub fn binary<W: Arith + FusedMulMaybe>(
     op: Op,
     a: Src<'_, W>,
     b: Src<'_, W>,
     out: Dst<'_, W>,
     sem: &Semantics,
-    half: bool,
+    half: Option<Half>,
 ) -> Result<(), KernelError> {
+    if sem.complex_order_select
+        && W::KIND == Kind::Complex
+        && matches!(op, Op::Maximum | Op::Minimum)
+    {
+        if let Dst::Same(out) = out {
+            // a select of the operands as they are (compared with subnormals read as zero)
+            let f = if op == Op::Maximum {
+                W::xla_max
+            } else {
+                W::xla_min
+            };
+            apply(a, b, out, f);
+            return Ok(());
+        }
+    }
     if sem.eigen_complex_tail && W::EIGEN_PACKET > 0 && matches!(op, Op::Multiply | Op::Divide) {
         if let Dst::Same(out) = out {
             binary_flushing(op, a, b, Dst::Same(&mut *out), sem, half)?;
@@ -1189,10 +1315,23 @@ fn binary_flushing<W: Arith + FusedMulMaybe>(
     b: Src<'_, W>,
     out: Dst<'_, W>,
     sem: &Semantics,
-    half: bool,
+    half: Option<Half>,
 ) -> Result<(), KernelError> {
     if !flushes::<W>(sem, op) {
         return binary_exact(op, a, b, out, sem, half);
+    }
+    // inputs read raw: every input was prepared (`prepare_inputs`) as the framework reads it
+    let raw = (sem.float_pow_under_daz && op == Op::Power && W::KIND == Kind::Float)
+        || (sem.logical_reads_bf16_raw && op.group() == "logical");
+    if raw {
+        return match out {
+            Dst::Same(out) => {
+                binary_exact(op, a, b, Dst::Same(&mut *out), sem, half)?;
+                flush_slice(out);
+                Ok(())
+            }
+            out => binary_exact(op, a, b, out, sem, half),
+        };
     }
     let (fa, fb): (Vec<W>, Vec<W>);
     let a = match a {
@@ -1244,10 +1383,13 @@ pub fn prepare_inputs(
     // an op exempt from flushing still reads a float32 (or bfloat16, widened by a shift)
     // input converted to float64 through the CPU's conversion, which flushes
     let widened = |d: DType| {
-        matches!(d, DType::Float32 | DType::BFloat16)
+        matches!(d, DType::Float32 | DType::BFloat16 | DType::Complex64)
             && matches!(plan.compute, DType::Float64 | DType::Complex128)
     };
-    let flush = |d: DType| sem.flush_subnormals && (sem.flushes(plan.op) || widened(d));
+    let flush = |d: DType| {
+        sem.flush_subnormals
+            && (widened(d) || (sem.flushes(plan.op) && !sem.reads_raw(plan.op, plan.compute, d)))
+    };
     let via_int32 =
         sem.bool_multiply_via_int32 && plan.op == Op::Multiply && plan.compute == DType::Bool;
     if !sem.flush_subnormals && !via_int32 {
@@ -1266,6 +1408,47 @@ pub fn prepare_inputs(
         v
     };
     Some(inputs.iter().map(prepare).collect())
+}
+
+/// The whole result where the framework computes an op as something else
+/// ([`Semantics::bool_multiply_selects`]: `bool ? other : 0`, the other operand cast to the
+/// result dtype as it is); `None` where the kernels run. `eval` asks before `execute`.
+pub fn computed_otherwise(
+    sem: &Semantics,
+    plan: &crate::Plan,
+    inputs: &[View<'_>],
+) -> Option<Array> {
+    use crate::DType;
+    // bfloat16 products are computed in f32 after a convert the rewrite does not see through
+    let rewritten = !matches!(plan.result, DType::Bool | DType::BFloat16);
+    if !sem.bool_multiply_selects || plan.op != Op::Multiply || !rewritten {
+        return None;
+    }
+    let (p, x) = match inputs {
+        [View::Bool(p), x] | [x, View::Bool(p)] if x.dtype() != DType::Bool => (*p, x),
+        _ => return None,
+    };
+    let n = p.len().max(x.len());
+    let broadcasts = |len: usize| len == n || len == 1;
+    if n == 0 || !broadcasts(p.len()) || !broadcasts(x.len()) {
+        return None;
+    }
+    let x = super::cast::cast_array(*x, plan.result);
+    fn select<T: super::array::Element>(p: &[bool], x: &[T], n: usize) -> Array {
+        let at = |i: usize, len: usize| if len == 1 { 0 } else { i };
+        T::array(
+            (0..n)
+                .map(|i| {
+                    if p[at(i, p.len())] {
+                        x[at(i, x.len())]
+                    } else {
+                        T::default()
+                    }
+                })
+                .collect(),
+        )
+    }
+    Some(crate::each_dtype!(Array, &x, v, T => select::<T>(p, v, n)))
 }
 
 fn flush_view(v: &View<'_>) -> Array {
@@ -1292,7 +1475,7 @@ fn binary_exact<W: Arith + FusedMulMaybe>(
     b: Src<'_, W>,
     out: Dst<'_, W>,
     sem: &Semantics,
-    half: bool,
+    half: Option<Half>,
 ) -> Result<(), KernelError> {
     use Op::*;
     let unsupported = || KernelError::Unsupported {
@@ -1300,116 +1483,136 @@ fn binary_exact<W: Arith + FusedMulMaybe>(
         dtype: W::DTYPE,
     };
     match out {
-        Dst::Same(out) => match op {
-            Add if sem.complex_add_alpha && W::KIND == Kind::Complex => {
-                let one = W::from_num(1.0f64);
-                apply(a, b, out, |x: W, y: W| W::add(x, W::mul(y, one)))
-            }
-            Subtract if sem.complex_add_alpha && W::KIND == Kind::Complex => {
-                let m1 = W::from_num(-1.0f64);
-                apply(a, b, out, |x: W, y: W| W::add(x, W::mul(y, m1)))
-            }
-            Add => apply(a, b, out, W::add),
-            Subtract => apply(a, b, out, W::sub),
-            Multiply => {
-                if sem.complex_mul_fma && W::HAS_FUSED {
-                    apply(a, b, out, W::mul_maybe_fused)
-                } else {
-                    apply(a, b, out, W::mul)
+        Dst::Same(out) => {
+            match op {
+                Add if sem.complex_add_alpha && W::KIND == Kind::Complex => {
+                    let one = W::from_num(1.0f64);
+                    apply(a, b, out, |x: W, y: W| W::add(x, W::mul(y, one)))
                 }
-            }
-            Divide if sem.complex_div == ComplexDiv::ScaledByMax => {
-                let ftz = sem.flush_subnormals;
-                apply(a, b, out, |x, y| W::div_scaled(x, y, ftz))
-            }
-            Divide
-                if sem.int_div_zero == IntDivZero::Error
-                    && W::KIND == Kind::Bool
-                    && has(b, |x| x == W::zero()) =>
-            {
-                return Err(KernelError::DivisionByZero);
-            }
-            Divide if sem.complex_div == ComplexDiv::SmithPlain => {
-                apply(a, b, out, W::div_smith_plain)
-            }
-            Divide => apply(a, b, out, W::div),
-            FloorDivide | Remainder => {
-                if !W::FLOOR {
-                    return Err(unsupported());
+                Subtract if sem.complex_add_alpha && W::KIND == Kind::Complex => {
+                    let m1 = W::from_num(-1.0f64);
+                    apply(a, b, out, |x: W, y: W| W::add(x, W::mul(y, m1)))
                 }
-                let by_zero = W::INT && has(b, |x| x == W::zero());
-                if by_zero && sem.int_div_zero == IntDivZero::Error {
+                Add => apply(a, b, out, W::add),
+                Subtract => apply(a, b, out, W::sub),
+                Multiply => {
+                    if sem.complex_mul_fma && W::HAS_FUSED {
+                        apply(a, b, out, W::mul_maybe_fused)
+                    } else {
+                        apply(a, b, out, W::mul)
+                    }
+                }
+                Divide if sem.complex_div == ComplexDiv::ScaledByMax => {
+                    let ftz = sem.flush_subnormals;
+                    apply(a, b, out, |x, y| W::div_scaled(x, y, ftz))
+                }
+                Divide
+                    if sem.int_div_zero == IntDivZero::Error
+                        && W::KIND == Kind::Bool
+                        && has(b, |x| x == W::zero()) =>
+                {
                     return Err(KernelError::DivisionByZero);
                 }
-                if by_zero && sem.int_div_zero == IntDivZero::Xla {
-                    let f = if op == FloorDivide {
-                        W::floor_div_xla
+                Divide if sem.complex_div == ComplexDiv::SmithPlain => {
+                    apply(a, b, out, W::div_smith_plain)
+                }
+                Divide if sem.complex_div == ComplexDiv::XlaSmith => apply(a, b, out, W::xla_div),
+                Divide => apply(a, b, out, W::div),
+                FloorDivide | Remainder => {
+                    if !W::FLOOR {
+                        return Err(unsupported());
+                    }
+                    let by_zero = W::INT && has(b, |x| x == W::zero());
+                    if by_zero && sem.int_div_zero == IntDivZero::Error {
+                        return Err(KernelError::DivisionByZero);
+                    }
+                    if by_zero && sem.int_div_zero == IntDivZero::Xla {
+                        let f = if op == FloorDivide {
+                            W::floor_div_xla
+                        } else {
+                            W::rem_xla
+                        };
+                        apply(a, b, out, f)
+                    } else if op == FloorDivide
+                        && W::KIND == Kind::Float
+                        && sem.float_floor_divide == FloatFloorDiv::JaxDivmod
+                    {
+                        let ftz = flushes::<W>(sem, op);
+                        let store = |x: W| {
+                            let x = half.map_or(x, |h| h.round(x));
+                            if ftz {
+                                x.flush()
+                            } else {
+                                x
+                            }
+                        };
+                        apply(a, b, out, |x, y| W::xla_floor_div(x, y, store))
+                    } else if op == FloorDivide
+                        && W::KIND == Kind::Float
+                        && sem.float_floor_divide == FloatFloorDiv::FloorOfQuotient
+                    {
+                        let ftz = sem.flush_subnormals;
+                        apply(a, b, out, |x, y| W::floor_div_quotient(x, y, ftz))
+                    } else if op == FloorDivide {
+                        apply(a, b, out, W::floor_div)
+                    } else if !sem.rem_zero_divisor_sign
+                        && W::KIND == Kind::Float
+                        && sem.flush_subnormals
+                    {
+                        apply(a, b, out, W::rem_fmod_zero_daz)
+                    } else if !sem.rem_zero_divisor_sign && W::KIND == Kind::Float {
+                        apply(a, b, out, W::rem_fmod_zero)
                     } else {
-                        W::rem_xla
-                    };
-                    apply(a, b, out, f)
-                } else if op == FloorDivide
-                    && W::KIND == Kind::Float
-                    && sem.float_floor_divide == FloatFloorDiv::FloorOfQuotient
-                {
-                    let ftz = sem.flush_subnormals;
-                    apply(a, b, out, |x, y| W::floor_div_quotient(x, y, ftz))
-                } else if op == FloorDivide {
-                    apply(a, b, out, W::floor_div)
-                } else if !sem.rem_zero_divisor_sign
-                    && W::KIND == Kind::Float
-                    && sem.flush_subnormals
-                {
-                    apply(a, b, out, W::rem_fmod_zero_daz)
-                } else if !sem.rem_zero_divisor_sign && W::KIND == Kind::Float {
-                    apply(a, b, out, W::rem_fmod_zero)
-                } else {
-                    apply(a, b, out, W::rem)
+                        apply(a, b, out, W::rem)
+                    }
                 }
-            }
-            Power => {
-                if W::INT && sem.wide_int_pow_via_f64 {
-                    apply(a, b, out, W::pow_via_f64)
-                } else if W::INT && sem.int_pow_negative_values {
-                    apply(a, b, out, W::pow_any)
-                } else if W::INT && has(b, W::negative) {
-                    return Err(KernelError::NegativePower);
-                } else if sem.complex_pow_libm && W::KIND == Kind::Complex {
-                    apply(a, b, out, W::pow_libm)
-                } else {
-                    apply(a, b, out, W::pow)
+                Power => {
+                    if (W::INT && sem.int_pow_low_six_bits)
+                        || (W::KIND == Kind::Complex && sem.complex_pow_xla)
+                        || (W::KIND == Kind::Float && sem.float_pow_under_daz)
+                    {
+                        apply(a, b, out, W::xla_pow)
+                    } else if W::INT && sem.wide_int_pow_via_f64 {
+                        apply(a, b, out, W::pow_via_f64)
+                    } else if W::INT && sem.int_pow_negative_values {
+                        apply(a, b, out, W::pow_any)
+                    } else if W::INT && has(b, W::negative) {
+                        return Err(KernelError::NegativePower);
+                    } else if sem.complex_pow_libm && W::KIND == Kind::Complex {
+                        apply(a, b, out, W::pow_libm)
+                    } else {
+                        apply(a, b, out, W::pow)
+                    }
                 }
-            }
-            Maximum if half && sem.half_minmax_first => {
-                apply(
+                Maximum if half.is_some() && sem.half_minmax_first => apply(
                     a,
                     b,
                     out,
                     |x: W, y: W| if W::cle(y, x) || x.isnan() { x } else { y },
-                )
-            }
-            Minimum if half && sem.half_minmax_first => {
-                apply(
+                ),
+                Minimum if half.is_some() && sem.half_minmax_first => apply(
                     a,
                     b,
                     out,
                     |x: W, y: W| if W::cle(x, y) || x.isnan() { x } else { y },
-                )
-            }
-            Maximum => apply(a, b, out, W::maximum),
-            Minimum => apply(a, b, out, W::minimum),
-            BitwiseAnd | BitwiseOr | BitwiseXor => {
-                if !W::BITWISE {
-                    return Err(unsupported());
+                ),
+                Maximum if sem.minmax_first_on_ties => apply(a, b, out, W::xla_max),
+                Minimum if sem.minmax_first_on_ties => apply(a, b, out, W::xla_min),
+                Maximum => apply(a, b, out, W::maximum),
+                Minimum => apply(a, b, out, W::minimum),
+                BitwiseAnd | BitwiseOr | BitwiseXor => {
+                    if !W::BITWISE {
+                        return Err(unsupported());
+                    }
+                    match op {
+                        BitwiseAnd => apply(a, b, out, W::band),
+                        BitwiseOr => apply(a, b, out, W::bor),
+                        _ => apply(a, b, out, W::bxor),
+                    }
                 }
-                match op {
-                    BitwiseAnd => apply(a, b, out, W::band),
-                    BitwiseOr => apply(a, b, out, W::bor),
-                    _ => apply(a, b, out, W::bxor),
-                }
+                _ => return Err(unsupported()),
             }
-            _ => return Err(unsupported()),
-        },
+        }
         Dst::Bool(out) => match op {
             Equal if sem.float_equal_within_1e15 => apply(a, b, out, W::ceq_within_1e15),
             NotEqual if sem.float_equal_within_1e15 => {
@@ -1417,6 +1620,10 @@ fn binary_exact<W: Arith + FusedMulMaybe>(
             }
             Equal => apply(a, b, out, W::ceq),
             NotEqual => apply(a, b, out, W::cne),
+            Less if sem.complex_order_select => apply(a, b, out, W::xla_lt),
+            LessEqual if sem.complex_order_select => apply(a, b, out, W::xla_le),
+            Greater if sem.complex_order_select => apply(b, a, out, W::xla_lt),
+            GreaterEqual if sem.complex_order_select => apply(b, a, out, W::xla_le),
             Less => apply(a, b, out, W::clt),
             LessEqual => apply(a, b, out, W::cle),
             Greater => apply(b, a, out, W::clt),
@@ -1467,19 +1674,21 @@ pub fn binary_cast<SA: Num, SB: Num, W: Arith + FusedMulMaybe>(
     sem: &Semantics,
 ) -> Result<(), KernelError> {
     match out {
-        Dst::Same(out) if flushes::<W>(sem, op) || sem.eigen_complex_tail => {
+        out if needs_plain_path::<W>(sem, op, &out) => {
             let ca: Vec<W> = a.iter().map(|&x| W::from_num(x)).collect();
             let cb: Vec<W> = b.iter().map(|&x| W::from_num(x)).collect();
-            binary(
-                op,
-                Src::Slice(&ca),
-                Src::Slice(&cb),
-                Dst::Same(out),
-                sem,
-                false,
-            )
+            binary(op, Src::Slice(&ca), Src::Slice(&cb), out, sem, None)
         }
         out => binary_cast_exact(op, a, b, out, sem),
+    }
+}
+
+/// Whether a fused pair must cast first and run [`binary`] (what the fused loops do not
+/// reproduce: flushing, Eigen's tail, XLA's complex order).
+fn needs_plain_path<W: Arith>(sem: &Semantics, op: Op, out: &Dst<'_, W>) -> bool {
+    match out {
+        Dst::Same(_) => flushes::<W>(sem, op) || sem.eigen_complex_tail,
+        Dst::Bool(_) => sem.complex_order_select && W::KIND == Kind::Complex,
     }
 }
 
@@ -1859,7 +2068,7 @@ mod tests {
             Src::Scalar(1),
             Dst::Same(&mut out),
             &Semantics::NUMPY,
-            false,
+            None,
         )
         .unwrap();
         assert_eq!(out, [-128, 2, -127]);
@@ -1870,7 +2079,7 @@ mod tests {
             Src::Scalar(2),
             Dst::Bool(&mut b),
             &Semantics::NUMPY,
-            false,
+            None,
         )
         .unwrap();
         assert_eq!(b, [false, false, true]);
@@ -1880,7 +2089,7 @@ mod tests {
             Src::Slice(&[1i8, -1]),
             Dst::Same(&mut [0; 2]),
             &Semantics::NUMPY,
-            false,
+            None,
         );
         assert_eq!(e, Err(KernelError::NegativePower));
         let e = binary(
@@ -1889,7 +2098,7 @@ mod tests {
             Src::Scalar(1.0),
             Dst::Same(&mut [0.0]),
             &Semantics::NUMPY,
-            false,
+            None,
         );
         assert!(matches!(e, Err(KernelError::Unsupported { .. })));
     }

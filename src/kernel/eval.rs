@@ -284,6 +284,9 @@ pub fn evaluate(
         .filter_map(|(d, s)| d.or_else(|| s.as_ref().map(|a| a.view())))
         .collect();
     let sem = policy.semantics();
+    if let Some(data) = compute::computed_otherwise(&sem, &plan, &views) {
+        return Ok(Evaluated { plan, data });
+    }
     let prepared = compute::prepare_inputs(&sem, &plan, &views);
     let views: Vec<View<'_>> = match &prepared {
         Some(p) => p.iter().map(|a| a.view()).collect(),

@@ -31,8 +31,8 @@ use rayon::prelude::*;
 use super::array::{Array, Element, View, ViewMut, C32, C64};
 use super::cast::{bf16_to_f32, cast_slice, cast_view, f32_to_bf16, same, same_mut, Num};
 use super::compute::{
-    binary, binary_cast, dot_acc, fusable, writes_bool, Arith, Dst, FusedMulMaybe, KernelError,
-    Semantics, Src, Sum,
+    binary, binary_cast, dot_acc, fusable, writes_bool, Arith, Dst, FusedMulMaybe, Half,
+    KernelError, Semantics, Src, Sum,
 };
 use crate::dtype::DType;
 use crate::op::Op;
@@ -462,8 +462,12 @@ fn elementwise<T: Work>(
     if n == 0 {
         return Ok(());
     }
-    let half = matches!(T::DTYPE, DType::Float16 | DType::BFloat16);
-    if !half
+    let half = match T::DTYPE {
+        DType::Float16 => Some(Half::F16),
+        DType::BFloat16 => Some(Half::BF16),
+        _ => None,
+    };
+    if half.is_none()
         && tuning().fused
         && a.len() == n
         && b.len() == n

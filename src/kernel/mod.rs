@@ -4,6 +4,7 @@
 //! * [`array`](mod@array): typed buffers ([`array::Array`], [`array::View`]) for the 15 dtypes;
 //! * [`cast`]: all 15×15 casts with NumPy's semantics (the table is in that module);
 //! * [`compute`]: the per-op element semantics and chunk kernels;
+//! * [`xla`]: XLA's CPU element operations where they differ (the `xla-cpu` semantics);
 //! * [`exec`]: chunked, cast-on-the-fly, parallel execution of a plan;
 //! * [`narrow`]: the narrow dtypes (float8/6/4, int4/2, complex32) as data, and their exact casts;
 //! * [`value`]: values as text, both ways;
@@ -37,6 +38,7 @@ pub mod npy;
 pub mod ops;
 pub mod simd;
 pub mod value;
+pub mod xla;
 
 pub use array::{Array, Element, View, ViewMut};
 pub use compute::{KernelError, Semantics};

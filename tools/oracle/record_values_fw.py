@@ -191,6 +191,7 @@ def main():
             f.write(json.dumps(head, separators=(",", ":")) + "\n")
             for rec in records(w, dtypes, ops, a.timeout):
                 f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+                f.flush()  # a run that is killed keeps every query it recorded (PATH.tmp)
                 n += 1
                 if "x" in rec["a"]:
                     bad += 1
