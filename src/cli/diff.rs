@@ -177,7 +177,7 @@ pub(crate) fn compare(a: &RulePolicy, b: &RulePolicy, op: Op, ignore_weak: bool)
 
 fn ops_of(s: &str) -> Result<Vec<Op>, PromoteError> {
     if s == "all" {
-        return Ok(Op::ALL.to_vec());
+        return Ok(Op::all());
     }
     s.split(',').map(|o| Op::parse(o.trim())).collect()
 }

@@ -7,6 +7,7 @@ mod dtypes;
 mod eval;
 mod explain;
 mod lattice;
+mod ops;
 mod resolve;
 mod svg;
 mod table;
@@ -83,6 +84,8 @@ enum Command {
     Dtypes(dtypes::DtypesArgs),
     /// List the built-in policies.
     Policies,
+    /// List the ops a policy has (class, arity, rule), or the whole op catalogue.
+    Ops(ops::OpsArgs),
     /// Every cell where two policies disagree, grouped by operand kinds; exit status 1 when they differ.
     Diff(diff::DiffArgs),
     /// Validate a policy file: errors with line and column, joins, commutativity, associativity.
@@ -190,6 +193,7 @@ pub fn main() -> i32 {
         Command::Explain(a) => explain::run(a),
         Command::Dtypes(a) => dtypes::run(a),
         Command::Policies => dtypes::policies(),
+        Command::Ops(a) => ops::run(a),
         Command::Diff(a) => diff::run(a),
         Command::Check(a) => check::run(a),
         Command::Lattice(a) => lattice::run(a),
@@ -239,7 +243,7 @@ pub fn diff_json(
     ignore_weak: bool,
 ) -> Result<serde_json::Value, PromoteError> {
     let ops: Vec<crate::Op> = if ops == "all" {
-        crate::Op::ALL.to_vec()
+        crate::Op::all()
     } else {
         ops.split(',')
             .map(|o| crate::Op::parse(o.trim()))

@@ -63,6 +63,9 @@ pub fn kernel_error(policy: &dyn Policy, plan: &Plan, e: KernelError) -> Promote
             rule: "no kernel".into(),
         },
         KernelError::Shape(m) => invalid(m),
+        KernelError::NoKernel { op } => PromoteError::NoKernel {
+            op: op.name().to_string(),
+        },
     }
 }
 

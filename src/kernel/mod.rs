@@ -4,6 +4,7 @@
 //! * [`array`](mod@array): typed buffers ([`array::Array`], [`array::View`]) for the 15 dtypes;
 //! * [`cast`]: all 15×15 casts with NumPy's semantics (the table is in that module);
 //! * [`compute`]: the per-op element semantics and chunk kernels;
+//! * [`dispatch`]: the one table from an op's kernel name to its kernel;
 //! * [`exec`]: chunked, cast-on-the-fly, parallel execution of a plan;
 //! * [`value`]: values as text, both ways;
 //! * [`data`]: `eval`'s JSON data arrays, straight into typed buffers and back;
@@ -28,6 +29,7 @@ pub mod bench;
 pub mod cast;
 pub mod compute;
 pub mod data;
+pub mod dispatch;
 pub mod eval;
 pub mod exec;
 pub mod npy;
