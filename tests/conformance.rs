@@ -157,7 +157,16 @@ fn every_recorded_cell_matches() {
 /// The policies whose ops recordings (`tests/fixtures/resolve-ops/`) replay at 100%; the others'
 /// figures are printed and their misses written out, but do not fail the test yet (the op
 /// rules of their policy files are not all written).
-const OPS_COMPLETE: &[&str] = &["array-api", "numpy", "numpy1", "tf", "torch"];
+const OPS_COMPLETE: &[&str] = &[
+    "array-api",
+    "numpy",
+    "numpy1",
+    "tf",
+    "tf-all",
+    "tf-legacy",
+    "tf-safe",
+    "torch",
+];
 
 /// Replays `tests/fixtures/resolve-ops/*.txt.gz` (issue 12: unary ops, more binary ops,
 /// reductions with `dtype=`, `divmod`'s two results) the same way.
