@@ -28,7 +28,11 @@ impl RulePolicy {
                 detail: format!("{} gives one result as {part} does", call.op),
                 sources: rule.sources.clone(),
             });
-            trace.steps.append(&mut sub.steps);
+            // a plan carries its steps; a refusal leaves them in the sub-trace
+            match &plan {
+                Ok(p) => trace.steps.extend(p.steps.iter().cloned()),
+                Err(_) => trace.steps.append(&mut sub.steps),
+            }
             parts.push(plan?);
         }
         let first = parts.first().cloned().ok_or_else(|| {
