@@ -4,7 +4,7 @@
 
 use clap::Args;
 
-use super::table::aligned;
+use super::render::aligned;
 use super::{emit, EXIT_ANSWERED};
 use crate::error::PromoteError;
 use crate::op::Op;
