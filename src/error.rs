@@ -129,6 +129,10 @@ pub enum PromoteError {
         rule: String,
     },
 
+    /// `eval` of an op no kernel computes yet (its dtypes resolve).
+    #[error("no kernel for {op} yet: `promote resolve` answers its dtypes, but eval cannot compute its values")]
+    NoKernel { op: String },
+
     /// The dtypes promote, but the framework refuses these values at run time.
     #[error("{policy}: {op} of {operands} is refused for these values at run time ({rule}); the dtypes promote, so change the values (a nonzero integer divisor, a non-negative integer exponent) or cast the operands to a float dtype")]
     Value {
@@ -172,9 +176,9 @@ impl PromoteError {
             }
             PromoteError::Overflow { .. } => ErrorKind::Overflow,
             PromoteError::Value { .. } => ErrorKind::Value,
-            PromoteError::Unsupported { .. } | PromoteError::DTypeMissing { .. } => {
-                ErrorKind::Unsupported
-            }
+            PromoteError::Unsupported { .. }
+            | PromoteError::DTypeMissing { .. }
+            | PromoteError::NoKernel { .. } => ErrorKind::Unsupported,
             _ => ErrorKind::Invalid,
         }
     }

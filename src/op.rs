@@ -7,51 +7,112 @@ use crate::dtype::DType;
 use crate::error::{suggest, PromoteError};
 use crate::operand::Operand;
 
-macro_rules! ops {
-    ($($variant:ident = $name:literal, $arity:literal;)*) => {
-        /// An op of the spec.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum Op { $($variant),* }
+mod registry;
 
+pub use registry::{register, OpEntry, OpForm, OpInfo, CATALOGUE};
+
+/// An op: an id into the op registry (`policies/ops.toml`, built in, plus the ops policy files
+/// add). Its name, spellings, form, class and kernel are data ([`Op::info`]); the engine has no
+/// per-op code.
+///
+/// ```
+/// use promote::{Op, OpForm};
+/// let sqrt = Op::parse("sqrt").unwrap();
+/// assert_eq!(sqrt.form(), OpForm::Unary);
+/// assert_eq!(sqrt.class(), "unary_float");
+/// assert_eq!(Op::parse("abs").unwrap().name(), "absolute");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Op(pub(crate) u16);
+
+macro_rules! core_ops {
+    ($($variant:ident = $index:literal $name:literal;)*) => {
+        /// The spec's version-1 ops, by the position `policies/ops.toml` gives them (code that
+        /// must name one of them, such as the kernels of the 23 binary ops, uses these).
+        #[allow(non_upper_case_globals)]
         impl Op {
-            /// Every op, in the spec's order.
-            pub const ALL: &'static [Op] = &[$(Op::$variant),*];
-            /// The spec's name (`floor_divide`, `logical_xor`, ...).
-            pub fn name(self) -> &'static str { match self { $(Op::$variant => $name),* } }
-            /// How many operands it takes.
-            pub fn arity(self) -> usize { match self { $(Op::$variant => $arity),* } }
+            $(
+                #[doc = concat!("`", $name, "`")]
+                pub const $variant: Op = Op($index);
+            )*
+        }
+
+        #[cfg(test)]
+        #[test]
+        fn core_ops_are_where_the_catalogue_puts_them() {
+            $(assert_eq!(Op::$variant.name(), $name);)*
         }
     };
 }
 
-ops! {
-    Add = "add", 2;
-    Subtract = "subtract", 2;
-    Multiply = "multiply", 2;
-    Divide = "divide", 2;
-    FloorDivide = "floor_divide", 2;
-    Remainder = "remainder", 2;
-    Power = "power", 2;
-    Maximum = "maximum", 2;
-    Minimum = "minimum", 2;
-    Equal = "equal", 2;
-    NotEqual = "not_equal", 2;
-    Less = "less", 2;
-    LessEqual = "less_equal", 2;
-    Greater = "greater", 2;
-    GreaterEqual = "greater_equal", 2;
-    LogicalAnd = "logical_and", 2;
-    LogicalOr = "logical_or", 2;
-    LogicalXor = "logical_xor", 2;
-    BitwiseAnd = "bitwise_and", 2;
-    BitwiseOr = "bitwise_or", 2;
-    BitwiseXor = "bitwise_xor", 2;
-    Matmul = "matmul", 2;
-    Sum = "sum", 1;
+core_ops! {
+    Add = 0 "add";
+    Subtract = 1 "subtract";
+    Multiply = 2 "multiply";
+    Divide = 3 "divide";
+    FloorDivide = 4 "floor_divide";
+    Remainder = 5 "remainder";
+    Power = 6 "power";
+    Maximum = 7 "maximum";
+    Minimum = 8 "minimum";
+    Equal = 9 "equal";
+    NotEqual = 10 "not_equal";
+    Less = 11 "less";
+    LessEqual = 12 "less_equal";
+    Greater = 13 "greater";
+    GreaterEqual = 14 "greater_equal";
+    LogicalAnd = 15 "logical_and";
+    LogicalOr = 16 "logical_or";
+    LogicalXor = 17 "logical_xor";
+    BitwiseAnd = 18 "bitwise_and";
+    BitwiseOr = 19 "bitwise_or";
+    BitwiseXor = 20 "bitwise_xor";
+    Matmul = 21 "matmul";
+    Sum = 22 "sum";
 }
 
 impl Op {
-    /// Parse a spec name, or fail with the nearest one.
+    /// Every op: the catalogue's, then those policy files added.
+    pub fn all() -> Vec<Op> {
+        registry::all()
+    }
+
+    /// The op's entry in the registry.
+    pub fn info(self) -> &'static OpInfo {
+        registry::info(self)
+    }
+
+    /// The op's position in the registry (dense: 0 up to the number of ops).
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The op's name (`floor_divide`, `sqrt`, ...).
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// How many operands it takes.
+    pub fn arity(self) -> usize {
+        self.info().form.operands()
+    }
+
+    /// Unary, binary or reduction.
+    pub fn form(self) -> OpForm {
+        self.info().form
+    }
+
+    /// The op class policies attach rules to by default (`arithmetic`, `unary_float`, ...).
+    pub fn class(self) -> &'static str {
+        self.info().class
+    }
+
+    /// The same as [`Op::class`] (the version-1 word: `arithmetic`, `comparison`, ...).
+    pub fn group(self) -> &'static str {
+        self.class()
+    }
+
+    /// Parse an op name or spelling, or fail with the nearest one.
     ///
     /// ```
     /// use promote::Op;
@@ -59,30 +120,16 @@ impl Op {
     /// assert!(Op::parse("substract").unwrap_err().to_string().contains("subtract"));
     /// ```
     pub fn parse(s: &str) -> Result<Op, PromoteError> {
-        Op::ALL
-            .iter()
-            .copied()
-            .find(|o| o.name() == s)
-            .ok_or_else(|| PromoteError::UnknownOp {
-                name: s.to_string(),
-                suggestion: suggest(s, Op::ALL.iter().map(|o| o.name())),
-            })
+        registry::find(s).ok_or_else(|| PromoteError::UnknownOp {
+            name: s.to_string(),
+            suggestion: op_suggestion(s),
+        })
     }
+}
 
-    /// The op group policies attach rules to: `arithmetic`, `division`, `comparison`, `logical`, `bitwise`, `matmul`, `reduction`.
-    pub fn group(self) -> &'static str {
-        use Op::*;
-        match self {
-            Add | Subtract | Multiply | FloorDivide | Remainder | Power | Maximum | Minimum => {
-                "arithmetic"
-            }
-            Divide => "division",
-            Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual => "comparison",
-            LogicalAnd | LogicalOr | LogicalXor => "logical",
-            BitwiseAnd | BitwiseOr | BitwiseXor => "bitwise",
-            Matmul => "matmul",
-            Sum => "reduction",
-        }
+impl fmt::Debug for Op {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Op({})", self.name())
     }
 }
 
@@ -109,9 +156,15 @@ impl FromStr for Op {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Call {
+    /// The op.
     pub op: Op,
+    /// Its operands, in call order.
     pub operands: Vec<Operand>,
+    /// The dtype of the tensor the result is written into (`out=`, in place).
     pub out: Option<DType>,
+    /// The op's `dtype=` argument (`np.sum(a, dtype=D)`): the dtype it computes and returns in,
+    /// where the policy says the op takes one.
+    pub dtype: Option<DType>,
 }
 
 impl Call {
@@ -135,14 +188,31 @@ impl Call {
                 "matmul takes tensors of one or more dimensions; use multiply for scalars",
             ));
         }
-        Ok(Call { op, operands, out })
+        Ok(Call {
+            op,
+            operands,
+            out,
+            dtype: None,
+        })
+    }
+
+    /// The same call with a `dtype=` argument.
+    ///
+    /// ```
+    /// use promote::{Call, DType};
+    /// let c: Call = "sum int8".parse().unwrap();
+    /// assert_eq!(c.with_dtype(Some(DType::Int16)).to_string(), "sum int8 dtype=int16");
+    /// ```
+    pub fn with_dtype(mut self, dtype: Option<DType>) -> Call {
+        self.dtype = dtype;
+        self
     }
 }
 
 impl FromStr for Call {
     type Err = PromoteError;
-    /// `[OP] OPERAND [OPERAND] [out=DTYPE]`, operands in the compact syntax; without an op
-    /// word the op is `add` (the one call grammar of every subcommand).
+    /// `[OP] OPERAND [OPERAND] [dtype=DTYPE] [out=DTYPE]`, operands in the compact syntax;
+    /// without an op word the op is `add` (the one call grammar of every subcommand).
     ///
     /// ```
     /// use promote::{Call, Op};
@@ -155,6 +225,11 @@ impl FromStr for Call {
         let mut out = None;
         if let Some(d) = words.last().and_then(|w| w.strip_prefix("out=")) {
             out = Some(DType::parse(d)?);
+            words.pop();
+        }
+        let mut dtype = None;
+        if let Some(d) = words.last().and_then(|w| w.strip_prefix("dtype=")) {
+            dtype = Some(DType::parse(d)?);
             words.pop();
         }
         let (op, operands) = match words.split_first() {
@@ -178,12 +253,17 @@ impl FromStr for Call {
             .iter()
             .map(|t| t.parse())
             .collect::<Result<Vec<Operand>, _>>()?;
-        Call::new(op, operands, out)
+        Ok(Call::new(op, operands, out)?.with_dtype(dtype))
     }
 }
 
 fn op_suggestion(word: &str) -> Option<String> {
-    suggest(word, Op::ALL.iter().map(|o| o.name()))
+    let ops = Op::all();
+    suggest(
+        word,
+        ops.iter()
+            .flat_map(|o| std::iter::once(o.name()).chain(o.info().aliases.iter().copied())),
+    )
 }
 
 impl fmt::Display for Call {
@@ -191,6 +271,9 @@ impl fmt::Display for Call {
         f.write_str(self.op.name())?;
         for o in &self.operands {
             write!(f, " {o}")?;
+        }
+        if let Some(d) = self.dtype {
+            write!(f, " dtype={d}")?;
         }
         if let Some(d) = self.out {
             write!(f, " out={d}")?;

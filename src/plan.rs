@@ -15,7 +15,7 @@ use std::fmt;
 use crate::dtype::DType;
 use crate::error::PromoteError;
 use crate::op::Op;
-use crate::operand::Literal;
+use crate::operand::{Literal, LiteralKind};
 
 /// Where a join comes from: the policy's lattice or its table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -182,9 +182,31 @@ pub struct Plan {
     pub promoted: DType,
     /// The rules that decided, in order.
     pub steps: Vec<Step>,
+    /// For an op of several results (`divmod`): the plan of each result, in order (the fields
+    /// above are the first's); empty for an op of one result.
+    pub parts: Vec<Plan>,
+    /// The result is a plain Python number of this kind, not an array (NumPy's `np.real(1)` is
+    /// `1`); `result` is then the dtype the framework would give that number.
+    pub scalar: Option<LiteralKind>,
 }
 
 impl Plan {
+    /// Every result as (dtype, weak): the parts' for an op of several results, else this one.
+    ///
+    /// ```
+    /// use promote::{builtin, Call, DType, Policy};
+    /// let numpy = builtin("numpy").unwrap();
+    /// let plan = numpy.resolve(&"divmod int8 int16".parse::<Call>().unwrap()).unwrap();
+    /// assert_eq!(plan.results(), vec![(DType::Int16, false), (DType::Int16, false)]);
+    /// ```
+    pub fn results(&self) -> Vec<(DType, bool)> {
+        if self.parts.is_empty() {
+            vec![(self.result, self.weak)]
+        } else {
+            self.parts.iter().map(|p| (p.result, p.weak)).collect()
+        }
+    }
+
     /// The steps as numbered lines, `N. [rule] what it decided`.
     ///
     /// ```

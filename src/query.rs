@@ -43,10 +43,10 @@ pub enum Interface {
 }
 
 /// The keys a query object has.
-pub const QUERY_KEYS: &[&str] = &["op", "operands", "out"];
+pub const QUERY_KEYS: &[&str] = &["op", "operands", "out", "dtype"];
 /// Keys the spec adds in version 2 that this engine does not implement yet: a query that
 /// carries one is answered `invalid`, never silently as if the key were absent.
-pub const VERSION_2_KEYS: &[&str] = &["form", "dtype", "casting", "set", "autocast"];
+pub const VERSION_2_KEYS: &[&str] = &["form", "casting", "set", "autocast"];
 /// The keys of a Python-scalar operand.
 pub const SCALAR_KEYS: &[&str] = &["scalar", "value"];
 /// The keys of a tensor operand (`eval` adds `data`).
@@ -248,16 +248,35 @@ pub fn parse_query_for(v: &Value, interface: Interface) -> Result<Call, PromoteE
             })?)?)
         }
     };
-    Call::new(op, operands, out)
+    let dtype = match field(o, "dtype") {
+        None => None,
+        Some(v) => Some(DType::parse(v.as_str().ok_or_else(|| {
+            PromoteError::invalid("\"dtype\" is a dtype name (the op's dtype= argument)")
+        })?)?),
+    };
+    Ok(Call::new(op, operands, out)?.with_dtype(dtype))
 }
 
-/// The answer object for a resolved plan or an error.
+/// The answer object for a resolved plan or an error; an op of several results (`divmod`)
+/// adds `"results"`, one `{"dtype", "weak"}` per result (the first is also the answer's own);
+/// a result that is a plain Python number adds `"scalar": "int"` (or `"float"`).
 pub fn answer_value(r: &Result<Plan, PromoteError>) -> Value {
-    answer_of(
+    let mut v = answer_of(
         &r.as_ref()
             .map(|p| (p.result, p.weak))
             .map_err(|e| e.clone()),
-    )
+    );
+    if let (Ok(p), Value::Object(m)) = (r, &mut v) {
+        if let Some(k) = p.scalar {
+            m.insert("scalar".into(), json!(k.name()));
+        }
+        if !p.parts.is_empty() {
+            let results = p.results().into_iter();
+            let results = results.map(|(d, w)| json!({"dtype": d.name(), "weak": w}));
+            m.insert("results".into(), Value::Array(results.collect()));
+        }
+    }
+    v
 }
 
 /// The answer object for a result dtype and weak flag, or an error.
@@ -272,9 +291,17 @@ pub fn answer_of(r: &Result<(DType, bool), PromoteError>) -> Value {
 pub fn answer_line(policy: &dyn Policy, line: &str) -> String {
     let r = serde_json::from_str::<Value>(line)
         .map_err(|e| PromoteError::invalid(format!("not JSON: {e}")))
-        .and_then(|v| parse_query(&v))
-        .and_then(|c| policy.result(&c));
-    answer_of(&r).to_string()
+        .and_then(|v| parse_query(&v));
+    match r {
+        // several results, or a Python number as the result: the plan says more than (dtype, weak)
+        Ok(c)
+            if !c.op.info().parts.is_empty()
+                || c.op.arity() == 1 && c.operands[0].literal().is_some() =>
+        {
+            answer_value(&policy.resolve(&c)).to_string()
+        }
+        r => answer_of(&r.and_then(|c| policy.result(&c))).to_string(),
+    }
 }
 
 /// The spec's JSON form of an operand.
@@ -318,16 +345,26 @@ pub fn call_json(c: &Call) -> Value {
         "operands".into(),
         Value::Array(c.operands.iter().map(operand_json).collect()),
     );
+    if let Some(d) = c.dtype {
+        m.insert("dtype".into(), json!(d.name()));
+    }
     if let Some(o) = c.out {
         m.insert("out".into(), json!(o.name()));
     }
     Value::Object(m)
 }
 
-/// The compact answer token of a JSON answer: `int16`, `~float32`, `!overflow`.
+/// The compact answer token of a JSON answer: `int16`, `~float32`, `!overflow`; several
+/// results joined by `,` (`int8,int8`); a plain Python number `=int` / `=float`.
 pub fn answer_token(answer: &Value) -> String {
     if let Some(e) = answer.get("error").and_then(|e| e.as_str()) {
         return format!("!{e}");
+    }
+    if let Some(k) = answer.get("scalar").and_then(|k| k.as_str()) {
+        return format!("={k}");
+    }
+    if let Some(rs) = answer.get("results").and_then(|r| r.as_array()) {
+        return rs.iter().map(answer_token).collect::<Vec<_>>().join(",");
     }
     let weak = answer
         .get("weak")

@@ -48,7 +48,7 @@ fn operand() -> impl Strategy<Value = String> {
 /// A call: an optional op word (or a misspelt one), operands, an optional `out=`.
 fn call() -> impl Strategy<Value = String> {
     let op = prop_oneof![
-        (0..Op::ALL.len()).prop_map(|i| Op::ALL[i].name().to_string()),
+        (0..Op::all().len()).prop_map(|i| Op::all()[i].name().to_string()),
         Just(String::new()),
         "[a-z_]{1,14}",
     ];
@@ -176,10 +176,10 @@ fn eval_query() -> impl Strategy<Value = String> {
         )
     });
     let operand = prop_oneof![3 => tensor, 1 => scalar];
-    ((0..Op::ALL.len()), prop::collection::vec(operand, 1..3)).prop_map(|(op, ops)| {
+    ((0..Op::all().len()), prop::collection::vec(operand, 1..3)).prop_map(|(op, ops)| {
         format!(
             r#"{{"op": "{}", "operands": [{}]}}"#,
-            Op::ALL[op].name(),
+            Op::all()[op].name(),
             ops.join(", ")
         )
     })

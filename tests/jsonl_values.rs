@@ -100,7 +100,8 @@ fn unknown_keys_are_invalid_and_named() {
         (r#""form": "function""#, "version-2"),
         (r#""set": {"default_float": "float64"}"#, "version-2"),
         (r#""casting": "same_kind""#, "version-2"),
-        (r#""dtype": "float64""#, "version-2"),
+        // `add` takes no dtype= argument in any policy: invalid, saying so
+        (r#""dtype": "float64""#, "dtype="),
     ] {
         let a = resolve("torch", &format!("{{{base}, {extra}}}"));
         assert_eq!(a["error"], "invalid", "{extra}");
@@ -185,4 +186,25 @@ fn literals_echo_as_python_repr() {
     if let Some(m) = a["message"].as_str() {
         assert!(!m.contains("0.000"), "{m}");
     }
+}
+
+#[test]
+fn dtype_argument_and_several_results() {
+    let q = r#"{"op": "sum", "operands": [{"dtype": "int8"}], "dtype": "int16"}"#;
+    assert_eq!(resolve("numpy", q)["dtype"], "int16");
+    let q = r#"{"op": "mean", "operands": [{"dtype": "int8"}], "dtype": "int16"}"#;
+    assert_eq!(resolve("torch", q)["error"], "unsupported");
+    let q = r#"{"op": "sum", "operands": [{"dtype": "int8"}], "dtype": "int17"}"#;
+    assert_eq!(resolve("numpy", q)["error"], "invalid");
+    let q = r#"{"op": "divmod", "operands": [{"dtype": "int8"}, {"dtype": "uint8"}]}"#;
+    let a = resolve("numpy", q);
+    assert_eq!(a["dtype"], "int16");
+    assert_eq!(a["results"][1]["dtype"], "int16");
+    assert_eq!(resolve("torch", q)["error"], "unsupported");
+    assert!(resolve("torch", q)["message"]
+        .as_str()
+        .unwrap()
+        .contains("no `divmod`"));
+    let q = r#"{"op": "real", "operands": [{"scalar": "int", "value": "1"}]}"#;
+    assert_eq!(resolve("numpy", q)["scalar"], "int");
 }

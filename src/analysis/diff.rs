@@ -187,7 +187,7 @@ fn compare(a: &RulePolicy, b: &RulePolicy, op: Op, ignore_weak: bool) -> Vec<Dif
 /// ```
 pub fn parse_ops(s: &str) -> Result<Vec<Op>, PromoteError> {
     if s == "all" {
-        return Ok(Op::ALL.to_vec());
+        return Ok(Op::all());
     }
     s.split(',').map(|o| Op::parse(o.trim())).collect()
 }

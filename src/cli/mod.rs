@@ -8,6 +8,7 @@ mod dtypes;
 mod eval;
 mod explain;
 mod lattice;
+mod ops;
 mod render;
 mod resolve;
 mod svg;
@@ -85,6 +86,8 @@ enum Command {
     Dtypes(dtypes::DtypesArgs),
     /// List the built-in policies.
     Policies,
+    /// List the ops a policy has (class, arity, rule), or the whole op catalogue.
+    Ops(ops::OpsArgs),
     /// Every cell where two policies disagree, grouped by operand kinds; exit status 1 when they differ.
     Diff(diff::DiffArgs),
     /// Validate a policy file: errors with line and column, joins, commutativity, associativity.
@@ -192,6 +195,7 @@ pub fn main() -> i32 {
         Command::Explain(a) => explain::run(a),
         Command::Dtypes(a) => dtypes::run(a),
         Command::Policies => dtypes::policies(),
+        Command::Ops(a) => ops::run(a),
         Command::Diff(a) => diff::run(a),
         Command::Check(a) => check::run(a),
         Command::Lattice(a) => lattice::run(a),

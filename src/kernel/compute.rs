@@ -50,6 +50,8 @@ pub enum KernelError {
     Unsupported { op: Op, dtype: crate::DType },
     /// Operand lengths that do not broadcast, or a wrong operand count.
     Shape(String),
+    /// No kernel computes the op yet (its dtypes resolve; `eval` cannot run it).
+    NoKernel { op: Op },
 }
 
 impl std::fmt::Display for KernelError {
@@ -59,6 +61,10 @@ impl std::fmt::Display for KernelError {
             KernelError::NegativePower => f.write_str("Integers to negative integer powers are not allowed; cast the base to a float dtype"),
             KernelError::Unsupported { op, dtype } => write!(f, "{op} has no kernel for {dtype}"),
             KernelError::Shape(m) => f.write_str(m),
+            KernelError::NoKernel { op } => write!(
+                f,
+                "no kernel for {op} yet: `promote resolve` answers its dtypes, but eval cannot compute it"
+            ),
         }
     }
 }
@@ -1477,160 +1483,157 @@ fn binary_exact<W: Arith + FusedMulMaybe>(
     sem: &Semantics,
     half: Option<Half>,
 ) -> Result<(), KernelError> {
-    use Op::*;
     let unsupported = || KernelError::Unsupported {
         op,
         dtype: W::DTYPE,
     };
     match out {
-        Dst::Same(out) => {
-            match op {
-                Add if sem.complex_add_alpha && W::KIND == Kind::Complex => {
-                    let one = W::from_num(1.0f64);
-                    apply(a, b, out, |x: W, y: W| W::add(x, W::mul(y, one)))
+        Dst::Same(out) => match op {
+            Op::Add if sem.complex_add_alpha && W::KIND == Kind::Complex => {
+                let one = W::from_num(1.0f64);
+                apply(a, b, out, |x: W, y: W| W::add(x, W::mul(y, one)))
+            }
+            Op::Subtract if sem.complex_add_alpha && W::KIND == Kind::Complex => {
+                let m1 = W::from_num(-1.0f64);
+                apply(a, b, out, |x: W, y: W| W::add(x, W::mul(y, m1)))
+            }
+            Op::Add => apply(a, b, out, W::add),
+            Op::Subtract => apply(a, b, out, W::sub),
+            Op::Multiply => {
+                if sem.complex_mul_fma && W::HAS_FUSED {
+                    apply(a, b, out, W::mul_maybe_fused)
+                } else {
+                    apply(a, b, out, W::mul)
                 }
-                Subtract if sem.complex_add_alpha && W::KIND == Kind::Complex => {
-                    let m1 = W::from_num(-1.0f64);
-                    apply(a, b, out, |x: W, y: W| W::add(x, W::mul(y, m1)))
+            }
+            Op::Divide if sem.complex_div == ComplexDiv::ScaledByMax => {
+                let ftz = sem.flush_subnormals;
+                apply(a, b, out, |x, y| W::div_scaled(x, y, ftz))
+            }
+            Op::Divide
+                if sem.int_div_zero == IntDivZero::Error
+                    && W::KIND == Kind::Bool
+                    && has(b, |x| x == W::zero()) =>
+            {
+                return Err(KernelError::DivisionByZero);
+            }
+            Op::Divide if sem.complex_div == ComplexDiv::SmithPlain => {
+                apply(a, b, out, W::div_smith_plain)
+            }
+            Op::Divide if sem.complex_div == ComplexDiv::XlaSmith => apply(a, b, out, W::xla_div),
+            Op::Divide => apply(a, b, out, W::div),
+            Op::FloorDivide | Op::Remainder => {
+                if !W::FLOOR {
+                    return Err(unsupported());
                 }
-                Add => apply(a, b, out, W::add),
-                Subtract => apply(a, b, out, W::sub),
-                Multiply => {
-                    if sem.complex_mul_fma && W::HAS_FUSED {
-                        apply(a, b, out, W::mul_maybe_fused)
-                    } else {
-                        apply(a, b, out, W::mul)
-                    }
-                }
-                Divide if sem.complex_div == ComplexDiv::ScaledByMax => {
-                    let ftz = sem.flush_subnormals;
-                    apply(a, b, out, |x, y| W::div_scaled(x, y, ftz))
-                }
-                Divide
-                    if sem.int_div_zero == IntDivZero::Error
-                        && W::KIND == Kind::Bool
-                        && has(b, |x| x == W::zero()) =>
-                {
+                let by_zero = W::INT && has(b, |x| x == W::zero());
+                if by_zero && sem.int_div_zero == IntDivZero::Error {
                     return Err(KernelError::DivisionByZero);
                 }
-                Divide if sem.complex_div == ComplexDiv::SmithPlain => {
-                    apply(a, b, out, W::div_smith_plain)
-                }
-                Divide if sem.complex_div == ComplexDiv::XlaSmith => apply(a, b, out, W::xla_div),
-                Divide => apply(a, b, out, W::div),
-                FloorDivide | Remainder => {
-                    if !W::FLOOR {
-                        return Err(unsupported());
-                    }
-                    let by_zero = W::INT && has(b, |x| x == W::zero());
-                    if by_zero && sem.int_div_zero == IntDivZero::Error {
-                        return Err(KernelError::DivisionByZero);
-                    }
-                    if by_zero && sem.int_div_zero == IntDivZero::Xla {
-                        let f = if op == FloorDivide {
-                            W::floor_div_xla
+                if by_zero && sem.int_div_zero == IntDivZero::Xla {
+                    let f = if op == Op::FloorDivide {
+                        W::floor_div_xla
+                    } else {
+                        W::rem_xla
+                    };
+                    apply(a, b, out, f)
+                } else if op == Op::FloorDivide
+                    && W::KIND == Kind::Float
+                    && sem.float_floor_divide == FloatFloorDiv::JaxDivmod
+                {
+                    let ftz = flushes::<W>(sem, op);
+                    let store = |x: W| {
+                        let x = half.map_or(x, |h| h.round(x));
+                        if ftz {
+                            x.flush()
                         } else {
-                            W::rem_xla
-                        };
-                        apply(a, b, out, f)
-                    } else if op == FloorDivide
-                        && W::KIND == Kind::Float
-                        && sem.float_floor_divide == FloatFloorDiv::JaxDivmod
-                    {
-                        let ftz = flushes::<W>(sem, op);
-                        let store = |x: W| {
-                            let x = half.map_or(x, |h| h.round(x));
-                            if ftz {
-                                x.flush()
-                            } else {
-                                x
-                            }
-                        };
-                        apply(a, b, out, |x, y| W::xla_floor_div(x, y, store))
-                    } else if op == FloorDivide
-                        && W::KIND == Kind::Float
-                        && sem.float_floor_divide == FloatFloorDiv::FloorOfQuotient
-                    {
-                        let ftz = sem.flush_subnormals;
-                        apply(a, b, out, |x, y| W::floor_div_quotient(x, y, ftz))
-                    } else if op == FloorDivide {
-                        apply(a, b, out, W::floor_div)
-                    } else if !sem.rem_zero_divisor_sign
-                        && W::KIND == Kind::Float
-                        && sem.flush_subnormals
-                    {
-                        apply(a, b, out, W::rem_fmod_zero_daz)
-                    } else if !sem.rem_zero_divisor_sign && W::KIND == Kind::Float {
-                        apply(a, b, out, W::rem_fmod_zero)
-                    } else {
-                        apply(a, b, out, W::rem)
-                    }
+                            x
+                        }
+                    };
+                    apply(a, b, out, |x, y| W::xla_floor_div(x, y, store))
+                } else if op == Op::FloorDivide
+                    && W::KIND == Kind::Float
+                    && sem.float_floor_divide == FloatFloorDiv::FloorOfQuotient
+                {
+                    let ftz = sem.flush_subnormals;
+                    apply(a, b, out, |x, y| W::floor_div_quotient(x, y, ftz))
+                } else if op == Op::FloorDivide {
+                    apply(a, b, out, W::floor_div)
+                } else if !sem.rem_zero_divisor_sign
+                    && W::KIND == Kind::Float
+                    && sem.flush_subnormals
+                {
+                    apply(a, b, out, W::rem_fmod_zero_daz)
+                } else if !sem.rem_zero_divisor_sign && W::KIND == Kind::Float {
+                    apply(a, b, out, W::rem_fmod_zero)
+                } else {
+                    apply(a, b, out, W::rem)
                 }
-                Power => {
-                    if (W::INT && sem.int_pow_low_six_bits)
-                        || (W::KIND == Kind::Complex && sem.complex_pow_xla)
-                        || (W::KIND == Kind::Float && sem.float_pow_under_daz)
-                    {
-                        apply(a, b, out, W::xla_pow)
-                    } else if W::INT && sem.wide_int_pow_via_f64 {
-                        apply(a, b, out, W::pow_via_f64)
-                    } else if W::INT && sem.int_pow_negative_values {
-                        apply(a, b, out, W::pow_any)
-                    } else if W::INT && has(b, W::negative) {
-                        return Err(KernelError::NegativePower);
-                    } else if sem.complex_pow_libm && W::KIND == Kind::Complex {
-                        apply(a, b, out, W::pow_libm)
-                    } else {
-                        apply(a, b, out, W::pow)
-                    }
-                }
-                Maximum if half.is_some() && sem.half_minmax_first => apply(
-                    a,
-                    b,
-                    out,
-                    |x: W, y: W| if W::cle(y, x) || x.isnan() { x } else { y },
-                ),
-                Minimum if half.is_some() && sem.half_minmax_first => apply(
-                    a,
-                    b,
-                    out,
-                    |x: W, y: W| if W::cle(x, y) || x.isnan() { x } else { y },
-                ),
-                Maximum if sem.minmax_first_on_ties => apply(a, b, out, W::xla_max),
-                Minimum if sem.minmax_first_on_ties => apply(a, b, out, W::xla_min),
-                Maximum => apply(a, b, out, W::maximum),
-                Minimum => apply(a, b, out, W::minimum),
-                BitwiseAnd | BitwiseOr | BitwiseXor => {
-                    if !W::BITWISE {
-                        return Err(unsupported());
-                    }
-                    match op {
-                        BitwiseAnd => apply(a, b, out, W::band),
-                        BitwiseOr => apply(a, b, out, W::bor),
-                        _ => apply(a, b, out, W::bxor),
-                    }
-                }
-                _ => return Err(unsupported()),
             }
-        }
+            Op::Power => {
+                if (W::INT && sem.int_pow_low_six_bits)
+                    || (W::KIND == Kind::Complex && sem.complex_pow_xla)
+                    || (W::KIND == Kind::Float && sem.float_pow_under_daz)
+                {
+                    apply(a, b, out, W::xla_pow)
+                } else if W::INT && sem.wide_int_pow_via_f64 {
+                    apply(a, b, out, W::pow_via_f64)
+                } else if W::INT && sem.int_pow_negative_values {
+                    apply(a, b, out, W::pow_any)
+                } else if W::INT && has(b, W::negative) {
+                    return Err(KernelError::NegativePower);
+                } else if sem.complex_pow_libm && W::KIND == Kind::Complex {
+                    apply(a, b, out, W::pow_libm)
+                } else {
+                    apply(a, b, out, W::pow)
+                }
+            }
+            Op::Maximum if half.is_some() && sem.half_minmax_first => apply(
+                a,
+                b,
+                out,
+                |x: W, y: W| if W::cle(y, x) || x.isnan() { x } else { y },
+            ),
+            Op::Minimum if half.is_some() && sem.half_minmax_first => apply(
+                a,
+                b,
+                out,
+                |x: W, y: W| if W::cle(x, y) || x.isnan() { x } else { y },
+            ),
+            Op::Maximum if sem.minmax_first_on_ties => apply(a, b, out, W::xla_max),
+            Op::Minimum if sem.minmax_first_on_ties => apply(a, b, out, W::xla_min),
+            Op::Maximum => apply(a, b, out, W::maximum),
+            Op::Minimum => apply(a, b, out, W::minimum),
+            Op::BitwiseAnd | Op::BitwiseOr | Op::BitwiseXor => {
+                if !W::BITWISE {
+                    return Err(unsupported());
+                }
+                match op {
+                    Op::BitwiseAnd => apply(a, b, out, W::band),
+                    Op::BitwiseOr => apply(a, b, out, W::bor),
+                    _ => apply(a, b, out, W::bxor),
+                }
+            }
+            _ => return Err(unsupported()),
+        },
         Dst::Bool(out) => match op {
-            Equal if sem.float_equal_within_1e15 => apply(a, b, out, W::ceq_within_1e15),
-            NotEqual if sem.float_equal_within_1e15 => {
+            Op::Equal if sem.float_equal_within_1e15 => apply(a, b, out, W::ceq_within_1e15),
+            Op::NotEqual if sem.float_equal_within_1e15 => {
                 apply(a, b, out, |x, y| !W::ceq_within_1e15(x, y))
             }
-            Equal => apply(a, b, out, W::ceq),
-            NotEqual => apply(a, b, out, W::cne),
-            Less if sem.complex_order_select => apply(a, b, out, W::xla_lt),
-            LessEqual if sem.complex_order_select => apply(a, b, out, W::xla_le),
-            Greater if sem.complex_order_select => apply(b, a, out, W::xla_lt),
-            GreaterEqual if sem.complex_order_select => apply(b, a, out, W::xla_le),
-            Less => apply(a, b, out, W::clt),
-            LessEqual => apply(a, b, out, W::cle),
-            Greater => apply(b, a, out, W::clt),
-            GreaterEqual => apply(b, a, out, W::cle),
-            LogicalAnd => apply(a, b, out, |x: W, y: W| x.nonzero() & y.nonzero()),
-            LogicalOr => apply(a, b, out, |x: W, y: W| x.nonzero() | y.nonzero()),
-            LogicalXor => apply(a, b, out, |x: W, y: W| x.nonzero() ^ y.nonzero()),
+            Op::Equal => apply(a, b, out, W::ceq),
+            Op::NotEqual => apply(a, b, out, W::cne),
+            Op::Less if sem.complex_order_select => apply(a, b, out, W::xla_lt),
+            Op::LessEqual if sem.complex_order_select => apply(a, b, out, W::xla_le),
+            Op::Greater if sem.complex_order_select => apply(b, a, out, W::xla_lt),
+            Op::GreaterEqual if sem.complex_order_select => apply(b, a, out, W::xla_le),
+            Op::Less => apply(a, b, out, W::clt),
+            Op::LessEqual => apply(a, b, out, W::cle),
+            Op::Greater => apply(b, a, out, W::clt),
+            Op::GreaterEqual => apply(b, a, out, W::cle),
+            Op::LogicalAnd => apply(a, b, out, |x: W, y: W| x.nonzero() & y.nonzero()),
+            Op::LogicalOr => apply(a, b, out, |x: W, y: W| x.nonzero() | y.nonzero()),
+            Op::LogicalXor => apply(a, b, out, |x: W, y: W| x.nonzero() ^ y.nonzero()),
             _ => return Err(unsupported()),
         },
     }
@@ -1646,20 +1649,20 @@ fn has<W: Copy>(s: Src<'_, W>, f: impl Fn(W) -> bool) -> bool {
 
 /// The ops [`binary_cast`] runs.
 pub fn fusable(op: Op) -> bool {
-    use Op::*;
     matches!(
         op,
-        Add | Subtract
-            | Multiply
-            | Divide
-            | Maximum
-            | Minimum
-            | Equal
-            | NotEqual
-            | Less
-            | LessEqual
-            | Greater
-            | GreaterEqual
+        Op::Add
+            | Op::Subtract
+            | Op::Multiply
+            | Op::Divide
+            | Op::Maximum
+            | Op::Minimum
+            | Op::Equal
+            | Op::NotEqual
+            | Op::Less
+            | Op::LessEqual
+            | Op::Greater
+            | Op::GreaterEqual
     )
 }
 
@@ -1699,34 +1702,33 @@ fn binary_cast_exact<SA: Num, SB: Num, W: Arith + FusedMulMaybe>(
     out: Dst<'_, W>,
     sem: &Semantics,
 ) -> Result<(), KernelError> {
-    use Op::*;
     let (ca, cb) = (W::from_num::<SA>, W::from_num::<SB>);
     match out {
         Dst::Same(out) => match op {
-            Add if sem.complex_add_alpha && W::KIND == Kind::Complex => {
+            Op::Add if sem.complex_add_alpha && W::KIND == Kind::Complex => {
                 let one = W::from_num(1.0f64);
                 simd::map2(a, b, out, |x, y| W::add(ca(x), W::mul(cb(y), one)))
             }
-            Subtract if sem.complex_add_alpha && W::KIND == Kind::Complex => {
+            Op::Subtract if sem.complex_add_alpha && W::KIND == Kind::Complex => {
                 let m1 = W::from_num(-1.0f64);
                 simd::map2(a, b, out, |x, y| W::add(ca(x), W::mul(cb(y), m1)))
             }
-            Add => simd::map2(a, b, out, |x, y| W::add(ca(x), cb(y))),
-            Subtract => simd::map2(a, b, out, |x, y| W::sub(ca(x), cb(y))),
-            Multiply if sem.complex_mul_fma && W::HAS_FUSED => {
+            Op::Add => simd::map2(a, b, out, |x, y| W::add(ca(x), cb(y))),
+            Op::Subtract => simd::map2(a, b, out, |x, y| W::sub(ca(x), cb(y))),
+            Op::Multiply if sem.complex_mul_fma && W::HAS_FUSED => {
                 simd::map2(a, b, out, |x, y| W::mul_maybe_fused(ca(x), cb(y)))
             }
-            Multiply => simd::map2(a, b, out, |x, y| W::mul(ca(x), cb(y))),
-            Divide if sem.complex_div == ComplexDiv::ScaledByMax => {
+            Op::Multiply => simd::map2(a, b, out, |x, y| W::mul(ca(x), cb(y))),
+            Op::Divide if sem.complex_div == ComplexDiv::ScaledByMax => {
                 let ftz = sem.flush_subnormals;
                 simd::map2(a, b, out, |x, y| W::div_scaled(ca(x), cb(y), ftz))
             }
-            Divide if sem.complex_div == ComplexDiv::SmithPlain => {
+            Op::Divide if sem.complex_div == ComplexDiv::SmithPlain => {
                 simd::map2(a, b, out, |x, y| W::div_smith_plain(ca(x), cb(y)))
             }
-            Divide => simd::map2(a, b, out, |x, y| W::div(ca(x), cb(y))),
-            Maximum => simd::map2(a, b, out, |x, y| W::maximum(ca(x), cb(y))),
-            Minimum => simd::map2(a, b, out, |x, y| W::minimum(ca(x), cb(y))),
+            Op::Divide => simd::map2(a, b, out, |x, y| W::div(ca(x), cb(y))),
+            Op::Maximum => simd::map2(a, b, out, |x, y| W::maximum(ca(x), cb(y))),
+            Op::Minimum => simd::map2(a, b, out, |x, y| W::minimum(ca(x), cb(y))),
             _ => {
                 return Err(KernelError::Unsupported {
                     op,
@@ -1735,18 +1737,18 @@ fn binary_cast_exact<SA: Num, SB: Num, W: Arith + FusedMulMaybe>(
             }
         },
         Dst::Bool(out) => match op {
-            Equal if sem.float_equal_within_1e15 => {
+            Op::Equal if sem.float_equal_within_1e15 => {
                 simd::map2(a, b, out, |x, y| W::ceq_within_1e15(ca(x), cb(y)))
             }
-            NotEqual if sem.float_equal_within_1e15 => {
+            Op::NotEqual if sem.float_equal_within_1e15 => {
                 simd::map2(a, b, out, |x, y| !W::ceq_within_1e15(ca(x), cb(y)))
             }
-            Equal => simd::map2(a, b, out, |x, y| W::ceq(ca(x), cb(y))),
-            NotEqual => simd::map2(a, b, out, |x, y| W::cne(ca(x), cb(y))),
-            Less => simd::map2(a, b, out, |x, y| W::clt(ca(x), cb(y))),
-            LessEqual => simd::map2(a, b, out, |x, y| W::cle(ca(x), cb(y))),
-            Greater => simd::map2(a, b, out, |x, y| W::clt(cb(y), ca(x))),
-            GreaterEqual => simd::map2(a, b, out, |x, y| W::cle(cb(y), ca(x))),
+            Op::Equal => simd::map2(a, b, out, |x, y| W::ceq(ca(x), cb(y))),
+            Op::NotEqual => simd::map2(a, b, out, |x, y| W::cne(ca(x), cb(y))),
+            Op::Less => simd::map2(a, b, out, |x, y| W::clt(ca(x), cb(y))),
+            Op::LessEqual => simd::map2(a, b, out, |x, y| W::cle(ca(x), cb(y))),
+            Op::Greater => simd::map2(a, b, out, |x, y| W::clt(cb(y), ca(x))),
+            Op::GreaterEqual => simd::map2(a, b, out, |x, y| W::cle(cb(y), ca(x))),
             _ => {
                 return Err(KernelError::Unsupported {
                     op,

@@ -63,6 +63,9 @@ pub fn kernel_error(policy: &dyn Policy, plan: &Plan, e: KernelError) -> Promote
             rule: "no kernel".into(),
         },
         KernelError::Shape(m) => invalid(m),
+        KernelError::NoKernel { op } => PromoteError::NoKernel {
+            op: op.name().to_string(),
+        },
     }
 }
 
@@ -254,7 +257,12 @@ pub fn evaluate(
         .iter()
         .map(|d| d.as_ref().map_or(1, |a| a.len()))
         .collect();
-    result_len(call.op, &lens).map_err(|e| invalid(e.to_string()))?;
+    result_len(call.op, &lens).map_err(|e| match e {
+        KernelError::NoKernel { op } => PromoteError::NoKernel {
+            op: op.name().to_string(),
+        },
+        e => invalid(e.to_string()),
+    })?;
     let plan = policy.resolve(call)?;
     // Python scalars become one value of the plan's input dtype for them
     let scalars: Vec<Option<Array>> = data

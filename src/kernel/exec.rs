@@ -34,6 +34,7 @@ use super::compute::{
     binary, binary_cast, dot_acc, fusable, writes_bool, Arith, Dst, FusedMulMaybe, Half,
     KernelError, Semantics, Src, Sum,
 };
+use super::dispatch::Length;
 use crate::dtype::DType;
 use crate::op::Op;
 use crate::plan::Plan;
@@ -139,9 +140,10 @@ pub fn result_len(op: Op, lens: &[usize]) -> Result<usize, KernelError> {
             lens.len()
         )));
     }
-    match op {
-        Op::Sum => Ok(1),
-        Op::Matmul => {
+    match super::dispatch::kernel(op)?.length {
+        Length::One => Ok(1),
+        Length::Same => Ok(lens[0]),
+        Length::Dot => {
             if lens[0] != lens[1] {
                 return Err(shape(format!(
                     "matmul: vectors of lengths {} and {} (the core dimensions must match)",
@@ -188,19 +190,44 @@ pub fn execute_into(
     if plan.inputs.len() != inputs.len() {
         return Err(shape("the plan has another number of operands"));
     }
+    (super::dispatch::kernel(plan.op)?.run)(plan, inputs, out, sem)
+}
+
+/// The kernel of the 21 elementwise binary ops of the spec's version 1.
+pub(crate) fn run_elementwise(
+    plan: &Plan,
+    inputs: &[View<'_>],
+    out: ViewMut<'_>,
+    sem: &Semantics,
+) -> Result<(), KernelError> {
     if sem.exact_mixed_int64_compare
-        && plan.op.group() == "comparison"
+        && plan.op.class() == "comparison"
         && mixed_int64(inputs[0].dtype(), inputs[1].dtype())
     {
         return exact_compare(plan.op, inputs[0], inputs[1], out);
     }
-    match plan.op {
-        Op::Sum => with_dtype!(plan.compute, T => sum::<T>(inputs[0], plan.inputs[0], out)),
-        Op::Matmul => with_dtype!(plan.compute, T => dot::<T>(inputs, &plan.inputs, out)),
-        op => {
-            with_dtype!(plan.compute, T => elementwise::<T>(op, inputs[0], inputs[1], [plan.inputs[0], plan.inputs[1]], out, sem))
-        }
-    }
+    let via = [plan.inputs[0], plan.inputs[1]];
+    with_dtype!(plan.compute, T => elementwise::<T>(plan.op, inputs[0], inputs[1], via, out, sem))
+}
+
+/// The kernel of `sum` over the whole tensor.
+pub(crate) fn run_sum(
+    plan: &Plan,
+    inputs: &[View<'_>],
+    out: ViewMut<'_>,
+    _sem: &Semantics,
+) -> Result<(), KernelError> {
+    with_dtype!(plan.compute, T => sum::<T>(inputs[0], plan.inputs[0], out))
+}
+
+/// The kernel of `matmul` of two vectors (the dot product).
+pub(crate) fn run_dot(
+    plan: &Plan,
+    inputs: &[View<'_>],
+    out: ViewMut<'_>,
+    _sem: &Semantics,
+) -> Result<(), KernelError> {
+    with_dtype!(plan.compute, T => dot::<T>(inputs, &plan.inputs, out))
 }
 
 /// uint64 against a signed integer: NumPy 2 compares these exactly.

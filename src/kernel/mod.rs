@@ -5,6 +5,7 @@
 //! * [`cast`]: all 15×15 casts with NumPy's semantics (the table is in that module);
 //! * [`compute`]: the per-op element semantics and chunk kernels;
 //! * [`xla`]: XLA's CPU element operations where they differ (the `xla-cpu` semantics);
+//! * [`dispatch`]: the one table from an op's kernel name to its kernel;
 //! * [`exec`]: chunked, cast-on-the-fly, parallel execution of a plan;
 //! * [`narrow`]: the narrow dtypes (float8/6/4, int4/2, complex32) as data, and their exact casts;
 //! * [`value`]: values as text, both ways;
@@ -31,6 +32,7 @@ pub mod bench;
 pub mod cast;
 pub mod compute;
 pub mod data;
+pub mod dispatch;
 pub mod eval;
 pub mod exec;
 pub mod narrow;

@@ -109,6 +109,16 @@ pub enum Action {
 /// An op's compiled rule.
 #[derive(Clone, Debug)]
 pub struct OpRule {
+    /// The framework has the op (a core op, or one its policy file names).
+    pub known: bool,
+    /// The op takes a `dtype=` argument: it computes and returns in that dtype.
+    pub dtype_arg: bool,
+    /// Compute dtype → result dtype, where they differ (`absolute` of complex: its real part).
+    pub returns: [Option<DType>; 15],
+    /// A Python literal operand gives a plain Python number, its component (`np.real(1)`).
+    pub literal_component: bool,
+    /// The `dtype=` arguments it refuses.
+    pub dtype_unsupported: [bool; 15],
     /// Promoted dtype → action.
     pub action: [Action; 15],
     /// Result dtype (comparisons: bool); `None`: the compute dtype.

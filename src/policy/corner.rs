@@ -68,7 +68,8 @@ pub struct Matcher {
 /// A compiled corner rule.
 #[derive(Clone, Debug)]
 pub struct CornerRule {
-    pub(crate) ops: u32,
+    /// The ops it applies to, by op index.
+    pub(crate) ops: Vec<bool>,
     /// The stage the rule is checked at.
     pub at: Stage,
     pub(crate) any: Option<Matcher>,
@@ -234,7 +235,7 @@ impl CornerRule {
         compute: Option<DType>,
         weak: bool,
     ) -> bool {
-        if self.ops & (1 << call.op as u32) == 0 {
+        if !self.ops.get(call.op.index()).copied().unwrap_or(false) {
             return false;
         }
         if self.weak.is_some_and(|w| w != weak || promoted.is_none()) {

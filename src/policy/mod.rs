@@ -32,6 +32,7 @@ pub mod table;
 
 mod builtin;
 mod compile;
+mod op_list;
 pub(crate) mod resolve;
 mod rule_policy;
 
@@ -40,6 +41,7 @@ pub use compile::compile;
 pub use compiled::{Action, Categories, Meet, Merge, OpRule, OutRule, Range, RangeTarget, Scheme};
 pub use corner::{CornerRule, FitTarget, Matcher, Stage, Then};
 pub use join::{JoinTable, Node};
+pub use op_list::OpListing;
 pub use resolve::value_based::min_scalar_type_of;
 pub use rule_policy::RulePolicy;
 

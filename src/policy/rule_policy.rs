@@ -89,7 +89,7 @@ impl Policy for RulePolicy {
     }
     #[inline]
     fn result(&self, call: &Call) -> Result<(DType, bool), PromoteError> {
-        if call.out.is_none() {
+        if call.out.is_none() && call.dtype.is_none() {
             let strong = |o: &Operand| match o {
                 Operand::Tensor {
                     dtype,
@@ -105,7 +105,12 @@ impl Policy for RulePolicy {
                 _ => None,
             };
             if let Some((a, b)) = key {
-                let cell = self.fast[(call.op as usize * 15 + a) * 15 + b];
+                let n = DType::ALL.len();
+                let cell = self
+                    .fast
+                    .get((call.op.index() * n + a) * n + b)
+                    .copied()
+                    .unwrap_or(FAST_SLOW);
                 if cell != FAST_SLOW {
                     return Ok((DType::ALL[(cell & 0x7f) as usize], cell & 0x80 != 0));
                 }
@@ -130,9 +135,27 @@ impl RulePolicy {
         self.canonical[d.index()]
     }
 
-    /// The compiled rule of an op.
-    pub fn op_rule(&self, op: Op) -> &OpRule {
-        &self.ops[op as usize]
+    /// The compiled rule of an op, `None` where the framework lacks the op.
+    pub fn op_rule(&self, op: Op) -> Option<&OpRule> {
+        self.ops.get(op.index()).filter(|r| r.known)
+    }
+
+    /// Whether the framework has the op.
+    pub fn knows(&self, op: Op) -> bool {
+        self.op_rule(op).is_some()
+    }
+
+    /// The rule of an op, or the error of a framework that lacks it.
+    pub(crate) fn rule_of(&self, op: Op) -> Result<&OpRule, PromoteError> {
+        self.op_rule(op).ok_or_else(|| PromoteError::Unsupported {
+            policy: self.name.clone(),
+            op: op.name().into(),
+            dtype: "any dtype".into(),
+            rule: format!(
+                "the framework has no `{op}`; `promote ops --policy {}` lists the ops it has",
+                self.name
+            ),
+        })
     }
 
     /// Where the policy's element semantics come from (its `[kernel] source`: the recordings

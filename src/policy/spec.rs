@@ -48,6 +48,9 @@ pub struct PolicySpec {
     /// Per-op rules, applied in order (later entries refine earlier ones).
     #[serde(default)]
     pub ops: Vec<OpRuleSpec>,
+    /// `[[op]]`: ops this file adds to the op catalogue (the same form as `policies/ops.toml`).
+    #[serde(default)]
+    pub op: Vec<crate::op::OpEntry>,
     /// Writing into `out` / in place.
     pub out: OutSpec,
     /// Framework corners beyond the tables: ordered rules, each with a condition and an outcome.
@@ -289,6 +292,19 @@ pub struct OpRuleSpec {
     /// The op's loops in order: the first every operand casts to safely is used (NumPy 1's
     /// linear-search resolver), instead of promoting.
     pub loops: Option<Vec<Text>>,
+    /// The op takes a `dtype=` argument (a reduction's accumulator, `np.sum(a, dtype=D)`): it
+    /// computes and returns in that dtype.
+    pub dtype_arg: Option<bool>,
+    /// Selector (on the compute dtype) to the result dtype, where the result is not the compute
+    /// dtype (`absolute` of complex64 returns float32).
+    #[serde(default)]
+    pub returns: BTreeMap<String, Text>,
+    /// A Python literal operand gives a plain Python number, its component (`x.real`,
+    /// `x.imag`): an int for a bool or int, a float for a float or complex.
+    pub literal_component: Option<bool>,
+    /// Selectors of `dtype=` arguments the op refuses.
+    #[serde(default)]
+    pub dtype_unsupported: Vec<Text>,
 }
 
 /// Writing into an existing tensor.

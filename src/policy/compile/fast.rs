@@ -12,8 +12,9 @@ use super::super::RulePolicy;
 /// The fast table of a compiled policy: dtype index | 0x80 if weak, or [`FAST_SLOW`] where the
 /// full resolver must answer (an error, with its message).
 pub(crate) fn table(p: &RulePolicy) -> Vec<u8> {
-    let mut fast = vec![FAST_SLOW; Op::ALL.len() * 15 * 15];
-    for &op in Op::ALL {
+    let n = DType::ALL.len();
+    let mut fast = vec![FAST_SLOW; p.ops.len() * n * n];
+    for op in Op::all().into_iter().take(p.ops.len()) {
         for a in DType::ALL {
             for b in DType::ALL {
                 let operands = if op.arity() == 1 {
@@ -28,9 +29,10 @@ pub(crate) fn table(p: &RulePolicy) -> Vec<u8> {
                     op,
                     operands,
                     out: None,
+                    dtype: None,
                 };
                 if let Ok(plan) = p.resolve_call(&call, &mut Trace::new(false)) {
-                    fast[(op as usize * 15 + a.index()) * 15 + b.index()] =
+                    fast[(op.index() * n + a.index()) * n + b.index()] =
                         plan.result.index() as u8 | if plan.weak { 0x80 } else { 0 };
                 }
             }

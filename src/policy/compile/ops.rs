@@ -1,5 +1,8 @@
-//! `[[ops]]`: each op's rule. Every op starts at "compute in the promoted dtype"; the entries
-//! apply in order, each to the ops and groups it names, later ones refining earlier ones.
+//! `[[op]]` and `[[ops]]`: the ops a policy file adds to the catalogue, and each op's rule.
+//! Every op starts at "compute in the promoted dtype"; the entries apply in order, each to the
+//! ops and op classes it names, later ones refining earlier ones. A policy answers the spec's
+//! core ops and every op it names (or whose class it names) in an `[[ops]]` entry; any other op
+//! is one the framework lacks.
 
 use crate::dtype::DType;
 use crate::error::{suggest, PromoteError};
@@ -13,6 +16,10 @@ use super::{selector_dtypes, Ctx, SELECTOR_WORDS};
 
 /// One `[[ops]]` entry, compiled; `None` fields leave an op's rule as it was.
 struct Entry {
+    /// Compute dtype → result dtype, by selector rank.
+    returns: [Option<(u8, DType)>; 15],
+    /// `dtype=` arguments refused.
+    dtype_unsupported: Vec<DType>,
     /// Promoted dtype → action, with the rank of the selector that set it.
     actions: [Option<(u8, Action)>; 15],
     result: Option<DType>,
@@ -29,20 +36,48 @@ pub(crate) fn ops(
     dt: &Dtypes,
     g: &Graph,
 ) -> Result<Vec<OpRule>, PromoteError> {
-    let mut ops: Vec<OpRule> = Op::ALL.iter().map(|_| default_rule()).collect();
+    for (i, e) in spec.op.iter().enumerate() {
+        crate::op::register(e).map_err(|m| ctx.err(op_entry_span(ctx, i), m))?;
+    }
+    let mut ops: Vec<OpRule> = Op::all().iter().map(|op| default_rule(*op)).collect();
     for r in &spec.ops {
         let targets = op_targets(ctx, &r.ops)?;
         let entry = entry(ctx, r, dt, g)?;
         for op in targets {
-            apply(&mut ops[op as usize], r, &entry);
+            apply(&mut ops[op.index()], r, &entry);
+        }
+        for name in &r.ops {
+            let name = name.get_ref().as_str();
+            if name == "all" {
+                continue; // the word for every op, not the reduction `all` (spell it `alltrue`)
+            }
+            for (op, rule) in Op::all().iter().zip(ops.iter_mut()) {
+                if op.name() == name || op.class() == name || op.info().aliases.contains(&name) {
+                    rule.known = true;
+                }
+            }
         }
     }
     Ok(ops)
 }
 
-/// An op's rule before any entry: compute in the promoted dtype.
-fn default_rule() -> OpRule {
+/// Where the `i`-th `[[op]]` entry starts (for errors; the tables carry no spans).
+fn op_entry_span(ctx: &Ctx, i: usize) -> std::ops::Range<usize> {
+    ctx.src
+        .match_indices("[[op]]")
+        .nth(i)
+        .map(|(at, m)| at..at + m.len())
+        .unwrap_or(0..0)
+}
+
+/// An op's rule before any entry: compute in the promoted dtype; known if a core op.
+fn default_rule(op: Op) -> OpRule {
     OpRule {
+        known: op.info().core,
+        dtype_arg: false,
+        dtype_unsupported: [false; 15],
+        literal_component: false,
+        returns: [None; 15],
         action: std::array::from_fn(|i| Action::Compute(DType::ALL[i])),
         result: None,
         same_dtype: false,
@@ -58,32 +93,33 @@ fn default_rule() -> OpRule {
     }
 }
 
-/// The ops an entry names: op names, groups, or `all`; shared with `[[rules]]`.
+/// The ops an entry names: op names or spellings, op classes, or `all` (every op); shared with
+/// `[[rules]]`.
 pub(crate) fn op_targets(ctx: &Ctx, names: &[spec::Text]) -> Result<Vec<Op>, PromoteError> {
     let mut targets = Vec::new();
+    let every = Op::all();
     for o in names {
         let name = o.get_ref().as_str();
-        let matched: Vec<Op> = Op::ALL
+        let matched: Vec<Op> = every
             .iter()
             .copied()
-            .filter(|op| name == "all" || op.name() == name || op.group() == name)
+            .filter(|op| {
+                name == "all"
+                    || op.name() == name
+                    || op.class() == name
+                    || op.info().aliases.contains(&name)
+            })
             .collect();
         if matched.is_empty() {
-            let groups = [
-                "arithmetic",
-                "division",
-                "comparison",
-                "logical",
-                "bitwise",
-                "matmul",
-                "reduction",
-                "all",
-            ];
-            let s = suggest(name, Op::ALL.iter().map(|o| o.name()).chain(groups));
+            let words = every
+                .iter()
+                .flat_map(|o| [o.name(), o.class()])
+                .chain(["all"]);
+            let s = suggest(name, words);
             return Err(ctx.err(
                 o.span(),
                 format!(
-                    "unknown op or group `{name}`{}",
+                    "unknown op or op class `{name}`{}",
                     s.map(|x| format!("; did you mean `{x}`?"))
                         .unwrap_or_default()
                 ),
@@ -101,7 +137,26 @@ fn entry(ctx: &Ctx, r: &OpRuleSpec, dt: &Dtypes, g: &Graph) -> Result<Entry, Pro
         literal[kind] = Some(nodes);
     }
     let target = |t: &spec::Text| dt.target(ctx, t);
+    let mut dtype_unsupported = Vec::new();
+    for sel in &r.dtype_unsupported {
+        let (_, ds) = selector_dtypes(sel.get_ref())
+            .ok_or_else(|| ctx.err(sel.span(), format!("unknown selector `{}`", sel.get_ref())))?;
+        dtype_unsupported.extend(ds);
+    }
+    let mut returns: [Option<(u8, DType)>; 15] = [None; 15];
+    for (sel, v) in &r.returns {
+        let (rank, ds) = selector_dtypes(sel)
+            .ok_or_else(|| ctx.err(v.span(), format!("unknown selector `{sel}` in returns")))?;
+        let d = dt.target(ctx, v)?;
+        for s in ds {
+            if returns[s.index()].is_none_or(|(r0, _)| rank >= r0) {
+                returns[s.index()] = Some((rank, d));
+            }
+        }
+    }
     Ok(Entry {
+        returns,
+        dtype_unsupported,
         actions: actions(ctx, r, dt)?,
         result: r.result.as_ref().map(target).transpose()?,
         outside: r.outside.as_ref().map(target).transpose()?,
@@ -180,6 +235,16 @@ fn apply(rule: &mut OpRule, r: &OpRuleSpec, e: &Entry) {
     rule.ignore_out = r.ignore_out.unwrap_or(rule.ignore_out);
     rule.weak_only_scalars = r.weak_only_scalars.unwrap_or(rule.weak_only_scalars);
     rule.weak_default = r.weak_default.unwrap_or(rule.weak_default);
+    rule.dtype_arg = r.dtype_arg.unwrap_or(rule.dtype_arg);
+    rule.literal_component = r.literal_component.unwrap_or(rule.literal_component);
+    for (i, r) in e.returns.iter().enumerate() {
+        if let Some((_, d)) = r {
+            rule.returns[i] = Some(*d);
+        }
+    }
+    for d in &e.dtype_unsupported {
+        rule.dtype_unsupported[d.index()] = true;
+    }
     rule.same_dtype = r.same_dtype.unwrap_or(rule.same_dtype);
     rule.keep_weak = r.keep_weak.unwrap_or(rule.keep_weak);
     if e.range.is_some() {

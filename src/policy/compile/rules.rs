@@ -20,9 +20,10 @@ pub(crate) fn rules(
 }
 
 fn rule(ctx: &Ctx, r: &RuleSpec, dt: &Dtypes) -> Result<CornerRule, PromoteError> {
-    let ops = op_targets(ctx, &r.ops)?
-        .into_iter()
-        .fold(0u32, |m, op| m | 1 << op as u32);
+    let mut ops = vec![false; crate::Op::all().len()];
+    for op in op_targets(ctx, &r.ops)? {
+        ops[op.index()] = true;
+    }
     let at = match r.at.get_ref().as_str() {
         "arguments" => Stage::Arguments,
         "operands" => Stage::Operands,

@@ -34,10 +34,14 @@ impl RulePolicy {
             .iter()
             .filter_map(|o| o.dtype())
             .chain(call.out)
+            .chain(call.dtype)
         {
             self.check_available(d)?;
         }
-        let rule = &self.ops[call.op as usize];
+        let rule = self.rule_of(call.op)?;
+        if let ([Operand::Literal(l)], true) = (call.operands.as_slice(), rule.literal_component) {
+            return Ok(Flow::Decided(self.literal_component(call, l, rule, steps)));
+        }
         let ins = call
             .operands
             .iter()
@@ -121,6 +125,42 @@ impl RulePolicy {
             dtype,
             weak,
             operand: o,
+        }
+    }
+
+    /// A Python literal's component as a plain Python number (`np.real(1)` is `1`): an int
+    /// for a bool or int, a float for a float or complex.
+    fn literal_component(
+        &self,
+        call: &Call,
+        l: &crate::Literal,
+        rule: &OpRule,
+        steps: &mut Trace,
+    ) -> crate::Plan {
+        use crate::operand::LiteralKind;
+        let (kind, d) = match l.kind() {
+            LiteralKind::Bool | LiteralKind::Int => (LiteralKind::Int, self.default_int),
+            LiteralKind::Float | LiteralKind::Complex => (LiteralKind::Float, self.default_float),
+        };
+        steps.note(|| Step::OpRule {
+            detail: format!(
+                "{} of the Python {} {l} is a Python {}",
+                call.op,
+                l.kind().name(),
+                kind.name()
+            ),
+            sources: rule.sources.clone(),
+        });
+        crate::Plan {
+            op: call.op,
+            inputs: vec![d],
+            compute: d,
+            result: d,
+            weak: false,
+            promoted: d,
+            steps: std::mem::take(&mut steps.steps),
+            parts: Vec::new(),
+            scalar: Some(kind),
         }
     }
 }

@@ -73,6 +73,9 @@ impl RulePolicy {
         accepted: bool,
     ) -> Result<(DType, DType), PromoteError> {
         let (call, rule) = (&*r.call, r.rule);
+        if let Some(d) = call.dtype {
+            return self.dtype_arg(r, d, promoted, weak);
+        }
         let action = if accepted {
             Action::Compute(promoted)
         } else {
@@ -85,7 +88,9 @@ impl RulePolicy {
         let result = if accepted {
             promoted
         } else {
-            rule.result.unwrap_or(compute)
+            rule.result
+                .or(rule.returns[compute.index()])
+                .unwrap_or(compute)
         };
         if self.out_first {
             self.out_check(call, result, weak, r.steps)?;
@@ -117,10 +122,47 @@ impl RulePolicy {
                 })
             });
         }
-        if rule.result.is_some() && !accepted {
+        if (rule.result.is_some() || rule.returns[compute.index()].is_some()) && !accepted {
             r.steps
                 .note(|| op_step(rule, format!("{} returns {}", call.op, result)));
         }
         Ok((compute, result))
+    }
+
+    /// The op's rule for a `dtype=D` argument: it computes and returns in D, or refuses D.
+    fn dtype_arg(
+        &self,
+        r: &mut Resolution,
+        d: DType,
+        promoted: DType,
+        weak: bool,
+    ) -> Result<(DType, DType), PromoteError> {
+        let (call, rule) = (&*r.call, r.rule);
+        if !rule.dtype_arg {
+            return Err(PromoteError::invalid(format!(
+                "{}: {} takes no dtype= argument (drop it, or cast the result)",
+                self.name, call.op
+            )));
+        }
+        let d = self.canonical(d);
+        if rule.dtype_unsupported[d.index()] {
+            return Err(PromoteError::Unsupported {
+                policy: self.name.clone(),
+                op: format!("{} with dtype={d}", call.op),
+                dtype: promoted.name().into(),
+                rule: rule.sources.join("; "),
+            });
+        }
+        if self.out_first {
+            self.out_check(call, d, weak, r.steps)?;
+        }
+        self.check_ranges(call, &r.ins, self.ranges(rule), promoted, d, Some(false))?;
+        r.steps.note(|| {
+            op_step(
+                rule,
+                format!("{} computes and returns in dtype={d}", call.op),
+            )
+        });
+        Ok((d, d))
     }
 }

@@ -62,7 +62,7 @@ impl RulePolicy {
             source: r.source.clone(),
         });
         self.out_check(call, d, weak, steps)?;
-        let rule = &self.ops[call.op as usize];
+        let rule = self.rule_of(call.op)?;
         self.check_ranges(call, ins, self.ranges(rule), d, d, None)?;
         let result = call.out.map_or(d, |o| self.canonical(o));
         Ok(Plan {
@@ -73,6 +73,8 @@ impl RulePolicy {
             weak: weak && call.out.is_none(),
             promoted: d,
             steps: std::mem::take(&mut steps.steps),
+            parts: Vec::new(),
+            scalar: None,
         })
     }
 

@@ -14,6 +14,8 @@
 //!    refusals), the literals' ranges, corner rules `at = "computed"` → [`Computed`];
 //! 5. [`out`]: the cast into `out`, the last range checks → the [`Plan`].
 //!
+//! An op of several results resolves each of its parts in turn ([`parts`]).
+//!
 //! A corner rule may decide the answer at any stage ([`corner`]); the stage then hands back
 //! [`Flow::Decided`] and the later stages do not run.
 
@@ -23,6 +25,7 @@ mod compute;
 mod corner;
 mod operands;
 mod out;
+mod parts;
 mod promotion;
 mod ranges;
 pub(crate) mod value_based;
@@ -141,6 +144,9 @@ impl RulePolicy {
         call: &'a Call,
         trace: &'a mut Trace,
     ) -> Result<Plan, PromoteError> {
+        if !call.op.info().parts.is_empty() {
+            return self.resolve_parts(call, trace);
+        }
         let entered = next!(self.arguments(call, trace)?);
         let operands = next!(self.operands(entered)?);
         let promoted = next!(self.promotion(operands)?);

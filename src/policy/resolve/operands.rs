@@ -32,6 +32,7 @@ impl RulePolicy {
                 op,
                 operands: r.call.operands.clone(),
                 out: None,
+                dtype: r.call.dtype,
             });
         }
         self.check_ranges(

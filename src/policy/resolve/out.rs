@@ -57,6 +57,8 @@ impl RulePolicy {
             weak,
             promoted,
             steps: std::mem::take(&mut r.steps.steps),
+            parts: Vec::new(),
+            scalar: None,
         })
     }
 

@@ -106,6 +106,8 @@ impl RulePolicy {
                     weak: false,
                     promoted: d,
                     steps: std::mem::take(&mut r.steps.steps),
+                    parts: Vec::new(),
+            scalar: None,
                 })
             }
             None => Err(PromoteError::Unsupported {

@@ -73,10 +73,18 @@ impl RulePolicy {
         let cats = self.group(cs, ins)?;
         let by_value = cs.lower_by_value && self.use_min_scalar(cs, &cats);
         let safe = |d: DType, l: DType| self.promote_types(d, l) == Some(l);
+        // NumPy 2 (NEP 50): a Python scalar counts as the dtype the promotion gives it
+        let weak_as = if cs.lower_by_value || ins.iter().all(|i| i.operand.literal().is_none()) {
+            None
+        } else {
+            self.categorize(call, ins, cs, &mut Trace::new(false))?
+        };
         for &l in loops {
             let ok = cats.iter().enumerate().all(|(ci, members)| {
                 members.iter().all(|m| {
-                    if ci == 0 || !by_value {
+                    if let (Some(w), Some(_)) = (weak_as, m.operand.literal()) {
+                        safe(w, l)
+                    } else if ci == 0 || !by_value {
                         safe(m.dtype, l)
                     } else {
                         let (ms, small) = min_scalar_type_of(m.operand);
