@@ -26,6 +26,24 @@ pub fn resolve(base: &dyn Policy, layer: &Autocast, call: &Call) -> Result<Plan,
     Ok(plan)
 }
 
+/// [`resolve`] with the steps kept whether the call succeeds or is refused (`promote explain`).
+pub fn resolve_traced(base: &dyn Policy, layer: &Autocast, call: &Call) -> Traced {
+    match layer.apply(call) {
+        Err(e) => Traced {
+            outcome: Err(e),
+            steps: Vec::new(),
+        },
+        Ok(applied) => {
+            let mut t = base.resolve_traced(&applied.call);
+            t.steps.insert(0, applied.step.clone());
+            if let Ok(p) = &mut t.outcome {
+                p.steps.insert(0, applied.step);
+            }
+            t
+        }
+    }
+}
+
 /// Execute a call under an autocast: the tensors' data are cast as the autocast casts them
 /// (rounded into the autocast dtype), then the base policy's plan runs on them.
 ///
@@ -170,20 +188,7 @@ impl Policy for Autocasted {
         resolve(&*self.base, &self.layer, call)
     }
     fn resolve_traced(&self, call: &Call) -> Traced {
-        match self.layer.apply(call) {
-            Err(e) => Traced {
-                outcome: Err(e),
-                steps: Vec::new(),
-            },
-            Ok(applied) => {
-                let mut t = self.base.resolve_traced(&applied.call);
-                t.steps.insert(0, applied.step.clone());
-                if let Ok(p) = &mut t.outcome {
-                    p.steps.insert(0, applied.step);
-                }
-                t
-            }
-        }
+        resolve_traced(&*self.base, &self.layer, call)
     }
     fn promote_types(&self, a: DType, b: DType) -> Option<DType> {
         self.base.promote_types(a, b)

@@ -24,7 +24,9 @@ mod layer;
 mod spec;
 
 pub use builtin::{builtin_autocast, load_autocast_file, AUTOCASTS};
-pub use layer::{answer_line, eval_answer, evaluate, resolve, take_autocast, Autocasted};
+pub use layer::{
+    answer_line, eval_answer, evaluate, resolve, resolve_traced, take_autocast, Autocasted,
+};
 
 use std::collections::BTreeMap;
 
@@ -194,8 +196,11 @@ impl Autocast {
             }
         }
         let step = self.step(call, list, target, &said);
+        // the call as given (its op, out and any other field), with the cast operands
+        let mut cast_call = call.clone();
+        cast_call.operands = operands;
         Ok(Applied {
-            call: Call::new(call.op, operands, call.out)?,
+            call: cast_call,
             casts,
             step,
         })

@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use super::PolicyArg;
+use super::{AutocastArg, PolicyArg};
 use crate::error::PromoteError;
 use crate::op::{Call, Op};
 use crate::operand::Operand;
@@ -14,6 +14,8 @@ use crate::Policy;
 pub(crate) struct ExplainArgs {
     #[command(flatten)]
     policy: PolicyArg,
+    #[command(flatten)]
+    autocast: AutocastArg,
     /// Explain under every built-in policy, after a one-line-per-policy summary.
     #[arg(long)]
     all: bool,
@@ -149,14 +151,27 @@ fn step_text(p: &RulePolicy, s: &Step) -> String {
         Step::OpRule { .. } => format!("The op's own rule: {d}."),
         Step::Out(_) => format!("Writing into out: {d}."),
         Step::Corner { .. } => format!("A special case of {}: {d}.", p.framework),
+        Step::Autocast { .. } => format!("Mixed precision: {d}."),
         _ => format!("{} ({}).", capitalize(&d), s.rule()),
     }
 }
 
 /// The explanation of one call under one policy.
 pub(crate) fn explain(p: &RulePolicy, call: &Call) -> String {
+    explain_under(p, None, call)
+}
+
+/// The explanation of one call under one policy, with an autocast layer over it.
+pub(crate) fn explain_under(
+    p: &RulePolicy,
+    layer: Option<&crate::autocast::Autocast>,
+    call: &Call,
+) -> String {
     let mut s = String::new();
-    let traced = p.resolve_traced(call);
+    let traced = match layer {
+        Some(l) => crate::autocast::resolve_traced(p, l, call),
+        None => p.resolve_traced(call),
+    };
     let r = traced.outcome;
     let head = match &r {
         Ok(plan) => format!(
@@ -167,7 +182,13 @@ pub(crate) fn explain(p: &RulePolicy, call: &Call) -> String {
         ),
         Err(e) => format!("{} is refused ({})", call, e.kind().name()),
     };
-    s.push_str(&format!("{head} under {} ({}).\n\n", p.name, p.framework));
+    let with = layer
+        .map(|l| format!(", autocast {} ({})", l.name, l.description))
+        .unwrap_or_default();
+    s.push_str(&format!(
+        "{head} under {} ({}){with}.\n\n",
+        p.name, p.framework
+    ));
     let w = call
         .operands
         .iter()
@@ -281,21 +302,29 @@ fn call_of(a: &ExplainArgs) -> Result<Call, PromoteError> {
 
 pub(crate) fn run(a: ExplainArgs) -> Result<i32, PromoteError> {
     let call = call_of(&a)?;
+    let layer = a.autocast.load()?;
+    let resolve = |p: &RulePolicy| match &layer {
+        Some(l) => crate::autocast::resolve(p, l, &call),
+        None => p.resolve(&call),
+    };
     if !a.all {
         let p = a.policy.load()?;
-        super::table::emit(&explain(&p, &call));
-        return Ok(super::answer_status(p.resolve(&call).is_ok()));
+        super::table::emit(&explain_under(&p, layer.as_deref(), &call));
+        return Ok(super::answer_status(resolve(&p).is_ok()));
     }
     let mut rows = vec![vec!["policy".to_string(), format!("{call}")]];
     let mut details = String::new();
     for name in policy::BUILTIN {
         let p = policy::builtin(name)?;
-        let answer = match p.resolve(&call) {
+        let answer = match resolve(&p) {
             Ok(plan) => format!("{}{}", if plan.weak { "~" } else { "" }, plan.result),
             Err(e) => format!("!{}", e.kind().name()),
         };
         rows.push(vec![name.to_string(), answer]);
-        details.push_str(&format!("\n## {name}\n\n{}", explain(&p, &call)));
+        details.push_str(&format!(
+            "\n## {name}\n\n{}",
+            explain_under(&p, layer.as_deref(), &call)
+        ));
     }
     super::table::emit(&format!("{}{details}", super::table::aligned(&rows)));
     Ok(0)
