@@ -119,6 +119,9 @@ pub struct Autocast {
     /// What the promote class does with a floating dtype other than float32 and `dtype`:
     /// cast it to `dtype` (Paddle) instead of refusing (PyTorch's `prioritize`).
     pub promote_to_dtype: bool,
+    /// The rule for a call with `out`, whatever list its op is on (PyTorch: the `out=`
+    /// overloads are on no list, `fallthrough`), with its source; `None`: `out` changes nothing.
+    pub out_falls_through: Option<OpList>,
     /// Spec op name -> the framework's names for it.
     pub op_names: BTreeMap<String, Vec<String>>,
     /// The op lists, in file order (the first list naming an op wins).
@@ -177,7 +180,10 @@ impl Autocast {
     /// assert_eq!(a.casts, vec![Some(DType::BFloat16), None]);
     /// ```
     pub fn apply(&self, call: &Call) -> Result<Applied, PromoteError> {
-        let list = self.list_of(call.op);
+        let list = match (&self.out_falls_through, call.out) {
+            (Some(out_rule), Some(_)) => out_rule,
+            _ => self.list_of(call.op),
+        };
         let target = self.target(list.class, call)?;
         let mut casts = vec![None; call.operands.len()];
         let mut operands = call.operands.clone();
@@ -248,9 +254,12 @@ impl Autocast {
     }
 
     fn step(&self, call: &Call, list: &OpList, target: Option<DType>, said: &[String]) -> Step {
-        let on = match list.ops.is_empty() {
-            true => format!("{} is on no list of {}", call.op, self.name),
-            false => format!(
+        let on = match (list.ops.is_empty(), call.out) {
+            (true, Some(out)) if list.class == Class::Fallthrough => {
+                format!("{} with out={out} is on no list of {}", call.op, self.name)
+            }
+            (true, _) => format!("{} is on no list of {}", call.op, self.name),
+            (false, _) => format!(
                 "{} is on the {} list of {}",
                 call.op,
                 list.class.name(),

@@ -30,6 +30,10 @@ struct AutocastFile {
     /// float32 and the autocast dtype.
     #[serde(default = "refuse")]
     promote_other_floats: String,
+    /// The class of a call with `out`, whatever its op's list (PyTorch registers the
+    /// out-of-place overloads only: `fallthrough`).
+    #[serde(default)]
+    out_falls_through: Option<ListHead>,
     /// Spec op name -> the framework's names for it (`power = ["pow"]`); other ops are
     /// looked up under their spec name.
     #[serde(default)]
@@ -149,6 +153,14 @@ pub(super) fn compile(text: &str, file: &str) -> Result<Autocast, PromoteError> 
             ops: Vec::new(),
         },
         promote_to_dtype,
+        out_falls_through: match f.out_falls_through {
+            None => None,
+            Some(h) => Some(OpList {
+                class: class(file, &h.class)?,
+                source: h.source,
+                ops: Vec::new(),
+            }),
+        },
         op_names: f.op_names,
         lists,
     })

@@ -13,7 +13,8 @@ leaves alone in PyTorch), two integer dtypes, bool, uint8 and one complex dtype.
   them yet; a replay skips the ones it cannot): lower-precision `mm`, `bmm`, `linear`, `addmm`
   (three operands), `conv1d`; float32-list unary/reductions `exp`, `log`, `softmax`, `mean`,
   `prod`, `cumsum`; promote-list `concatenate`, `stack` (two operands; PyTorch's `cat`/`stack` are
-  on no CPU list and `dot` is on the CUDA promote list).  These take n-d tensors only (the adapter
+  on no CPU list and `dot` is on the CUDA promote list).
+* ``matmul D D out=D`` for the four floating dtypes: the out= overload under autocast.  These take n-d tensors only (the adapter
   gives each the shape it needs) and, for the unary ones, 0-d tensors too.
 """
 from __future__ import annotations
@@ -58,6 +59,11 @@ def cells(dtypes=DTYPES, engine_only=False):
         for a in T + Z:
             yield Cell("sum", (a,))
         return
+    # matmul writing into an out= tensor of its operands' dtype: the out= overload of an op is
+    # registered on no autocast list (PyTorch), so it computes as without autocast
+    for d in ("bfloat16", "float16", "float32", "float64"):
+        if d in dtypes:
+            yield Cell("matmul", (parse_operand(d), parse_operand(d)), d)
     for op in ["matmul"] + LOWER_PRECISION_OPS + LIST_OPS:
         for a in T:
             for b in T:

@@ -18,6 +18,7 @@ torch function where there is none, ``a.sum()``).  The list ops get the shapes t
 | exp, log | ``torch.exp(a)``, ``torch.log(a)`` | (2,) or 0-d |
 | softmax, cumsum | ``torch.softmax(a, dim=0)``, ``torch.cumsum(a, dim=0)`` | (2,) or 0-d |
 | mean, prod | ``torch.mean(a)``, ``torch.prod(a)`` | (2,) or 0-d |
+| matmul with out=D | ``torch.matmul(a, b, out=torch.empty((), dtype=D))`` | (2,), (2,) |
 
 Answers: the result's dtype, or the error class of fw_torch.py / fw_ops_torch.py.
 """
@@ -76,6 +77,8 @@ def perform(cell):
     shapes = SHAPES.get(cell.op, [None] * len(cell.operands))
     args = [make(o, s) for o, s in zip(cell.operands, shapes)]
     with torch.autocast("cpu", dtype=AUTOCAST_DTYPE):
+        if cell.op == "matmul" and cell.out:
+            return torch.matmul(*args, out=torch.empty((), dtype=fw_torch.DTYPES[cell.out]))
         if cell.op in CALLS:
             return CALLS[cell.op](*args)
         if cell.op == "sum":

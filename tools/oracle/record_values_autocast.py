@@ -8,7 +8,8 @@ One JSON object per line, {"q": QUERY, "a": ANSWER} as in record_values_torch.py
 vectors of length N in {1, 2, 3, 7, 8, 16, 31, 64, 100, 257, 1000, 4096}, drawn from a seeded normal
 distribution (float32 and float64 inputs: float64 is left alone by autocast, so a float64 x float64
 dot is recorded as the control), plus float32 x float32 with values that round differently in
-bfloat16 and float16 (1 + 2**-9, 1 + 2**-12, 65504, 1e-8).  Values are written as
+bfloat16 and float16 (1 + 2**-9, 1 + 2**-12, 65504, 1e-8); and one float32 matmul with
+``out=`` a float32 tensor (the out= overload is on no autocast list).  Values are written as
 record_values_torch.py writes them.
 """
 from __future__ import annotations
@@ -57,6 +58,15 @@ def main():
                 r = a @ b
             dt, texts = rvt.texts_of(r)
             rows.append({"q": query(name, a, b), "a": {"dtype": dt, "weak": False, "data": texts}})
+        # the out= overload is on no list: it computes in float32, unrounded
+        a = torch.tensor([1 + 2 ** -8, 3.0], dtype=torch.float32)
+        b = torch.ones(2, dtype=torch.float32)
+        with torch.autocast("cpu", dtype=dtype):
+            r = torch.matmul(a, b, out=torch.empty((), dtype=torch.float32))
+        q = query(name, a, b)
+        q["out"] = "float32"
+        dt, texts = rvt.texts_of(r)
+        rows.append({"q": q, "a": {"dtype": dt, "weak": False, "data": texts}})
     path = os.path.join(ROOT, "tests", "fixtures", "autocast", "values-torch-cpu.jsonl.gz")
     with gzip.open(path, "wt", compresslevel=9) as f:
         for r in rows:
