@@ -258,7 +258,15 @@ impl Autocast {
             (true, Some(out)) if list.class == Class::Fallthrough => {
                 format!("{} with out={out} is on no list of {}", call.op, self.name)
             }
-            (true, _) => format!("{} is on no list of {}", call.op, self.name),
+            (true, _) if list.class == Class::Fallthrough => {
+                format!("{} is on no list of {}", call.op, self.name)
+            }
+            (true, _) => format!(
+                "{} is on no list of {}, which makes it {}",
+                call.op,
+                self.name,
+                list.class.name()
+            ),
             (false, _) => format!(
                 "{} is on the {} list of {}",
                 call.op,
