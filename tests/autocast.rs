@@ -434,24 +434,6 @@ fn the_command_line_takes_autocast_flags_and_keys() {
         out,
         "{\"dtype\":\"bfloat16\",\"weak\":false,\"data\":[\"4.0\"]}\n"
     );
-    let (code, out) = promote(
-        &[
-            "explain",
-            "-p",
-            "torch",
-            "--autocast",
-            "torch-cpu-bf16",
-            "matmul",
-            "float32",
-            "float64",
-        ],
-        "",
-    );
-    assert_eq!(code, 1, "{out}");
-    assert!(
-        out.contains("Mixed precision: matmul is on the lower_precision list"),
-        "{out}"
-    );
     let (_, out) = promote(&["autocasts"], "");
     assert_eq!(out.lines().count(), AUTOCASTS.len(), "{out}");
     let (code, _) = promote(
