@@ -15,6 +15,7 @@
 //! ```
 
 pub mod analysis;
+pub mod autocast;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod dtype;

@@ -102,11 +102,23 @@ pub enum Step {
     },
     /// The cast into `out`.
     Out(String),
+    /// A mixed-precision autocast layer decided (`crate::autocast`): the list the op is on
+    /// and the operands it cast, before the promotion's steps.
+    Autocast {
+        /// The autocast (`torch-cpu-bf16`).
+        layer: String,
+        /// The class of the op's list (`lower_precision`, `fp32`, `promote`, `fallthrough`).
+        list: String,
+        /// What it decided, in plain words.
+        detail: String,
+        /// Where the list comes from (its `source` in the autocast file).
+        source: String,
+    },
 }
 
 impl Step {
     /// The kind of rule, one word: `literal`, `canonicalize`, `lattice`, `table`, `weak`,
-    /// `category`, `value`, `loops`, `op`, `corner`, `out`.
+    /// `category`, `value`, `loops`, `op`, `corner`, `out`, `autocast`.
     pub fn rule(&self) -> &'static str {
         match self {
             Step::Literal { .. } => "literal",
@@ -119,13 +131,16 @@ impl Step {
             Step::OpRule { .. } => "op",
             Step::Corner { .. } => "corner",
             Step::Out(_) => "out",
+            Step::Autocast { .. } => "autocast",
         }
     }
 
     /// Where the rule comes from, when the policy file says (`source = ...`).
     pub fn source(&self) -> Option<&str> {
         match self {
-            Step::Corner { source, .. } if !source.is_empty() => Some(source),
+            Step::Corner { source, .. } | Step::Autocast { source, .. } if !source.is_empty() => {
+                Some(source)
+            }
             Step::OpRule { sources, .. } if !sources.is_empty() => {
                 sources.last().map(|s| s.as_str())
             }
@@ -154,6 +169,7 @@ impl fmt::Display for Step {
             Step::Corner { detail, source } if !source.is_empty() => {
                 write!(f, "{detail} ({source})")
             }
+            Step::Autocast { detail, source, .. } => write!(f, "{detail} ({source})"),
             Step::Weak(d)
             | Step::Category(d)
             | Step::Value(d)

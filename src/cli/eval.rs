@@ -8,7 +8,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::resolve::{serve_stdin, StreamArgs};
-use super::PolicyArg;
+use super::{AutocastArg, PolicyArg};
 use crate::error::PromoteError;
 use crate::kernel::array::View;
 use crate::kernel::eval::{self, Evaluated};
@@ -23,6 +23,8 @@ pub(crate) struct EvalArgs {
     policy: PolicyArg,
     #[command(flatten)]
     stream: StreamArgs,
+    #[command(flatten)]
+    autocast: AutocastArg,
     /// A one-shot call instead of stdin: `add a.npy b.npy` (operands: `.npy` files, 0-d
     /// tensors such as `int8(5)`, Python literals such as `-1` or `2.5`; `out=DTYPE` last).
     /// Exit status 1 when the answer is an error.
@@ -35,8 +37,9 @@ pub(crate) struct EvalArgs {
 
 pub(crate) fn run(a: EvalArgs) -> Result<i32, PromoteError> {
     let policy = a.policy.load()?;
+    let layer = a.autocast.load()?;
     if !a.call.is_empty() {
-        return one_shot(&policy, &a.call, a.output.as_deref());
+        return one_shot(&policy, layer.as_deref(), &a.call, a.output.as_deref());
     }
     if a.output.is_some() {
         return Err(PromoteError::invalid(
@@ -44,7 +47,10 @@ pub(crate) fn run(a: EvalArgs) -> Result<i32, PromoteError> {
         ));
     }
     serve_stdin(a.stream, |line, out| {
-        eval::write_answer(&eval::eval_line(&*policy, line), out)
+        eval::write_answer(
+            &crate::autocast::eval_answer(&*policy, layer.as_deref(), line),
+            out,
+        )
     })?;
     Ok(super::EXIT_ANSWERED)
 }
@@ -148,6 +154,7 @@ fn check_shapes(files: &[Option<Npy>]) -> Result<(), PromoteError> {
 
 fn one_shot(
     policy: &RulePolicy,
+    layer: Option<&crate::autocast::Autocast>,
     words: &[String],
     output: Option<&std::path::Path>,
 ) -> Result<i32, PromoteError> {
@@ -155,7 +162,10 @@ fn one_shot(
         check_shapes(&o.files)?;
         let views: Vec<Option<View<'_>>> =
             o.files.iter().map(|f| f.as_ref().map(Npy::view)).collect();
-        let r = eval::evaluate(policy, &o.call, &views)?;
+        let r = match layer {
+            Some(l) => crate::autocast::evaluate(policy, l, &o.call, &views)?,
+            None => eval::evaluate(policy, &o.call, &views)?,
+        };
         let shape = result_shape(&o.call, &o.files, r.data.len());
         Ok((r, shape))
     });

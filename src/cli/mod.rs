@@ -1,5 +1,6 @@
 //! The `promote` command line: one file per subcommand.
 
+mod autocasts;
 mod bench;
 mod check;
 mod check_report;
@@ -74,6 +75,28 @@ impl PolicyArg {
     }
 }
 
+/// A mixed-precision autocast layer over the policy (`promote autocasts` lists them).
+#[derive(Args, Clone, Default)]
+pub(crate) struct AutocastArg {
+    /// Resolve under a built-in autocast (`torch-cpu-bf16`, ...; `promote autocasts`). A query's
+    /// own `"autocast"` key overrides it.
+    #[arg(long)]
+    autocast: Option<String>,
+    /// An autocast file of your own (TOML, see policies/README.md); overrides --autocast.
+    #[arg(long)]
+    autocast_file: Option<std::path::PathBuf>,
+}
+
+impl AutocastArg {
+    pub(crate) fn load(&self) -> Result<Option<Arc<crate::autocast::Autocast>>, PromoteError> {
+        match (&self.autocast_file, &self.autocast) {
+            (Some(p), _) => crate::autocast::load_autocast_file(p).map(|a| Some(Arc::new(a))),
+            (None, Some(n)) => crate::autocast::builtin_autocast(n).map(Some),
+            (None, None) => Ok(None),
+        }
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Answer JSONL queries on stdin (the spec's machine interface), or one call given as arguments.
@@ -88,6 +111,8 @@ enum Command {
     Policies,
     /// List the ops a policy has (class, arity, rule), or the whole op catalogue.
     Ops(ops::OpsArgs),
+    /// List the built-in autocast layers (mixed precision): name, dtype, framework, how known.
+    Autocasts,
     /// Every cell where two policies disagree, grouped by operand kinds; exit status 1 when they differ.
     Diff(diff::DiffArgs),
     /// Validate a policy file: errors with line and column, joins, commutativity, associativity.
@@ -196,6 +221,7 @@ pub fn main() -> i32 {
         Command::Dtypes(a) => dtypes::run(a),
         Command::Policies => dtypes::policies(),
         Command::Ops(a) => ops::run(a),
+        Command::Autocasts => autocasts::run(),
         Command::Diff(a) => diff::run(a),
         Command::Check(a) => check::run(a),
         Command::Lattice(a) => lattice::run(a),

@@ -4,7 +4,7 @@ use std::io::{BufReader, BufWriter, Write};
 
 use clap::Args;
 
-use super::PolicyArg;
+use super::{AutocastArg, PolicyArg};
 use crate::error::PromoteError;
 use crate::jsonl::{self, Framing};
 use crate::op::Call;
@@ -24,6 +24,8 @@ pub(crate) struct ResolveArgs {
     policy: PolicyArg,
     #[command(flatten)]
     stream: StreamArgs,
+    #[command(flatten)]
+    autocast: AutocastArg,
     /// A one-shot call instead of stdin: `add int8 300`, `add uint8 -1` (compact operand
     /// syntax, `out=DTYPE` last). Exit status 1 when the answer is an error.
     #[arg(allow_hyphen_values = true)]
@@ -32,17 +34,17 @@ pub(crate) struct ResolveArgs {
 
 pub(crate) fn run(a: ResolveArgs) -> Result<i32, PromoteError> {
     let policy = a.policy.load()?;
+    let layer = a.autocast.load()?;
     if !a.call.is_empty() {
-        let r = a
-            .call
-            .join(" ")
-            .parse::<Call>()
-            .and_then(|c| crate::Policy::resolve(&*policy, &c));
+        let r = a.call.join(" ").parse::<Call>().and_then(|c| match &layer {
+            Some(l) => crate::autocast::resolve(&*policy, l, &c),
+            None => crate::Policy::resolve(&*policy, &c),
+        });
         super::write_stdout(&format!("{}\n", query::answer_value(&r)))?;
         return Ok(super::answer_status(r.is_ok()));
     }
     serve_stdin(a.stream, |line, out| {
-        out.write_all(query::answer_line(&*policy, line).as_bytes())
+        out.write_all(crate::autocast::answer_line(&*policy, layer.as_deref(), line).as_bytes())
     })?;
     Ok(super::EXIT_ANSWERED)
 }

@@ -234,7 +234,23 @@ fn operand_data(
 
 /// Evaluate one query line.
 pub fn eval_line(policy: &dyn Policy, line: &str) -> Result<Evaluated, PromoteError> {
-    let Split { query, data } = split(line)?;
+    eval_line_with(
+        line,
+        |_| Ok(()),
+        |(), call, views| evaluate(policy, call, views),
+    )
+}
+
+/// Evaluate one query line with `run`, after `take` has taken its own keys out of the query
+/// (the query without its `data` arrays): how a layer over the policy reads its key
+/// (`crate::autocast::eval_answer` takes `"autocast"`).
+pub fn eval_line_with<T>(
+    line: &str,
+    take: impl FnOnce(&mut Value) -> Result<T, PromoteError>,
+    run: impl FnOnce(T, &Call, &[Option<View<'_>>]) -> Result<Evaluated, PromoteError>,
+) -> Result<Evaluated, PromoteError> {
+    let Split { mut query, data } = split(line)?;
+    let taken = take(&mut query)?;
     let mut call: Call = query::parse_query_for(&query, Interface::Eval)?;
     let mut arrays: Vec<Option<Array>> = Vec::with_capacity(data.len());
     for (i, (operand, raw)) in call.operands.iter_mut().zip(data).enumerate() {
@@ -244,7 +260,7 @@ pub fn eval_line(policy: &dyn Policy, line: &str) -> Result<Evaluated, PromoteEr
         .iter()
         .map(|a| a.as_ref().map(|a| a.view()))
         .collect();
-    evaluate(policy, &call, &views)
+    run(taken, &call, &views)
 }
 
 /// Evaluate a call whose tensor operands come with data (`None` for Python scalars).

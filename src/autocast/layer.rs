@@ -1,0 +1,196 @@
+//! The one entry point of an autocast over a policy: [`resolve`] (a plan), [`evaluate`] (a plan
+//! executed on data), the JSONL answers ([`answer_line`], [`eval_answer`]) and [`Autocasted`],
+//! a policy that is a base policy under an autocast.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::{builtin_autocast, Autocast};
+use crate::dtype::DType;
+use crate::error::PromoteError;
+use crate::kernel::array::{Array, View};
+use crate::kernel::cast::cast_array;
+use crate::kernel::eval::{self, Evaluated};
+use crate::op::Call;
+use crate::plan::{Plan, Traced};
+use crate::policy::Policy;
+use crate::query;
+
+/// Resolve a call under an autocast: the autocast's casts, then the base policy's plan, the
+/// autocast's step first.
+pub fn resolve(base: &dyn Policy, layer: &Autocast, call: &Call) -> Result<Plan, PromoteError> {
+    let applied = layer.apply(call)?;
+    let mut plan = base.resolve(&applied.call)?;
+    plan.steps.insert(0, applied.step);
+    Ok(plan)
+}
+
+/// [`resolve`] with the steps kept whether the call succeeds or is refused (`promote explain`).
+pub fn resolve_traced(base: &dyn Policy, layer: &Autocast, call: &Call) -> Traced {
+    match layer.apply(call) {
+        Err(e) => Traced {
+            outcome: Err(e),
+            steps: Vec::new(),
+        },
+        Ok(applied) => {
+            let mut t = base.resolve_traced(&applied.call);
+            t.steps.insert(0, applied.step.clone());
+            if let Ok(p) = &mut t.outcome {
+                p.steps.insert(0, applied.step);
+            }
+            t
+        }
+    }
+}
+
+/// Execute a call under an autocast: the tensors' data are cast as the autocast casts them
+/// (rounded into the autocast dtype), then the base policy's plan runs on them.
+///
+/// ```
+/// use promote::{autocast, builtin, kernel::array::Array, Call, DType};
+/// let torch = builtin("torch").unwrap();
+/// let bf16 = autocast::builtin_autocast("torch-cpu-bf16").unwrap();
+/// let call: Call = "matmul float32 float32".parse().unwrap();
+/// let a = Array::from(vec![1.0f32, 1.00390625]);
+/// let b = Array::from(vec![1.0f32, 1.0]);
+/// let r = autocast::evaluate(&*torch, &bf16, &call, &[Some(a.view()), Some(b.view())]).unwrap();
+/// assert_eq!(r.plan.result, DType::BFloat16);
+/// ```
+pub fn evaluate(
+    base: &dyn Policy,
+    layer: &Autocast,
+    call: &Call,
+    data: &[Option<View<'_>>],
+) -> Result<Evaluated, PromoteError> {
+    let applied = layer.apply(call)?;
+    let cast: Vec<Option<Array>> = data
+        .iter()
+        .zip(&applied.casts)
+        .map(|(d, to)| match (d, to) {
+            (Some(v), Some(to)) if v.dtype() != *to => Some(cast_array(*v, *to)),
+            _ => None,
+        })
+        .collect();
+    let views: Vec<Option<View<'_>>> = data
+        .iter()
+        .zip(&cast)
+        .map(|(d, c)| c.as_ref().map(|a| a.view()).or(*d))
+        .collect();
+    let mut r = eval::evaluate(base, &applied.call, &views)?;
+    r.plan.steps.insert(0, applied.step);
+    Ok(r)
+}
+
+/// Take a query's `"autocast"` key out of it: the built-in autocast it names, if any.
+///
+/// ```
+/// let mut q = serde_json::json!({"op": "matmul", "operands": [], "autocast": "torch-cpu-bf16"});
+/// let a = promote::autocast::take_autocast(&mut q).unwrap().unwrap();
+/// assert_eq!(a.name, "torch-cpu-bf16");
+/// assert!(q.get("autocast").is_none());
+/// ```
+pub fn take_autocast(query: &mut Value) -> Result<Option<Arc<Autocast>>, PromoteError> {
+    let Some(o) = query.as_object_mut() else {
+        return Ok(None);
+    };
+    match o.remove("autocast") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(name)) => builtin_autocast(&name).map(Some),
+        Some(_) => Err(PromoteError::invalid(
+            "\"autocast\" is the name of an autocast, such as \"torch-cpu-bf16\" (`promote autocasts` lists them)",
+        )),
+    }
+}
+
+/// Answer one `resolve` line: the query's `"autocast"` if it has one, else `default` (the
+/// command line's `--autocast`), else the base policy alone. Never fails, never panics.
+///
+/// ```
+/// use promote::{autocast, builtin};
+/// let torch = builtin("torch").unwrap();
+/// let q = r#"{"op": "matmul", "operands": [{"dtype": "float32"}, {"dtype": "float32"}], "autocast": "torch-cpu-bf16"}"#;
+/// assert_eq!(autocast::answer_line(&*torch, None, q), r#"{"dtype":"bfloat16","weak":false}"#);
+/// ```
+pub fn answer_line(base: &dyn Policy, default: Option<&Autocast>, line: &str) -> String {
+    if default.is_none() && !line.contains("\"autocast\"") {
+        return query::answer_line(base, line);
+    }
+    let r = serde_json::from_str::<Value>(line)
+        .map_err(|e| PromoteError::invalid(format!("not JSON: {e}")))
+        .and_then(|mut v| {
+            let own = take_autocast(&mut v)?;
+            let call = query::parse_query(&v)?;
+            match own.as_deref().or(default) {
+                Some(layer) => resolve(base, layer, &call).map(|p| (p.result, p.weak)),
+                None => base.result(&call),
+            }
+        });
+    query::answer_of(&r).to_string()
+}
+
+/// Evaluate one `eval` line, under the query's `"autocast"` or `default`.
+pub fn eval_answer(
+    base: &dyn Policy,
+    default: Option<&Autocast>,
+    line: &str,
+) -> Result<Evaluated, PromoteError> {
+    eval::eval_line_with(line, take_autocast, |own, call, views| {
+        match own.as_deref().or(default) {
+            Some(layer) => evaluate(base, layer, call, views),
+            None => eval::evaluate(base, call, views),
+        }
+    })
+}
+
+/// A base policy under an autocast, as a [`Policy`]: what `explain` and the Rust API use.
+///
+/// ```
+/// use std::sync::Arc;
+/// use promote::{autocast::{builtin_autocast, Autocasted}, builtin, Call, DType, Policy};
+/// let p = Autocasted::new(builtin("torch").unwrap(), builtin_autocast("torch-cpu-f16").unwrap());
+/// assert_eq!(p.result(&"matmul float32 float32".parse::<Call>().unwrap()).unwrap().0, DType::Float16);
+/// assert_eq!(p.name(), "torch+torch-cpu-f16");
+/// ```
+pub struct Autocasted {
+    base: Arc<dyn Policy>,
+    layer: Arc<Autocast>,
+    name: String,
+}
+
+impl Autocasted {
+    /// `base` under `layer`.
+    pub fn new(base: Arc<dyn Policy>, layer: Arc<Autocast>) -> Autocasted {
+        let name = format!("{}+{}", base.name(), layer.name);
+        Autocasted { base, layer, name }
+    }
+
+    /// The autocast layer.
+    pub fn layer(&self) -> &Autocast {
+        &self.layer
+    }
+}
+
+impl Policy for Autocasted {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn framework(&self) -> &str {
+        self.base.framework()
+    }
+    fn dtypes(&self) -> &[DType] {
+        self.base.dtypes()
+    }
+    fn semantics(&self) -> crate::kernel::compute::Semantics {
+        self.base.semantics()
+    }
+    fn resolve(&self, call: &Call) -> Result<Plan, PromoteError> {
+        resolve(&*self.base, &self.layer, call)
+    }
+    fn resolve_traced(&self, call: &Call) -> Traced {
+        resolve_traced(&*self.base, &self.layer, call)
+    }
+    fn promote_types(&self, a: DType, b: DType) -> Option<DType> {
+        self.base.promote_types(a, b)
+    }
+}
