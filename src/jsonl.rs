@@ -222,6 +222,8 @@ pub struct LineStream<'a, R> {
     /// Bytes of the line seen so far (without the `\n`).
     length: usize,
     ended: bool,
+    /// A `\r` taken but not shown yet (dropped if the line ends right after it).
+    held_cr: bool,
     check: TextCheck,
 }
 
@@ -233,6 +235,7 @@ impl<'a, R: BufRead> LineStream<'a, R> {
             max_line_bytes,
             length: 0,
             ended: false,
+            held_cr: false,
             check: TextCheck::default(),
         }
     }
@@ -251,57 +254,84 @@ impl<'a, R: BufRead> LineStream<'a, R> {
     }
 
     /// Move on by up to `into.len()` bytes (any number when `into` is `None`), copying them
-    /// into `into`; 0 at the end of the line.
-    fn advance(&mut self, into: Option<&mut [u8]>) -> std::io::Result<usize> {
-        let want = into.as_ref().map_or(usize::MAX, |b| b.len());
-        if !self.prefix.is_empty() {
-            let prefix = self.prefix;
-            let n = want.min(prefix.len());
-            self.check.feed(&prefix[..n]);
-            if let Some(buf) = into {
-                buf[..n].copy_from_slice(&prefix[..n]);
+    /// into `into`; 0 at the end of the line. A `\r` right before the line's end is dropped,
+    /// as it is from a line held whole: a `\r` ending a piece is held back until the next byte
+    /// shows whether the line ends there.
+    fn advance(&mut self, mut into: Option<&mut [u8]>) -> std::io::Result<usize> {
+        loop {
+            if self.held_cr {
+                self.held_cr = false;
+                if !self.at_line_end()? {
+                    if let Some(buf) = into.as_deref_mut() {
+                        buf[0] = b'\r';
+                    }
+                    return Ok(1);
+                }
             }
-            self.prefix = &prefix[n..];
-            self.length += n;
-            return self.refuse_bad_text(n);
+            let reading = into.is_some();
+            match self.next_piece(into.as_deref_mut())? {
+                (0, _) => return Ok(0),
+                (_, 0) => continue, // only a `\r`, held back
+                (_, shown) if reading => return self.refuse_bad_text(shown),
+                (_, shown) => return Ok(shown),
+            }
+        }
+    }
+
+    /// Whether the line ends right here (the next byte is its `\n`, or the input ends).
+    fn at_line_end(&mut self) -> std::io::Result<bool> {
+        if !self.prefix.is_empty() {
+            return Ok(false);
         }
         if self.ended {
-            return Ok(0);
+            return Ok(true);
         }
-        let available = loop {
-            match self.input.fill_buf() {
-                Ok(b) => break b,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            }
+        let available = fill(self.input)?;
+        Ok(available.first().is_none_or(|&b| b == b'\n'))
+    }
+
+    /// Take the next piece of the line (from the prefix, else the input): (bytes taken, bytes
+    /// shown to the reader — one fewer when the piece ends in a `\r` held back).
+    fn next_piece(&mut self, into: Option<&mut [u8]>) -> std::io::Result<(usize, usize)> {
+        let want = into.as_ref().map_or(usize::MAX, |b| b.len());
+        let from_prefix = !self.prefix.is_empty();
+        if !from_prefix && self.ended {
+            return Ok((0, 0));
+        }
+        let available: &[u8] = match from_prefix {
+            true => self.prefix,
+            false => fill(self.input)?,
         };
         let (end, newline) = match memchr::memchr(b'\n', available) {
             Some(i) => (i, true),
-            None => (available.len(), available.is_empty()),
+            None => (available.len(), !from_prefix && available.is_empty()),
         };
         let n = want.min(end);
-        let reading = into.is_some();
-        if reading && self.length + n > self.max_line_bytes {
+        let available_len = available.len();
+        if into.is_some() && self.length + n > self.max_line_bytes {
             return Err(std::io::Error::other("the line is over the cap"));
         }
+        let piece = &available[..n];
         if self.length + n <= self.max_line_bytes {
-            self.check.feed(&available[..n]);
+            self.check.feed(piece);
         }
+        let shown = n - usize::from(piece.last() == Some(&b'\r'));
+        self.held_cr = shown < n;
         if let Some(buf) = into {
-            buf[..n].copy_from_slice(&available[..n]);
+            buf[..shown].copy_from_slice(&piece[..shown]);
         }
         let at_end = newline && n == end;
-        let line_end = usize::from(at_end && end < available.len());
-        self.input.consume(n + line_end);
+        match from_prefix {
+            true => self.prefix = &self.prefix[n..],
+            false => self.input.consume(n + usize::from(at_end && end < available_len)),
+        }
         self.length += n;
         if at_end {
             self.ended = true;
+            self.held_cr = false;
             self.check.end();
         }
-        match reading {
-            true => self.refuse_bad_text(n),
-            false => Ok(n),
-        }
+        Ok((n, shown))
     }
 
     fn refuse_bad_text(&self, n: usize) -> std::io::Result<usize> {
@@ -311,6 +341,17 @@ impl<'a, R: BufRead> LineStream<'a, R> {
                 "the line is not UTF-8",
             )),
             None => Ok(n),
+        }
+    }
+}
+
+/// The input's buffer, filled (empty at the end of input).
+fn fill<R: BufRead>(input: &mut R) -> std::io::Result<&[u8]> {
+    loop {
+        match input.fill_buf() {
+            Ok(_) => return input.fill_buf(),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
         }
     }
 }
@@ -583,10 +624,7 @@ mod tests {
                     let read = s.read_to_end(&mut bytes);
                     match (s.finish().unwrap(), read) {
                         (Some(e), _) => format!("!{e}"),
-                        (None, Ok(_)) => {
-                            let text = String::from_utf8(bytes).unwrap();
-                            text.strip_suffix('\r').unwrap_or(&text).to_string()
-                        }
+                        (None, Ok(_)) => String::from_utf8(bytes).unwrap(),
                         (None, Err(e)) => panic!("a read failed on a good line: {e}"),
                     }
                 }
@@ -597,11 +635,12 @@ mod tests {
 
     #[test]
     fn streamed_lines_are_framed_as_held_lines() {
-        let inputs: [&[u8]; 6] = [
+        let inputs: [&[u8]; 7] = [
             b"a\r\n\n \x0b\xc2\xa0\r\n\xff\nb\r\r\nlast",
             b"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80x\n   \xc2\xa0   \n\xf0\x9f\x98\x80\xf0\x9f\n",
             b"{\"a\": [1, 2, 3]}\n\xe0\x80 \n\xe2\x82\n\xe2\x82\xac\r\n",
             b"0123456789abcdef\n0123456789abcdefg\n0123456789abcdefgh",
+            b"a\rb\r\r\r\n\r\r\n\r\rx\r\r",
             b"                     \n\t\t\t\t\t\t\t\t\t\t\t x\n",
             b"",
         ];

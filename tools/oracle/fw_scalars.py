@@ -66,9 +66,6 @@ RULES = [
     (r"^InvalidArgumentError: .*(ndims must be (==|>=) 2|must be at least rank 2)", "!unsupported"),
     (r"^InvalidArgumentError: .*(Integers to negative integer powers are not allowed|"
      r"Integer division by zero)", "!value"),
-    # NumPy 1's object loop (a Python int beyond int64/uint64 makes an object array) runs Python's
-    # own arithmetic: `0 ** -2**64`, `1 // 0` raise ZeroDivisionError for these values
-    (r"^ZeroDivisionError: ", "!value"),
 ]
 _CANNOT = re.compile(r"^TypeError: Cannot convert (.+?) to EagerTensor of dtype (\w+)")
 _SAME_KIND = {bool: "bool", int: "int uint", float: "float bfloat", complex: "complex"}
@@ -92,11 +89,25 @@ def _tf_cannot_convert(detail, cell):
     return "!overflow" if same else "!no_promotion"
 
 
+def _object_loop(detail, cell):
+    """NumPy 1 makes an object array of a Python int beyond int64/uint64 and runs Python's own
+    arithmetic on it: `2**64 // 0` raises ZeroDivisionError there.  Such a cell is `!overflow`,
+    as fw_numpy.py answers every object-array result (the int fits no NumPy dtype)."""
+    if detail.startswith("ZeroDivisionError: ") and base.__name__ == "fw_ops_numpy":
+        import fw_numpy
+        if fw_numpy.huge_int(cell):
+            return "!overflow"
+    return None
+
+
 def answer(cell):
     ans = base.answer(cell)
     if not ans.startswith("?"):
         return ans
     detail = ans[1:]
+    tok = _object_loop(detail, cell)
+    if tok:
+        return f"{tok}\t{detail}"
     for rx, tok in RULES:
         if re.search(rx, detail):
             return f"{tok}\t{detail}"
