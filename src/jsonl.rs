@@ -323,7 +323,9 @@ impl<'a, R: BufRead> LineStream<'a, R> {
         let at_end = newline && n == end;
         match from_prefix {
             true => self.prefix = &self.prefix[n..],
-            false => self.input.consume(n + usize::from(at_end && end < available_len)),
+            false => self
+                .input
+                .consume(n + usize::from(at_end && end < available_len)),
         }
         self.length += n;
         if at_end {

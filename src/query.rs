@@ -286,7 +286,10 @@ pub fn answer_line(policy: &dyn Policy, line: &str) -> String {
 fn carries_data(v: &Value) -> bool {
     v.get("operands")
         .and_then(Value::as_array)
-        .is_some_and(|ops| ops.iter().any(|o| o.get("data").is_some_and(|d| !d.is_null())))
+        .is_some_and(|ops| {
+            ops.iter()
+                .any(|o| o.get("data").is_some_and(|d| !d.is_null()))
+        })
 }
 
 /// The spec's JSON form of an operand.

@@ -190,5 +190,8 @@ fn every_recorded_scalar_pair_matches() {
     for m in &misses {
         println!("  {m}");
     }
-    assert!(misses.is_empty(), "some scalar x scalar cells do not match (see the table above)");
+    assert!(
+        misses.is_empty(),
+        "some scalar x scalar cells do not match (see the table above)"
+    );
 }

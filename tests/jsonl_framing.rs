@@ -155,7 +155,10 @@ fn long_lines_are_streamed_and_framed_as_held_lines() {
     let a = c.ask(&big_eval_line(n, "5", b""));
     assert_eq!(a["dtype"], "int8", "{}", &a.to_string()[..200]);
     let data = a["data"].as_array().unwrap();
-    assert_eq!((data.len(), data[0].as_str(), data[n - 1].as_str()), (n, Some("7"), Some("3")));
+    assert_eq!(
+        (data.len(), data[0].as_str(), data[n - 1].as_str()),
+        (n, Some("7"), Some("3"))
+    );
     let cases: [(&[u8], &str, &str); 4] = [
         (b"", "300", "element 1"),
         (b" \xff", "5", "not UTF-8"),
@@ -180,12 +183,28 @@ fn long_lines_are_streamed_and_framed_as_held_lines() {
 fn resolve_reads_queries_with_data() {
     let mut c = Coprocess::start(&["resolve", "-p", "numpy"]);
     let a = c.ask(EVAL_Q.as_bytes());
-    assert_eq!((a["dtype"].as_str(), a["weak"].as_bool()), (Some("int16"), Some(false)), "{a}");
+    assert_eq!(
+        (a["dtype"].as_str(), a["weak"].as_bool()),
+        (Some("int16"), Some(false)),
+        "{a}"
+    );
     let bad: [(&str, &str); 4] = [
-        (r#"{"op": "add", "operands": [{"dtype": "int8", "data": ["300"]}, {"dtype": "uint8"}]}"#, "300"),
-        (r#"{"op": "add", "operands": [{"dtype": "int8", "data": ["1", "2"]}, {"dtype": "uint8", "data": ["1", "2", "3"]}]}"#, "3"),
-        (r#"{"op": "add", "operands": [{"dtype": "int8", "ndim": 0, "value": "1", "data": ["2"]}, {"dtype": "uint8"}]}"#, "agree"),
-        (r#"{"op": "add", "operands": [{"scalar": "int", "value": "1", "data": ["2"]}, {"dtype": "uint8"}]}"#, "data"),
+        (
+            r#"{"op": "add", "operands": [{"dtype": "int8", "data": ["300"]}, {"dtype": "uint8"}]}"#,
+            "300",
+        ),
+        (
+            r#"{"op": "add", "operands": [{"dtype": "int8", "data": ["1", "2"]}, {"dtype": "uint8", "data": ["1", "2", "3"]}]}"#,
+            "3",
+        ),
+        (
+            r#"{"op": "add", "operands": [{"dtype": "int8", "ndim": 0, "value": "1", "data": ["2"]}, {"dtype": "uint8"}]}"#,
+            "agree",
+        ),
+        (
+            r#"{"op": "add", "operands": [{"scalar": "int", "value": "1", "data": ["2"]}, {"dtype": "uint8"}]}"#,
+            "data",
+        ),
     ];
     for (q, says) in bad {
         let a = c.ask(q.as_bytes());

@@ -292,7 +292,12 @@ fn eval_data(cases: u32) {
                     serde_json::from_str(&query::answer_line(&**p, &q)).unwrap();
                 let e: serde_json::Value = serde_json::from_str(&a).unwrap();
                 if e.get("dtype").is_some() {
-                    prop_assert_eq!((&r["dtype"], &r["weak"]), (&e["dtype"], &e["weak"]), "{}", q);
+                    prop_assert_eq!(
+                        (&r["dtype"], &r["weak"]),
+                        (&e["dtype"], &e["weak"]),
+                        "{}",
+                        q
+                    );
                 }
                 if r["error"] == "invalid" {
                     prop_assert_eq!(&e["error"], "invalid", "{} -> {}", q, r);

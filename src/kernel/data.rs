@@ -91,7 +91,10 @@ impl<'de, T: Text> Visitor<'de> for Elements<T> {
         Ok(Err(not_a_list("an object")))
     }
     fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
-        Ok(Err(not_a_list(&format!("the string {:?}", crate::error::clip(s)))))
+        Ok(Err(not_a_list(&format!(
+            "the string {:?}",
+            crate::error::clip(s)
+        ))))
     }
     fn visit_bool<E: de::Error>(self, b: bool) -> Result<Self::Value, E> {
         Ok(Err(not_a_list(&format!("the boolean {b}"))))

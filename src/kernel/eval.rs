@@ -163,10 +163,7 @@ fn read_line(line: &str) -> Result<DataQuery, PromoteError> {
 /// The call of a query and its operands' data checked against their dtypes (`None` for Python
 /// scalars, and for tensors without data where `required` is false: `resolve` reads data but
 /// does not need it).
-fn checked_call(
-    q: DataQuery,
-    required: bool,
-) -> Result<(Call, Vec<Option<Array>>), PromoteError> {
+fn checked_call(q: DataQuery, required: bool) -> Result<(Call, Vec<Option<Array>>), PromoteError> {
     let mut call: Call = query::parse_query_for(&q.query, Interface::Eval)?;
     let mut arrays: Vec<Option<Array>> = Vec::with_capacity(q.data.len());
     for (i, (operand, raw)) in call.operands.iter_mut().zip(q.data).enumerate() {
@@ -176,7 +173,10 @@ fn checked_call(
             false => None,
         });
     }
-    let lens: Vec<usize> = arrays.iter().map(|a| a.as_ref().map_or(1, Array::len)).collect();
+    let lens: Vec<usize> = arrays
+        .iter()
+        .map(|a| a.as_ref().map_or(1, Array::len))
+        .collect();
     result_len(call.op, &lens).map_err(|e| invalid(e.to_string()))?;
     Ok((call, arrays))
 }
@@ -198,8 +198,12 @@ pub fn eval_line(policy: &dyn Policy, line: &str) -> Result<Evaluated, PromoteEr
 /// Evaluate one query read from a stream (the bytes of one line, up to its end): the `data`
 /// arrays go straight into typed buffers, and the line itself is never held, so a query costs
 /// about its arrays (`promote eval` reads lines over 1 MiB this way).
-pub fn eval_reader(policy: &dyn Policy, line: impl std::io::Read) -> Result<Evaluated, PromoteError> {
-    let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(1 << 16, line));
+pub fn eval_reader(
+    policy: &dyn Policy,
+    line: impl std::io::Read,
+) -> Result<Evaluated, PromoteError> {
+    let mut de =
+        serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(1 << 16, line));
     let q = read_query(&mut de).map_err(not_json)?;
     de.end().map_err(not_json)?;
     eval_query(policy, q)
