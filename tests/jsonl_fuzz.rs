@@ -136,9 +136,9 @@ fn serve_streamed(policy: &dyn Policy, input: &[u8], stream_above: usize) -> Vec
         &mut out,
         framing,
         stream_above,
-        |l| eval::eval_line(policy, l),
-        |r| eval::eval_reader(policy, r),
-        |a, w| eval::write_answer(a, w),
+        |l| eval::answer_value(&eval::eval_line(policy, l)),
+        |r| eval::answer_value(&eval::eval_reader(policy, r)),
+        |a: &String, w| std::io::Write::write_all(w, a.as_bytes()),
         |e| query::answer_of(&Err(e.clone())).to_string(),
     )
     .expect("in-memory I/O cannot fail");

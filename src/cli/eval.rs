@@ -55,7 +55,7 @@ pub(crate) fn run(a: EvalArgs) -> Result<i32, PromoteError> {
         jsonl::STREAM_ABOVE_BYTES,
         |line| eval::eval_line(&*policy, line),
         |stream| eval::eval_reader(&*policy, stream),
-        |answer, out| eval::write_answer(answer, out),
+        eval::write_answer,
         |e| query::answer_of(&Err(e.clone())).to_string(),
     )?;
     Ok(super::EXIT_ANSWERED)
