@@ -157,7 +157,7 @@ fn long_lines_are_streamed_and_framed_as_held_lines() {
     let data = a["data"].as_array().unwrap();
     assert_eq!(
         (data.len(), data[0].as_str(), data[n - 1].as_str()),
-        (n, Some("7"), Some("3"))
+        (n, Some("7"), Some("2"))
     );
     let cases: [(&[u8], &str, &str); 4] = [
         (b"", "300", "element 1"),
