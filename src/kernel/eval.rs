@@ -191,8 +191,15 @@ fn eval_query(policy: &dyn Policy, q: DataQuery) -> Result<Evaluated, PromoteErr
 }
 
 /// Evaluate one query line.
+///
+/// Read through the same reader as [`eval_reader`], so that a line held whole and a line read
+/// as a stream get the same answer to the byte (serde_json places some syntax errors a column
+/// apart when it reads a slice).
 pub fn eval_line(policy: &dyn Policy, line: &str) -> Result<Evaluated, PromoteError> {
-    eval_query(policy, read_line(line)?)
+    let mut de = serde_json::Deserializer::from_reader(line.as_bytes());
+    let q = read_query(&mut de).map_err(not_json)?;
+    de.end().map_err(not_json)?;
+    eval_query(policy, q)
 }
 
 /// Evaluate one query read from a stream (the bytes of one line, up to its end): the `data`
