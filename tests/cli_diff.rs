@@ -123,3 +123,44 @@ fn several_ops_and_bad_names() {
     assert_eq!(code, 2);
     assert!(err.contains("did you mean `jax`"), "{err}");
 }
+
+#[test]
+fn values_compare_each_policy_s_own_kernels() {
+    let (code, out, _) = promote(&[
+        "diff",
+        "numpy",
+        "numpy",
+        "--values",
+        "--op",
+        "add,floor_divide",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("\n0 of "), "{out}");
+    let (code, out, _) = promote(&[
+        "diff",
+        "numpy",
+        "torch",
+        "--values",
+        "--op",
+        "floor_divide",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1, "values differ: exit status 1");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["semantics"][1], "torch");
+    let cell = v["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["call"] == "floor_divide int8 int8")
+        .expect("numpy gives 0 for x // 0, torch refuses it");
+    assert_eq!(cell["first"]["inputs"][1], "0");
+    assert_eq!(cell["first"]["b"], "!value");
+    let (_, md, _) = promote(&["diff", "numpy", "jax", "--values", "--limit", "2"]);
+    assert!(
+        md.contains("| `add float32 float32`") || md.contains("more (--limit 0"),
+        "{md}"
+    );
+    assert!(md.contains("xla-cpu kernel semantics"), "{md}");
+}

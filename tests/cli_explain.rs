@@ -113,12 +113,25 @@ fn every_policy_at_once() {
 
 #[test]
 fn bad_operands_are_explained() {
-    let (code, _, err) = promote(&["explain", "-p", "torch", "int7", "1"]);
-    assert_eq!(code, 2);
+    // a call that does not parse is an answer: an invalid call, exit status 1 (2 is usage)
+    let (code, out, err) = promote(&["explain", "-p", "torch", "int7", "1"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty(), "{out}");
     assert!(
         err.contains("unknown dtype `int7`") && err.contains("did you mean"),
         "{err}"
     );
+}
+
+#[test]
+fn usage_errors_stay_status_2() {
+    let (code, _, err) = promote(&["explain", "-p", "torch"]);
+    assert_eq!(code, 2, "a call is required: {err}");
+    let (code, _, err) = promote(&["explain", "-p", "pytorch", "int8", "int8"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = promote(&["explain", "--op", "ad", "int8", "int8"]);
+    assert_eq!(code, 1, "an unknown op is an invalid call: {err}");
+    assert!(err.contains("did you mean `add`"), "{err}");
 }
 
 #[test]

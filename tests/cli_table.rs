@@ -341,12 +341,19 @@ fn unknown_names_suggest_the_nearest() {
     let (code, _, err) = promote(&["table", "--policy", "pytorch"]);
     assert_eq!(code, 2);
     assert!(err.contains("did you mean `torch`"), "{err}");
+    // the op and the literals are the cells' call: a bad one is an invalid call (status 1)
     let (code, _, err) = promote(&["table", "--policy", "torch", "--op", "substract"]);
-    assert_eq!(code, 2);
+    assert_eq!(code, 1);
     assert!(err.contains("did you mean `subtract`"), "{err}");
     let (code, _, err) = promote(&["table", "--policy", "torch", "--mark", "jax-x46"]);
     assert_eq!(code, 2);
     assert!(err.contains("jax-x64"), "{err}");
+    let (code, out, err) = promote(&["table", "--with", "scalars", "--literals", "1,xx"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        out.is_empty() && err.contains("`xx` is not a Python literal"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -196,9 +196,12 @@ pub fn operand(obj: &Bound<'_, PyAny>) -> PyResult<Operand> {
         remember(py, obj, &o);
         return Ok(o);
     }
-    if !obj.is_instance_of::<PyType>() && obj.hasattr(intern!(py, "shape"))? {
-        if let Ok(dt) = obj.getattr(intern!(py, "dtype")) {
-            return array_operand(obj, &dt);
+    if !obj.is_instance_of::<PyType>() {
+        let kind = type_kind(&obj.get_type())?;
+        if kind.array_like || obj.hasattr(intern!(py, "shape"))? {
+            if let Ok(dt) = obj.getattr(intern!(py, "dtype")) {
+                return array_operand(obj, &dt, kind);
+            }
         }
     }
     let d = dtype_of(obj)?;
@@ -206,18 +209,64 @@ pub fn operand(obj: &Bound<'_, PyAny>) -> PyResult<Operand> {
     Ok(o)
 }
 
+/// What an object's *type* says, read once per type: asking an instance for a missing
+/// attribute raises (and discards) an `AttributeError`, which costs about a microsecond under
+/// the stable ABI, more than the rest of `result_type` together; and asking a tensor for its
+/// `.shape` builds a new object.
+#[derive(Clone, Copy)]
+struct TypeKind {
+    /// The type defines both `shape` and `dtype` (NumPy arrays, tensors of every framework):
+    /// an array without asking the instance.
+    array_like: bool,
+    /// TensorFlow's `WeakTensor`: weak by its type.
+    weak_tensor: bool,
+    /// The type defines `weak_type` (JAX arrays) or forwards unknown attributes through
+    /// `__getattr__` (JAX tracers): the instance is asked.
+    may_have_weak_type: bool,
+}
+
+type TypeCache = Mutex<HashMap<usize, (Py<PyType>, TypeKind), ByAddress>>;
+static TYPES: PyOnceLock<TypeCache> = PyOnceLock::new();
+
+fn type_kind(ty: &Bound<'_, PyType>) -> PyResult<TypeKind> {
+    let py = ty.py();
+    let cache = TYPES.get_or_init(py, Default::default);
+    let key = ty.as_ptr() as usize;
+    if let Some(k) = cache.lock().ok().and_then(|c| c.get(&key).map(|(_, k)| *k)) {
+        return Ok(k);
+    }
+    let kind = TypeKind {
+        array_like: ty.hasattr(intern!(py, "shape"))? && ty.hasattr(intern!(py, "dtype"))?,
+        weak_tensor: ty.name()?.to_cow()? == "WeakTensor",
+        may_have_weak_type: ty.hasattr(intern!(py, "weak_type"))?
+            || ty.hasattr(intern!(py, "__getattr__"))?,
+    };
+    if let Ok(mut c) = cache.lock() {
+        if c.len() < CACHE_MAX {
+            c.insert(key, (ty.clone().unbind(), kind));
+        }
+    }
+    Ok(kind)
+}
+
 /// An array or tensor: dtype, rank, 0-d value and weak flag.
-fn array_operand(obj: &Bound<'_, PyAny>, dt: &Bound<'_, PyAny>) -> PyResult<Operand> {
+fn array_operand(
+    obj: &Bound<'_, PyAny>,
+    dt: &Bound<'_, PyAny>,
+    kind: TypeKind,
+) -> PyResult<Operand> {
     let py = obj.py();
     let dtype = dtype_of(dt)?;
     let ndim: usize = match obj.getattr(intern!(py, "ndim")).and_then(|n| n.extract()) {
         Ok(n) => n,
         Err(_) => obj.getattr(intern!(py, "shape"))?.len()?,
     };
-    let weak = match obj.getattr_opt(intern!(py, "weak_type")) {
-        Ok(Some(w)) => w.extract::<bool>().unwrap_or(false),
-        _ => false,
-    } || obj.get_type().name()?.to_cow()? == "WeakTensor";
+    let weak = kind.weak_tensor
+        || (kind.may_have_weak_type
+            && match obj.getattr_opt(intern!(py, "weak_type")) {
+                Ok(Some(w)) => w.extract::<bool>().unwrap_or(false),
+                _ => false,
+            });
     let zero_dim = ndim == 0;
     let value = if zero_dim { value_of(obj) } else { None };
     Ok(Operand::Tensor {

@@ -115,6 +115,48 @@ def test_inputs_are_not_copied_and_gil_free_paths_work():
     assert isinstance(numpy_p.eval("sum", m), np.integer)
 
 
+def test_eval_releases_the_gil():
+    """While ``eval`` computes, another Python thread runs. With the GIL held by native code no
+    other thread can execute a bytecode, so a timestamp of the other thread's strictly inside
+    the call (away from its edges by several switch intervals) proves the GIL was released."""
+    import sys
+    import threading
+    import time
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(0.001)
+    try:
+        stamps, stop = [], threading.Event()
+
+        def ticker():
+            while not stop.is_set():
+                stamps.append(time.perf_counter())
+
+        n = 4_000_000
+        a = np.arange(n, dtype=np.int64)
+        b = np.ones(n, dtype=np.int64)
+        t = threading.Thread(target=ticker)
+        t.start()
+        try:
+            for _ in range(20):  # until one call is long enough to hold a margin on both sides
+                start = time.perf_counter()
+                r = numpy_p.eval("divide", a, b)
+                end = time.perf_counter()
+                if end - start > 0.05:
+                    break
+                a, b = np.concatenate([a, a]), np.concatenate([b, b])
+        finally:
+            stop.set()
+            t.join()
+        assert r.dtype == np.float64
+        margin = 0.01
+        inside = [s for s in stamps if start + margin < s < end - margin]
+        assert end - start > 2 * margin, "the call was too short to tell"
+        assert inside, f"no other thread ran during {end - start:.3f} s of eval: the GIL was held"
+    finally:
+        sys.setswitchinterval(interval)
+
+
 def test_element_semantics_are_the_policys():
     a = np.array([-7, 7], np.int8)
     assert numpy_p.eval("floor_divide", a, np.array([2, -2], np.int8)).tolist() == [-4, -4]

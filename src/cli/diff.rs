@@ -1,35 +1,13 @@
-//! `promote diff`: every cell where two policies disagree, grouped by operand kinds.
-
-use std::sync::Arc;
+//! `promote diff`: parse the arguments, compare with the library's [`diff()`] (and
+//! [`value_diff()`] for `--values`), render Markdown or JSON.
 
 use clap::{Args, ValueEnum};
-use serde_json::{json, Value};
 
-use crate::analysis::{outcome, Outcome};
-use crate::dtype::DType;
-use crate::error::PromoteError;
-use crate::op::{Call, Op};
-use crate::operand::{Literal, Operand};
-use crate::policy::{self, RulePolicy};
-
-/// The Python scalars every diff tries: small and large ints of both signs (the edges of the
-/// integer dtypes, where value-based rules and overflow checks differ), floats beyond float16 and
-/// float32, and a complex.
-pub(crate) const LITERALS: &[&str] = &[
-    "True",
-    "1",
-    "-1",
-    "200",
-    "300",
-    "-300",
-    "70000",
-    "2147483648",
-    "9223372036854775808",
-    "18446744073709551616",
-    "1.0",
-    "1e+39",
-    "1j",
-];
+use super::render::{aligned, emit};
+use crate::analysis::{
+    diff, load_policy, parse_ops, value_diff, Diff, DiffGroup, DiffOptions, Outcome, ValueDiff,
+};
+use crate::error::{ErrorKind, PromoteError};
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum DiffFormat {
@@ -59,165 +37,27 @@ pub(crate) struct DiffArgs {
     /// Show at most this many cells per group (0: all).
     #[arg(long, default_value_t = 0)]
     limit: usize,
+    /// Compare element values instead of dtypes: every tensor · tensor cell where both policies
+    /// give the same result dtype, on a fixed sample of edge values per dtype, computed with each
+    /// policy's own kernel semantics.
+    #[arg(long)]
+    values: bool,
 }
 
-/// One group of cells: operand kinds and an op.
-pub(crate) struct Group {
-    pub kinds: &'static str,
-    pub op: Op,
-    pub cells: usize,
-    /// (call, answer of a, answer of b)
-    pub diffs: Vec<(Call, Outcome, Outcome)>,
-}
-
-/// A built-in policy by name, or a policy file (a path ending in `.toml`, or any existing file).
-pub(crate) fn load(name: &str) -> Result<Arc<RulePolicy>, PromoteError> {
-    if name.ends_with(".toml") || std::path::Path::new(name).is_file() {
-        policy::load_file(std::path::Path::new(name)).map(Arc::new)
+/// The Markdown report: a summary table, then one table per group that differs.
+pub(crate) fn markdown(d: &Diff, summary: bool, limit: usize) -> String {
+    let mut ops: Vec<&str> = d.groups.iter().map(|g| g.op.name()).collect();
+    ops.dedup();
+    let mut s = format!("# {} vs {}: {}\n\n", d.a, d.b, ops.join(", "));
+    if d.differ() == 0 {
+        s.push_str(&format!("They agree on all {} cells.\n", d.cells()));
     } else {
-        policy::builtin(name)
+        s.push_str(&format!("{} of {} cells differ.\n", d.differ(), d.cells()));
     }
-}
-
-fn has_weak(p: &RulePolicy) -> bool {
-    p.nodes.iter().any(|n| n.weak)
-}
-
-/// The groups of calls compared for one op.
-pub(crate) fn calls(a: &RulePolicy, b: &RulePolicy, op: Op) -> Vec<(&'static str, Vec<Call>)> {
-    let ds: Vec<DType> = DType::ALL
-        .iter()
-        .copied()
-        .filter(|d| a.has(*d) && b.has(*d))
-        .collect();
-    let lits: Vec<Literal> = LITERALS
-        .iter()
-        .map(|s| Literal::parse(s).expect("literal"))
-        .collect();
-    let t = |d: DType| Operand::tensor(d);
-    let z = |d: DType| Operand::zero_dim(d, None);
-    let w = |d: DType| Operand::weak(d);
-    let l = |x: &Literal| Operand::Literal(x.clone());
-    let pairs = |f: &dyn Fn(DType) -> Operand, g: &dyn Fn(DType) -> Operand| -> Vec<Vec<Operand>> {
-        ds.iter()
-            .flat_map(|&x| ds.iter().map(move |&y| vec![f(x), g(y)]))
-            .collect()
-    };
-    let with_lits = |f: &dyn Fn(DType) -> Operand, first: bool| -> Vec<Vec<Operand>> {
-        ds.iter()
-            .flat_map(|&x| {
-                lits.iter().map(move |y| {
-                    if first {
-                        vec![f(x), l(y)]
-                    } else {
-                        vec![l(y), f(x)]
-                    }
-                })
-            })
-            .collect()
-    };
-    let mut groups: Vec<(&'static str, Vec<Vec<Operand>>)> = Vec::new();
-    if op.arity() == 1 {
-        groups.push(("tensor", ds.iter().map(|&d| vec![t(d)]).collect()));
-    } else if op == Op::Matmul {
-        groups.push(("tensor · tensor", pairs(&t, &t)));
-    } else {
-        groups.push(("tensor · tensor", pairs(&t, &t)));
-        groups.push(("tensor · 0-d tensor", pairs(&t, &z)));
-        groups.push(("0-d tensor · tensor", pairs(&z, &t)));
-        groups.push(("0-d tensor · 0-d tensor", pairs(&z, &z)));
-        groups.push(("tensor · Python scalar", with_lits(&t, true)));
-        groups.push(("Python scalar · tensor", with_lits(&t, false)));
-        if has_weak(a) || has_weak(b) {
-            groups.push(("tensor · weak tensor", pairs(&t, &w)));
-            groups.push(("weak tensor · tensor", pairs(&w, &t)));
-            groups.push(("weak tensor · weak tensor", pairs(&w, &w)));
-            groups.push(("weak tensor · Python scalar", with_lits(&w, true)));
-        }
-    }
-    groups
-        .into_iter()
-        .map(|(k, v)| {
-            (
-                k,
-                v.into_iter()
-                    .filter_map(|ops| Call::new(op, ops, None).ok())
-                    .collect(),
-            )
-        })
-        .collect()
-}
-
-/// Compare two policies on one op.
-pub(crate) fn compare(a: &RulePolicy, b: &RulePolicy, op: Op, ignore_weak: bool) -> Vec<Group> {
-    let norm = |o: Outcome| match o {
-        Outcome::Value(d, _) if ignore_weak => Outcome::Value(d, false),
-        o => o,
-    };
-    calls(a, b, op)
-        .into_iter()
-        .map(|(kinds, cs)| {
-            let cells = cs.len();
-            let diffs = cs
-                .into_iter()
-                .filter_map(|c| {
-                    let (x, y) = (outcome(a, &c), outcome(b, &c));
-                    (norm(x.clone()) != norm(y.clone())).then_some((c, x, y))
-                })
-                .collect();
-            Group {
-                kinds,
-                op,
-                cells,
-                diffs,
-            }
-        })
-        .collect()
-}
-
-fn ops_of(s: &str) -> Result<Vec<Op>, PromoteError> {
-    if s == "all" {
-        return Ok(Op::ALL.to_vec());
-    }
-    s.split(',').map(|o| Op::parse(o.trim())).collect()
-}
-
-/// The Markdown report.
-pub(crate) fn markdown(
-    a: &RulePolicy,
-    b: &RulePolicy,
-    groups: &[Group],
-    summary: bool,
-    limit: usize,
-) -> String {
-    let total: usize = groups.iter().map(|g| g.cells).sum();
-    let differ: usize = groups.iter().map(|g| g.diffs.len()).sum();
-    let ops: Vec<&str> = {
-        let mut v: Vec<&str> = groups.iter().map(|g| g.op.name()).collect();
-        v.dedup();
-        v
-    };
-    let mut s = format!("# {} vs {}: {}\n\n", a.name, b.name, ops.join(", "));
-    if differ == 0 {
-        s.push_str(&format!("They agree on all {total} cells.\n"));
-    } else {
-        s.push_str(&format!("{differ} of {total} cells differ.\n"));
-    }
-    let only = |x: &RulePolicy, y: &RulePolicy| {
-        DType::ALL
-            .iter()
-            .filter(|d| x.has(**d) && !y.has(**d))
-            .map(|d| d.name())
-            .collect::<Vec<_>>()
-    };
-    for (x, y) in [(a, b), (b, a)] {
-        let o = only(x, y);
-        if !o.is_empty() {
-            s.push_str(&format!(
-                "Only {} has {} (left out).\n",
-                x.name,
-                o.join(", ")
-            ));
+    for (x, only) in [(&d.a, &d.only_a), (&d.b, &d.only_b)] {
+        if !only.is_empty() {
+            let names: Vec<&str> = only.iter().map(|t| t.name()).collect();
+            s.push_str(&format!("Only {x} has {} (left out).\n", names.join(", ")));
         }
     }
     let mut rows = vec![vec![
@@ -226,7 +66,7 @@ pub(crate) fn markdown(
         "cells".into(),
         "differ".into(),
     ]];
-    for g in groups {
+    for g in &d.groups {
         rows.push(vec![
             g.op.name().into(),
             g.kinds.into(),
@@ -235,108 +75,159 @@ pub(crate) fn markdown(
         ]);
     }
     s.push('\n');
-    s.push_str(&super::table::aligned(&rows));
+    s.push_str(&aligned(&rows));
     if summary {
         return s;
     }
-    for g in groups.iter().filter(|g| !g.diffs.is_empty()) {
-        s.push_str(&format!(
-            "\n## {}: {} ({} of {} cells differ)\n\n",
-            g.op,
-            g.kinds,
-            g.diffs.len(),
-            g.cells
-        ));
-        // a policy that has no such operands at all refuses every call as invalid: say so once
-        let invalid = |side: usize| {
-            g.cells == g.diffs.len()
-                && g.diffs.iter().all(|d| {
-                    let o = if side == 0 { &d.1 } else { &d.2 };
-                    *o == Outcome::Error(crate::ErrorKind::Invalid)
-                })
-        };
-        if let Some(side) = [0, 1].into_iter().find(|&s| invalid(s)) {
-            let (none, other) = if side == 0 { (a, b) } else { (b, a) };
-            let with = if g.kinds.contains("weak") {
-                "weak"
-            } else {
-                "zero-dim"
-            };
-            s.push_str(&format!(
-                "{} has no such operands: every call is invalid there. `promote table --policy {} --with {with}` shows {}'s answers.\n",
-                none.name, other.name, other.name
-            ));
-            continue;
-        }
-        let mut patterns: Vec<((String, String), usize)> = Vec::new();
-        for (_, x, y) in &g.diffs {
-            let k = (x.to_string(), y.to_string());
-            match patterns.iter_mut().find(|p| p.0 == k) {
-                Some(p) => p.1 += 1,
-                None => patterns.push((k, 1)),
-            }
-        }
-        patterns.sort_by_key(|p| std::cmp::Reverse(p.1));
-        if g.diffs.len() > 8 && patterns[0].1 > 1 {
-            let top: Vec<String> = patterns
-                .iter()
-                .take(5)
-                .map(|((x, y), n)| format!("{x} → {y} ({n})"))
-                .collect();
-            s.push_str(&format!("Most common changes: {}.\n\n", top.join(", ")));
-        }
-        let mut rows = vec![vec!["call".to_string(), a.name.clone(), b.name.clone()]];
-        let shown = if limit == 0 {
-            g.diffs.len()
-        } else {
-            limit.min(g.diffs.len())
-        };
-        for (c, x, y) in &g.diffs[..shown] {
-            rows.push(vec![format!("`{c}`"), x.to_string(), y.to_string()]);
-        }
-        s.push_str(&super::table::aligned(&rows));
-        if shown < g.diffs.len() {
-            s.push_str(&format!(
-                "\n… and {} more (--limit 0 shows all).\n",
-                g.diffs.len() - shown
-            ));
-        }
+    for g in d.groups.iter().filter(|g| !g.diffs.is_empty()) {
+        s.push_str(&group_markdown(d, g, limit));
     }
     s.push_str("\n`~` a weakly typed result; `!kind` an error (no_promotion, unsupported, overflow, invalid). `promote explain --policy P CALL` says why.\n");
     s
 }
 
-/// The JSON report.
-pub(crate) fn to_json(a: &RulePolicy, b: &RulePolicy, groups: &[Group]) -> Value {
-    json!({
-        "a": a.name,
-        "b": b.name,
-        "cells": groups.iter().map(|g| g.cells).sum::<usize>(),
-        "differ": groups.iter().map(|g| g.diffs.len()).sum::<usize>(),
-        "groups": groups.iter().map(|g| json!({
-            "op": g.op.name(),
-            "operands": g.kinds,
-            "cells": g.cells,
-            "differ": g.diffs.len(),
-            "diffs": g.diffs.iter().map(|(c, x, y)| json!({"call": c.to_string(), "a": x.to_string(), "b": y.to_string()})).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
-    })
+/// One group that differs: its most common changes and its calls.
+fn group_markdown(d: &Diff, g: &DiffGroup, limit: usize) -> String {
+    let mut s = format!(
+        "\n## {}: {} ({} of {} cells differ)\n\n",
+        g.op,
+        g.kinds,
+        g.diffs.len(),
+        g.cells
+    );
+    // a policy that has no such operands at all refuses every call as invalid: say so once
+    let invalid = |side: usize| {
+        g.cells == g.diffs.len()
+            && g.diffs.iter().all(|x| {
+                let o = if side == 0 { &x.a } else { &x.b };
+                *o == Outcome::Error(ErrorKind::Invalid)
+            })
+    };
+    if let Some(side) = [0, 1].into_iter().find(|&s| invalid(s)) {
+        let (none, other) = if side == 0 {
+            (&d.a, &d.b)
+        } else {
+            (&d.b, &d.a)
+        };
+        let with = if g.kinds.contains("weak") {
+            "weak"
+        } else {
+            "zero-dim"
+        };
+        s.push_str(&format!(
+            "{none} has no such operands: every call is invalid there. `promote table --policy {other} --with {with}` shows {other}'s answers.\n"
+        ));
+        return s;
+    }
+    let mut patterns: Vec<((String, String), usize)> = Vec::new();
+    for x in &g.diffs {
+        let k = (x.a.to_string(), x.b.to_string());
+        match patterns.iter_mut().find(|p| p.0 == k) {
+            Some(p) => p.1 += 1,
+            None => patterns.push((k, 1)),
+        }
+    }
+    patterns.sort_by_key(|p| std::cmp::Reverse(p.1));
+    if g.diffs.len() > 8 && patterns[0].1 > 1 {
+        let top: Vec<String> = patterns
+            .iter()
+            .take(5)
+            .map(|((x, y), n)| format!("{x} → {y} ({n})"))
+            .collect();
+        s.push_str(&format!("Most common changes: {}.\n\n", top.join(", ")));
+    }
+    let mut rows = vec![vec!["call".to_string(), d.a.clone(), d.b.clone()]];
+    let shown = if limit == 0 {
+        g.diffs.len()
+    } else {
+        limit.min(g.diffs.len())
+    };
+    for x in &g.diffs[..shown] {
+        rows.push(vec![
+            format!("`{}`", x.call),
+            x.a.to_string(),
+            x.b.to_string(),
+        ]);
+    }
+    s.push_str(&aligned(&rows));
+    if shown < g.diffs.len() {
+        s.push_str(&format!(
+            "\n… and {} more (--limit 0 shows all).\n",
+            g.diffs.len() - shown
+        ));
+    }
+    s
+}
+
+/// The Markdown report of `--values`: the counts, then one row per cell whose values differ.
+pub(crate) fn values_markdown(d: &ValueDiff, summary: bool, limit: usize) -> String {
+    let mut s = format!(
+        "# {} vs {}: element values ({} vs {} kernel semantics)\n\n",
+        d.a, d.b, d.semantics.0, d.semantics.1
+    );
+    s.push_str(&format!(
+        "{} of {} tensor · tensor cells compute different values on the sample (left out: {} with different dtypes, {} refused by either policy; plain `promote diff` shows those).\n",
+        d.cells.len(),
+        d.compared,
+        d.other_dtype,
+        d.refused
+    ));
+    if summary || d.cells.is_empty() {
+        return s;
+    }
+    let mut rows = vec![vec![
+        "call".to_string(),
+        "dtype".into(),
+        "elements differ".into(),
+        "first: inputs".into(),
+        d.a.clone(),
+        d.b.clone(),
+    ]];
+    let shown = if limit == 0 {
+        d.cells.len()
+    } else {
+        limit.min(d.cells.len())
+    };
+    for c in &d.cells[..shown] {
+        rows.push(vec![
+            format!("`{}`", c.call),
+            c.dtype.name().into(),
+            format!("{} of {}", c.differ, c.elements),
+            c.first.inputs.join(", "),
+            c.first.a.clone(),
+            c.first.b.clone(),
+        ]);
+    }
+    s.push('\n');
+    s.push_str(&aligned(&rows));
+    if shown < d.cells.len() {
+        s.push_str(&format!(
+            "\n… and {} more (--limit 0 shows all).\n",
+            d.cells.len() - shown
+        ));
+    }
+    s
 }
 
 pub(crate) fn run(args: DiffArgs) -> Result<i32, PromoteError> {
-    let a = load(&args.a)?;
-    let b = load(&args.b)?;
-    let mut groups = Vec::new();
-    for op in ops_of(&args.op)? {
-        groups.extend(compare(&a, &b, op, args.ignore_weak));
+    let a = load_policy(&args.a)?;
+    let b = load_policy(&args.b)?;
+    let options = DiffOptions {
+        ops: parse_ops(&args.op)?,
+        ignore_weak: args.ignore_weak,
+    };
+    if args.values {
+        let d = value_diff(&*a, &*b, &options.ops);
+        emit(&match args.format {
+            DiffFormat::Md => values_markdown(&d, args.summary, args.limit),
+            DiffFormat::Json => format!("{}\n", d.to_json()),
+        });
+        return Ok(if d.cells.is_empty() { 0 } else { 1 });
     }
-    super::table::emit(&match args.format {
-        DiffFormat::Md => markdown(&a, &b, &groups, args.summary, args.limit),
-        DiffFormat::Json => format!("{}\n", to_json(&a, &b, &groups)),
+    let d = diff(&a, &b, &options);
+    emit(&match args.format {
+        DiffFormat::Md => markdown(&d, args.summary, args.limit),
+        DiffFormat::Json => format!("{}\n", d.to_json()),
     });
-    Ok(if groups.iter().any(|g| !g.diffs.is_empty()) {
-        1
-    } else {
-        0
-    })
+    Ok(if d.differ() > 0 { 1 } else { 0 })
 }

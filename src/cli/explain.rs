@@ -1,13 +1,16 @@
-//! `promote explain`: the chain of rules behind one call, in plain words.
+//! `promote explain`: parse the call, print the library's [`Explanation`] of it (under one
+//! policy, or under every built-in one after a summary table).
+//!
+//! [`Explanation`]: crate::analysis::Explanation
 
 use clap::Args;
 
+use super::render::{aligned, emit, refuse};
 use super::PolicyArg;
+use crate::analysis::explain;
 use crate::error::PromoteError;
 use crate::op::{Call, Op};
-use crate::operand::Operand;
-use crate::plan::{JoinSource, Plan, Step};
-use crate::policy::{self, RulePolicy, Scheme};
+use crate::policy;
 use crate::Policy;
 
 #[derive(Args)]
@@ -25,247 +28,6 @@ pub(crate) struct ExplainArgs {
     operands: Vec<String>,
 }
 
-/// `a` or `an` before a dtype's name.
-fn a(d: crate::DType) -> &'static str {
-    if d.name().starts_with("int") {
-        "an"
-    } else {
-        "a"
-    }
-}
-
-/// An operand in words.
-pub(crate) fn describe(o: &Operand) -> String {
-    match o {
-        Operand::Literal(l) => format!("a Python {}", l.kind().name()),
-        Operand::Tensor {
-            dtype,
-            weak: true,
-            zero_dim,
-            ..
-        } => format!(
-            "a weakly typed {dtype} {}(JAX weak_type, TensorFlow WeakTensor)",
-            if *zero_dim { "0-d tensor " } else { "tensor " }
-        ),
-        Operand::Tensor {
-            dtype,
-            zero_dim: true,
-            value: Some(v),
-            ..
-        } => format!("a 0-d {dtype} tensor holding {v}"),
-        Operand::Tensor {
-            dtype,
-            zero_dim: true,
-            ..
-        } => format!("a 0-d {dtype} tensor"),
-        Operand::Tensor { dtype, .. } => {
-            format!("{} {dtype} tensor with one or more dimensions", a(*dtype))
-        }
-    }
-}
-
-fn capitalize(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-        None => String::new(),
-    }
-}
-
-/// The names of the policy's categories, highest first (`tensors with dimensions`, ...).
-fn category_names(p: &RulePolicy) -> Vec<String> {
-    let Scheme::Categories(c) = &p.scheme else {
-        return Vec::new();
-    };
-    let names = [
-        "tensors with dimensions",
-        "0-d tensors",
-        "weak tensors",
-        "Python scalars",
-    ];
-    let mut cats: Vec<Vec<&str>> = vec![Vec::new(); c.count];
-    for (class, cat) in c.category.iter().enumerate() {
-        if let Some(k) = cat {
-            cats[*k].push(names[class]);
-        }
-    }
-    cats.iter().map(|v| v.join(" and ")).collect()
-}
-
-/// What the policy's categories are, for people.
-fn categories_text(p: &RulePolicy) -> Option<String> {
-    let Scheme::Categories(c) = &p.scheme else {
-        return None;
-    };
-    let list = category_names(p);
-    let lower = if c.lower_by_value {
-        "a lower category of no higher kind still counts, by its value (the smallest dtype that holds it)"
-    } else {
-        "a lower category only matters when its kind is higher (bool < integer < float < complex)"
-    };
-    Some(format!(
-        "{} sorts operands into priority categories: first {}; {lower}.",
-        p.name,
-        list.join(", then ")
-    ))
-}
-
-/// One step in plain words.
-fn step_text(p: &RulePolicy, s: &Step) -> String {
-    let d = s.to_string();
-    match s {
-        Step::Literal { .. } => format!(
-            "{}.",
-            capitalize(
-                &d.replace(" enters as ", " enters the promotion as ")
-                    .replace("Python", "the Python")
-            )
-        ),
-        Step::Canonical { .. } => format!("This mode has no such dtype: {d}."),
-        Step::Weak(_) => format!("Weak typing: {d}."),
-        Step::Join {
-            source: JoinSource::Lattice,
-            a,
-            b,
-            join,
-        } => format!("In the promotion lattice, the least type above both {a} and {b} is {join}."),
-        Step::Join { a, b, join, .. } => {
-            format!("The promotion table's cell for {a} and {b} is {join}.")
-        }
-        Step::Category(_) => {
-            let mut t = d;
-            for (i, name) in category_names(p).iter().enumerate() {
-                t = t.replace(&format!("category {} (", i + 1), &format!("the {name} ("));
-            }
-            // the category names are plural
-            if t.starts_with("the ") {
-                t = t
-                    .replacen(") is of a higher kind", ") are of a higher kind", 1)
-                    .replacen(") outranks ", ") outrank ", 1);
-            }
-            format!("{}.", capitalize(&t))
-        }
-        Step::Value(_) => format!("Value-based casting: {d}."),
-        Step::OpRule { .. } => format!("The op's own rule: {d}."),
-        Step::Out(_) => format!("Writing into out: {d}."),
-        Step::Corner { .. } => format!("A special case of {}: {d}.", p.framework),
-        _ => format!("{} ({}).", capitalize(&d), s.rule()),
-    }
-}
-
-/// The explanation of one call under one policy.
-pub(crate) fn explain(p: &RulePolicy, call: &Call) -> String {
-    let mut s = String::new();
-    let traced = p.resolve_traced(call);
-    let r = traced.outcome;
-    let head = match &r {
-        Ok(plan) => format!(
-            "{} gives {}{}",
-            call,
-            plan.result,
-            if plan.weak { ", weakly typed" } else { "" }
-        ),
-        Err(e) => format!("{} is refused ({})", call, e.kind().name()),
-    };
-    s.push_str(&format!("{head} under {} ({}).\n\n", p.name, p.framework));
-    let w = call
-        .operands
-        .iter()
-        .map(|o| o.to_string().chars().count())
-        .max()
-        .unwrap_or(0);
-    for o in &call.operands {
-        s.push_str(&format!("  {:<w$}  {}\n", o.to_string(), describe(o)));
-    }
-    if let Some(out) = call.out {
-        s.push_str(&format!(
-            "  {:<w$}  the result is written into an existing {out} tensor (in place)\n",
-            format!("out={out}")
-        ));
-    }
-    s.push('\n');
-    match r {
-        Ok(plan) => {
-            s.push_str("Why:\n");
-            let uses_categories = plan
-                .steps
-                .iter()
-                .any(|st| matches!(st, Step::Category(_) | Step::Value(_)));
-            if uses_categories {
-                if let Some(t) = categories_text(p) {
-                    s.push_str(&format!("  {t}\n"));
-                }
-            }
-            for (i, st) in plan.steps.iter().enumerate() {
-                s.push_str(&format!("  {}. {}\n", i + 1, step_text(p, st)));
-            }
-            s.push_str(&format!("\nResult: {}\n", result_text(&plan)));
-            let weak_nodes: Vec<String> = p
-                .nodes
-                .iter()
-                .filter(|n| {
-                    n.weak
-                        && plan
-                            .steps
-                            .iter()
-                            .any(|st| st.to_string().contains(n.name.as_str()))
-                })
-                .map(|n| {
-                    format!(
-                        "{} (results there are {}, weakly typed)",
-                        n.name,
-                        p.canonical(n.dtype)
-                    )
-                })
-                .collect();
-            if !weak_nodes.is_empty() {
-                s.push_str(&format!(
-                    "\nWeak types: {}. A weak type gives way to the other operand's dtype where it can (`int8 + 1` stays int8, `float16 + 1.0` stays float16); a weakly typed result keeps giving way in the next operation.\n",
-                    weak_nodes.join("; ")
-                ));
-            }
-        }
-        Err(e) => {
-            if !traced.steps.is_empty() {
-                s.push_str("Steps before the refusal:\n");
-                for (i, st) in traced.steps.iter().enumerate() {
-                    s.push_str(&format!("  {}. {}\n", i + 1, step_text(p, st)));
-                }
-                s.push('\n');
-            }
-            s.push_str(&format!("Why: {e}\n"));
-        }
-    }
-    s
-}
-
-fn result_text(plan: &Plan) -> String {
-    let ins: Vec<&str> = plan.inputs.iter().map(|d| d.name()).collect();
-    let same = plan.inputs.iter().all(|d| *d == plan.compute);
-    let casts = if same {
-        format!("both inputs are cast to {}", plan.compute)
-    } else {
-        format!("the inputs are cast to {}", ins.join(" and "))
-    };
-    let casts = if plan.inputs.len() == 1 {
-        format!("the input is cast to {}", plan.inputs[0])
-    } else {
-        casts
-    };
-    format!(
-        "{}{} — {}, the kernel computes in {}{}.",
-        if plan.weak { "~" } else { "" },
-        plan.result,
-        casts,
-        plan.compute,
-        if plan.weak {
-            "; the result is weakly typed"
-        } else {
-            ""
-        }
-    )
-}
-
 fn call_of(a: &ExplainArgs) -> Result<Call, PromoteError> {
     let mut words = a.operands.clone();
     let op = match (&a.op, words.first().map(|w| Op::parse(w))) {
@@ -280,11 +42,16 @@ fn call_of(a: &ExplainArgs) -> Result<Call, PromoteError> {
 }
 
 pub(crate) fn run(a: ExplainArgs) -> Result<i32, PromoteError> {
-    let call = call_of(&a)?;
+    // a call that does not parse is an answer too: an invalid call (exit status 1)
+    let call = match call_of(&a) {
+        Ok(call) => call,
+        Err(e) => return refuse(&e),
+    };
     if !a.all {
         let p = a.policy.load()?;
-        super::table::emit(&explain(&p, &call));
-        return Ok(super::answer_status(p.resolve(&call).is_ok()));
+        let e = explain(&p, &call);
+        emit(&e.to_string());
+        return Ok(super::answer_status(e.outcome.is_ok()));
     }
     let mut rows = vec![vec!["policy".to_string(), format!("{call}")]];
     let mut details = String::new();
@@ -297,6 +64,6 @@ pub(crate) fn run(a: ExplainArgs) -> Result<i32, PromoteError> {
         rows.push(vec![name.to_string(), answer]);
         details.push_str(&format!("\n## {name}\n\n{}", explain(&p, &call)));
     }
-    super::table::emit(&format!("{}{details}", super::table::aligned(&rows)));
+    emit(&format!("{}{details}", aligned(&rows)));
     Ok(0)
 }

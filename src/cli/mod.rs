@@ -2,11 +2,13 @@
 
 mod bench;
 mod check;
+mod check_report;
 mod diff;
 mod dtypes;
 mod eval;
 mod explain;
 mod lattice;
+mod render;
 mod resolve;
 mod svg;
 mod table;
@@ -221,7 +223,7 @@ pub fn main() -> i32 {
 /// assert!(text.starts_with("add int8 1.0 gives float32 under torch"));
 /// ```
 pub fn explain_text(p: &RulePolicy, call: &crate::Call) -> String {
-    explain::explain(p, call)
+    crate::analysis::explain(p, call).to_string()
 }
 
 /// The report of `promote diff A B --op OPS --format json`: every cell where two policies
@@ -238,18 +240,11 @@ pub fn diff_json(
     ops: &str,
     ignore_weak: bool,
 ) -> Result<serde_json::Value, PromoteError> {
-    let ops: Vec<crate::Op> = if ops == "all" {
-        crate::Op::ALL.to_vec()
-    } else {
-        ops.split(',')
-            .map(|o| crate::Op::parse(o.trim()))
-            .collect::<Result<_, _>>()?
+    let options = crate::analysis::DiffOptions {
+        ops: crate::analysis::parse_ops(ops)?,
+        ignore_weak,
     };
-    let mut groups = Vec::new();
-    for op in ops {
-        groups.extend(diff::compare(a, b, op, ignore_weak));
-    }
-    Ok(diff::to_json(a, b, &groups))
+    Ok(crate::analysis::diff(a, b, &options).to_json())
 }
 
 /// The table of `promote table --format json`: `op` an op or `promote`, `with` one of
@@ -270,39 +265,20 @@ pub fn table_json(
     literals: &[&str],
     mark: Option<&RulePolicy>,
 ) -> Result<serde_json::Value, PromoteError> {
-    use clap::ValueEnum;
-    let bad = |what: &str, v: &str, all: String| PromoteError::Invalid {
-        message: format!("{what} `{v}` is not one of {all}"),
+    use crate::analysis::{Style, TableOp, TableOptions, With};
+    let mut options = TableOptions {
+        op: TableOp::parse(op)?,
+        with: With::parse(with)?,
+        style: Style::parse(style)?,
+        ..TableOptions::default()
     };
-    let names = |vs: &[String]| vs.join(", ");
-    let withs: Vec<String> = table::With::value_variants()
-        .iter()
-        .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_string()))
-        .collect();
-    let styles: Vec<String> = table::Style::value_variants()
-        .iter()
-        .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_string()))
-        .collect();
-    let w = table::With::from_str(with, true).map_err(|_| bad("with", with, names(&withs)))?;
-    let s = table::Style::from_str(style, true).map_err(|_| bad("style", style, names(&styles)))?;
-    let op = table::TableOp::parse(op)?;
-    let default = ["True", "1", "1.0", "1j"];
-    let texts: &[&str] = if literals.is_empty() {
-        &default
-    } else {
-        literals
-    };
-    let lits = texts
-        .iter()
-        .map(|t| {
-            crate::Literal::parse(t).ok_or_else(|| PromoteError::Invalid {
-                message: format!("`{t}` is not a Python literal (write it as repr does)"),
-            })
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut g = table::grid(p, op, w, s, &lits);
-    if let Some(m) = mark {
-        table::mark(&mut g, m, s);
+    if !literals.is_empty() {
+        let texts: Vec<String> = literals.iter().map(|t| t.to_string()).collect();
+        options.literals = table::literals(&texts)?;
     }
-    Ok(table::to_json(&g))
+    let mut g = crate::analysis::table(p, &options)?;
+    if let Some(m) = mark {
+        g.mark(m);
+    }
+    Ok(g.to_json())
 }

@@ -1,0 +1,172 @@
+//! What a framework author computes from a policy, as values: its algebra (`promote check`),
+//! its promotion table (`promote table`), the diff of two policies (`promote diff`), the
+//! explanation of a call (`promote explain`) and its lattice as a graph (`promote lattice`). The
+//! CLI only parses arguments and renders these.
+//!
+//! | file | what | entry point |
+//! | --- | --- | --- |
+//! | `outcome.rs` | one call's answer, the representative operands | [`outcome()`], [`representatives`] |
+//! | `join.rs`, `order.rs` | the join table's laws, its order, the verdict | [`JoinAlgebra`] |
+//! | `operands.rs` | one op over whole operands | [`OperandAlgebra`] |
+//! | `check.rs` | all of the above for one policy (`promote check`) | [`check()`] → [`Findings`] |
+//! | `style.rs`, `table.rs`, `table_text.rs` | a policy's table (`promote table`) | [`table()`] → [`Table`] |
+//! | `diff.rs` | two policies' answers compared (`promote diff`) | [`diff()`] → [`Diff`] |
+//! | `values.rs` | two policies' element values compared (`promote diff --values`) | [`value_diff()`] → [`ValueDiff`] |
+//! | `explain.rs` | why a call gets its answer (`promote explain`) | [`explain()`] → [`Explanation`] |
+//! | `lattice.rs` | the Hasse diagram of the join table (`promote lattice`) | [`lattice()`] → [`Graph`] |
+//!
+//! Two levels of algebra are checked:
+//!
+//! * [`JoinAlgebra`]: the policy's join table over its nodes — the 15 dtypes the framework has
+//!   plus its weak nodes (JAX's `i*`, TensorFlow's `i32*`). This is the lattice of the JAX and
+//!   TensorFlow docs, or the promotion table of PyTorch's and Paddle's.
+//! * [`OperandAlgebra`]: whole calls of one op over representative operands — n-d tensors, 0-d
+//!   tensors, weak tensors, Python literals — resolved by the policy as `promote resolve` does.
+//!   `(a ∘ b) ∘ c` feeds the result of `a ∘ b` (a tensor of its dtype, weak where the policy
+//!   marks it weak, 0-d when both operands were) back in as an operand.
+//!
+//! ```
+//! use promote::{analysis::JoinAlgebra, builtin};
+//! let jax = JoinAlgebra::of(&builtin("jax").unwrap());
+//! assert!(jax.verdict().is_lattice());
+//! let torch = JoinAlgebra::of(&builtin("torch").unwrap());
+//! assert!(!torch.missing.is_empty()); // uint16 + int8 does not promote
+//! ```
+
+mod check;
+mod diff;
+mod explain;
+mod join;
+mod lattice;
+mod operands;
+mod order;
+mod outcome;
+mod style;
+mod table;
+mod table_text;
+mod values;
+
+pub use check::{check, short_verdict, Findings};
+pub use diff::{
+    calls, diff, load_policy, parse_ops, Diff, DiffGroup, DiffOptions, Difference, LITERALS,
+};
+pub use explain::{describe, explain, step_text, ExplainedStep, Explanation};
+pub use join::{JoinAlgebra, Laws};
+pub use lattice::{lattice, Graph, GraphNode};
+pub use operands::{ClassCount, OperandAlgebra, TensorLaws};
+pub use order::{Order, Verdict};
+pub use outcome::{class_words, outcome, representatives, Outcome};
+pub use style::{Style, TableOp, With};
+pub use table::{table, weak_dtypes, Cell, Marks, Table, TableOptions};
+pub use values::{sample, value_diff, ElementDifference, ValueCell, ValueDiff};
+
+/// How many counterexamples of each sort a report keeps.
+pub const EXAMPLES: usize = 8;
+
+/// Counterexamples of one sort: how many there are, and the first few.
+#[derive(Clone, Debug)]
+pub struct Found<T> {
+    /// How many were found in all.
+    pub count: usize,
+    /// The first [`EXAMPLES`] of them, in node order.
+    pub examples: Vec<T>,
+}
+
+impl<T> Default for Found<T> {
+    fn default() -> Self {
+        Found {
+            count: 0,
+            examples: Vec::new(),
+        }
+    }
+}
+
+impl<T> Found<T> {
+    pub(crate) fn push(&mut self, t: T) {
+        self.count += 1;
+        if self.examples.len() < EXAMPLES {
+            self.examples.push(t);
+        }
+    }
+    /// None found.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+}
+
+/// A triple whose two groupings disagree: `(a∘b)∘c` is `left`, `a∘(b∘c)` is `right` (`None`: refused).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Triple<T> {
+    /// The first operand.
+    pub a: T,
+    /// The second operand.
+    pub b: T,
+    /// The third operand.
+    pub c: T,
+    /// `a∘b`.
+    pub ab: Option<T>,
+    /// `(a∘b)∘c`.
+    pub left: Option<T>,
+    /// `b∘c`.
+    pub bc: Option<T>,
+    /// `a∘(b∘c)`.
+    pub right: Option<T>,
+}
+
+/// A pair whose two orders disagree: `a∘b` is `ab`, `b∘a` is `ba`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Swap<T> {
+    /// The first operand.
+    pub a: T,
+    /// The second operand.
+    pub b: T,
+    /// `a ∘ b` (`None`: refused).
+    pub ab: Option<T>,
+    /// `b ∘ a` (`None`: refused).
+    pub ba: Option<T>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builtin;
+    use crate::op::Op;
+
+    #[test]
+    fn jax_is_a_lattice_with_weak_nodes() {
+        let a = JoinAlgebra::of(&builtin("jax-x64").unwrap());
+        assert!(a.names.contains(&"i*".to_string()));
+        assert_eq!(a.verdict(), Verdict::Lattice);
+        assert_eq!(a.order.bottom.map(|b| a.names[b].as_str()), Some("bool"));
+        let covers = a.order.covers();
+        let has = |x: &str, y: &str| {
+            covers
+                .iter()
+                .any(|&(p, q)| a.names[p] == x && a.names[q] == y)
+        };
+        assert!(has("bool", "i*") && has("i*", "uint8") && has("f*", "c*") && !has("bool", "int8"));
+    }
+
+    #[test]
+    fn torch_table_is_partial_and_refusals_depend_on_grouping() {
+        let a = JoinAlgebra::of(&builtin("torch").unwrap());
+        assert!(!a.missing.is_empty());
+        assert!(
+            a.assoc_differ.is_empty(),
+            "{:?}",
+            a.assoc_differ.examples.first().map(|t| a.triple_text(t))
+        );
+        assert!(!a.assoc_one_sided.is_empty());
+        assert!(matches!(a.verdict(), Verdict::NotALattice(_)));
+    }
+
+    #[test]
+    fn operand_level_finds_torch_scalar_breaks() {
+        let p = builtin("torch").unwrap();
+        let o = OperandAlgebra::of(&p, Op::parse("add").unwrap());
+        // int8 + (1.0 + float64-tensor)... at least the scalar rules break associativity somewhere
+        assert!(o.assoc_differ.count > 0);
+        let t = &o.assoc_differ.examples[0];
+        assert!(!o.triple_text(t).is_empty());
+    }
+}
