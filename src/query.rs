@@ -49,8 +49,9 @@ pub const QUERY_KEYS: &[&str] = &["op", "operands", "out", "dtype"];
 pub const VERSION_2_KEYS: &[&str] = &["form", "casting", "set", "autocast"];
 /// The keys of a Python-scalar operand.
 pub const SCALAR_KEYS: &[&str] = &["scalar", "value"];
-/// The keys of a tensor operand (`eval` adds `data`).
-pub const TENSOR_KEYS: &[&str] = &["dtype", "weak", "ndim", "value"];
+/// The keys of a tensor operand (`data` is read by `eval`, and checked then ignored by
+/// `resolve`).
+pub const TENSOR_KEYS: &[&str] = &["dtype", "weak", "ndim", "value", "data"];
 
 /// Refuse any key outside `known`, naming it and the keys that exist.
 fn check_keys(
@@ -110,18 +111,16 @@ pub fn parse_operand_for(v: &Value, interface: Interface) -> Result<Operand, Pro
         return parse_scalar(o, kind);
     }
     match interface {
-        Interface::Resolve if o.contains_key("data") => {
+        // `data` is read (and checked) by kernel::eval::resolve_line, never here
+        Interface::Resolve if field(o, "data").is_some() => {
             return Err(PromoteError::invalid(
-                "\"data\" is read by `promote eval`; `promote resolve` answers from dtypes alone, drop it",
+                "this operand's \"data\" is not read here: pass the query to \
+                 promote::kernel::eval::resolve_line (as `promote resolve` does), or drop it",
             ))
         }
-        Interface::Resolve => check_keys(o, TENSOR_KEYS, "a tensor operand", &[])?,
-        Interface::Eval => check_keys(
-            o,
-            &["dtype", "weak", "ndim", "value", "data"],
-            "a tensor operand",
-            &[],
-        )?,
+        Interface::Resolve | Interface::Eval => {
+            check_keys(o, TENSOR_KEYS, "a tensor operand", &[])?
+        }
     }
     parse_tensor(o)
 }
@@ -288,20 +287,48 @@ pub fn answer_of(r: &Result<(DType, bool), PromoteError>) -> Value {
 }
 
 /// Resolve one JSON line into one JSON answer line (never fails, never panics).
+///
+/// Tensor operands may carry `data` (the same query a harness sends to `eval`): it is checked
+/// as `eval` checks it ([`crate::kernel::eval::resolve_line`]), and the answer comes from the
+/// dtypes alone.
 pub fn answer_line(policy: &dyn Policy, line: &str) -> String {
     let r = serde_json::from_str::<Value>(line)
         .map_err(|e| PromoteError::invalid(format!("not JSON: {e}")))
-        .and_then(|v| parse_query(&v));
+        .and_then(|v| match carries_data(&v) {
+            true => Ok(Read::WithData(crate::kernel::eval::resolve_line(
+                policy, line,
+            ))),
+            false => parse_query(&v).map(Read::Call),
+        });
     match r {
+        // the data checked, then the plan from the dtypes
+        Ok(Read::WithData(plan)) => answer_value(&plan).to_string(),
         // several results, or a Python number as the result: the plan says more than (dtype, weak)
-        Ok(c)
+        Ok(Read::Call(c))
             if !c.op.info().parts.is_empty()
                 || c.op.arity() == 1 && c.operands[0].literal().is_some() =>
         {
             answer_value(&policy.resolve(&c)).to_string()
         }
-        r => answer_of(&r.and_then(|c| policy.result(&c))).to_string(),
+        Ok(Read::Call(c)) => answer_of(&policy.result(&c)).to_string(),
+        Err(e) => answer_of(&Err(e)).to_string(),
     }
+}
+
+/// A resolve line as read: a call, or (when operands carry `data`) already resolved.
+enum Read {
+    Call(Call),
+    WithData(Result<Plan, PromoteError>),
+}
+
+/// Whether an operand of a query carries `data` (not `null`).
+fn carries_data(v: &Value) -> bool {
+    v.get("operands")
+        .and_then(Value::as_array)
+        .is_some_and(|ops| {
+            ops.iter()
+                .any(|o| o.get("data").is_some_and(|d| !d.is_null()))
+        })
 }
 
 /// The spec's JSON form of an operand.

@@ -218,3 +218,53 @@ fn every_recorded_op_cell_matches() {
     }
     assert!(failed.is_empty(), "{failed:#?}");
 }
+
+/// Scalar with scalar (`tests/fixtures/resolve-scalars/*.txt.gz`): the framework's namespace
+/// function on two Python scalars (`np.add(1, 1)`, `torch.add`, `tf.math.add`, ...; an operator
+/// on two Python scalars never reaches a framework), the 21 element-wise ops over every pair of
+/// the 46 literals of `tools/oracle/cases.py`, recorded by `tools/oracle/record_scalars.py`.
+/// A second table, 100% per policy.
+#[test]
+fn every_recorded_scalar_pair_matches() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/resolve-scalars");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("fixtures dir")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.to_str().is_some_and(|s| s.ends_with(".txt.gz")))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no scalar fixtures in {}", dir.display());
+    let only = std::env::var("PROMOTE_POLICY").ok();
+    println!("\n| policy | scalar x scalar cells | matched | not recordable (X) | conformance |");
+    println!("| --- | ---: | ---: | ---: | ---: |");
+    let mut misses = Vec::new();
+    for f in files {
+        let name = f
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(".txt.gz"))
+            .expect("a fixture name")
+            .to_string();
+        if only.as_deref().is_some_and(|o| o != name) {
+            continue;
+        }
+        let r = replay(&name, &f);
+        let answerable = r.cells - r.unrecordable;
+        println!(
+            "| {name} | {} | {} | {} | {:.3}% |",
+            r.cells,
+            r.matched,
+            r.unrecordable,
+            100.0 * r.matched as f64 / answerable.max(1) as f64
+        );
+        misses.extend(r.misses.iter().take(20).map(|m| format!("{name}: {m}")));
+    }
+    for m in &misses {
+        println!("  {m}");
+    }
+    assert!(
+        misses.is_empty(),
+        "some scalar x scalar cells do not match (see the table above)"
+    );
+}

@@ -126,3 +126,93 @@ fn a_huge_line_is_refused_and_the_stream_goes_on() {
     assert_eq!(c.ask(EVAL_Q.as_bytes())["dtype"], "int16");
     assert_eq!(c.finish(), 0);
 }
+
+/// A query line of `n` int8 values per operand (about 4n bytes per operand).
+fn big_eval_line(n: usize, first: &str, tail: &[u8]) -> Vec<u8> {
+    let data = |v: &str| {
+        let mut d = vec![format!("\"{v}\"")];
+        d.extend(std::iter::repeat_n("\"1\"".to_string(), n - 1));
+        d.join(",")
+    };
+    let mut line = format!(
+        r#"{{"op": "add", "operands": [{{"dtype": "int8", "data": [{}]}}, {{"dtype": "int8", "data": [{}]}}]}}"#,
+        data(first),
+        data("2")
+    )
+    .into_bytes();
+    line.extend_from_slice(tail);
+    line
+}
+
+/// Lines over 1 MiB are parsed as they are read (never held whole), with the same answers and
+/// the same framing as lines held whole: a good one computes, a bad element, invalid UTF-8 at
+/// the end, trailing text and a blank 2 MB line are each one `invalid` answer, and the next
+/// line is answered as itself.
+#[test]
+fn long_lines_are_streamed_and_framed_as_held_lines() {
+    let mut c = Coprocess::start(&["eval", "-p", "numpy"]);
+    let n = 400_000;
+    let a = c.ask(&big_eval_line(n, "5", b""));
+    assert_eq!(a["dtype"], "int8", "{}", &a.to_string()[..200]);
+    let data = a["data"].as_array().unwrap();
+    assert_eq!(
+        (data.len(), data[0].as_str(), data[n - 1].as_str()),
+        (n, Some("7"), Some("2"))
+    );
+    let cases: [(&[u8], &str, &str); 4] = [
+        (b"", "300", "element 1"),
+        (b" \xff", "5", "not UTF-8"),
+        (b" x", "5", "trailing characters"),
+        (b"\r", "1.5", "element 1"),
+    ];
+    for (tail, first, says) in cases {
+        let a = c.ask(&big_eval_line(n, first, tail));
+        assert_eq!(a["error"], "invalid", "{says}: {a}");
+        assert!(a["message"].as_str().unwrap().contains(says), "{says}: {a}");
+        assert_eq!(c.ask(EVAL_Q.as_bytes())["dtype"], "int16");
+    }
+    let a = c.ask(&vec![b' '; 2 << 20]);
+    assert!(a["message"].as_str().unwrap().contains("blank"), "{a}");
+    assert_eq!(c.ask(EVAL_Q.as_bytes())["dtype"], "int16");
+    assert_eq!(c.finish(), 0);
+}
+
+/// `resolve` takes the query a harness sends to `eval`: the data is checked as `eval` checks
+/// it, and the answer comes from the dtypes.
+#[test]
+fn resolve_reads_queries_with_data() {
+    let mut c = Coprocess::start(&["resolve", "-p", "numpy"]);
+    let a = c.ask(EVAL_Q.as_bytes());
+    assert_eq!(
+        (a["dtype"].as_str(), a["weak"].as_bool()),
+        (Some("int16"), Some(false)),
+        "{a}"
+    );
+    let bad: [(&str, &str); 4] = [
+        (
+            r#"{"op": "add", "operands": [{"dtype": "int8", "data": ["300"]}, {"dtype": "uint8"}]}"#,
+            "300",
+        ),
+        (
+            r#"{"op": "add", "operands": [{"dtype": "int8", "data": ["1", "2"]}, {"dtype": "uint8", "data": ["1", "2", "3"]}]}"#,
+            "3",
+        ),
+        (
+            r#"{"op": "add", "operands": [{"dtype": "int8", "ndim": 0, "value": "1", "data": ["2"]}, {"dtype": "uint8"}]}"#,
+            "agree",
+        ),
+        (
+            r#"{"op": "add", "operands": [{"scalar": "int", "value": "1", "data": ["2"]}, {"dtype": "uint8"}]}"#,
+            "data",
+        ),
+    ];
+    for (q, says) in bad {
+        let a = c.ask(q.as_bytes());
+        assert_eq!(a["error"], "invalid", "{q}: {a}");
+        assert!(a["message"].as_str().unwrap().contains(says), "{q}: {a}");
+    }
+    // a tensor without data is fine in resolve (it is not in eval), and `"data": null` is absent
+    let q = r#"{"op": "add", "operands": [{"dtype": "int8", "data": ["1"]}, {"dtype": "uint8", "data": null}]}"#;
+    assert_eq!(c.ask(q.as_bytes())["dtype"], "int16");
+    assert_eq!(c.finish(), 0);
+}

@@ -113,11 +113,14 @@ fn unknown_keys_are_invalid_and_named() {
     for operand in [
         r#"{"dtype": "int8", "wek": true}"#,
         r#"{"scalar": "int", "value": "1", "dtype": "int8"}"#,
-        r#"{"dtype": "int8", "data": ["1"]}"#,
+        r#"{"dtype": "int8", "data": ["1"], "dat": 1}"#,
     ] {
         let q = format!(r#"{{"op": "add", "operands": [{{"dtype": "int8"}}, {operand}]}}"#);
         assert_eq!(resolve("torch", &q)["error"], "invalid", "{operand}");
     }
+    // `data` is a key `resolve` reads too (checked as `eval` checks it, then ignored)
+    let q = r#"{"op": "add", "operands": [{"dtype": "int8"}, {"dtype": "int8", "data": ["1"]}]}"#;
+    assert_eq!(resolve("torch", q)["dtype"], "int8");
     let q = r#"{"op": "add", "operands": [{"dtype": "int8", "data": ["1"], "weak": false, "ndim": 1}, {"dtype": "int8", "data": ["1"], "dat": 1}]}"#;
     assert!(evaluate("torch", q)["message"]
         .as_str()

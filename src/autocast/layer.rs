@@ -143,6 +143,20 @@ pub fn eval_answer(
     })
 }
 
+/// [`eval_answer`] for a line read as a stream (`promote eval` reads lines over 1 MiB so).
+pub fn eval_answer_reader(
+    base: &dyn Policy,
+    default: Option<&Autocast>,
+    line: impl std::io::Read,
+) -> Result<Evaluated, PromoteError> {
+    eval::eval_reader_with(line, take_autocast, |own, call, views| {
+        match own.as_deref().or(default) {
+            Some(layer) => evaluate(base, layer, call, views),
+            None => eval::evaluate(base, call, views),
+        }
+    })
+}
+
 /// A base policy under an autocast, as a [`Policy`]: what `explain` and the Rust API use.
 ///
 /// ```

@@ -25,7 +25,8 @@ mod spec;
 
 pub use builtin::{builtin_autocast, load_autocast_file, AUTOCASTS};
 pub use layer::{
-    answer_line, eval_answer, evaluate, resolve, resolve_traced, take_autocast, Autocasted,
+    answer_line, eval_answer, eval_answer_reader, evaluate, resolve, resolve_traced, take_autocast,
+    Autocasted,
 };
 
 use std::collections::BTreeMap;

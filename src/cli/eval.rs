@@ -1,21 +1,23 @@
 //! `promote eval`: JSONL queries with data in, answers with data out (the spec's `eval`), or
 //! one call on `.npy` files (`promote eval --policy numpy add a.npy b.npy -o c.npy`).
 
-use std::io::Write;
+use std::io::{BufReader, BufWriter, Write};
 use std::path::PathBuf;
 
 use clap::Args;
 use serde_json::json;
 
-use super::resolve::{serve_stdin, StreamArgs};
+use super::resolve::StreamArgs;
 use super::{AutocastArg, PolicyArg};
 use crate::error::PromoteError;
+use crate::jsonl::{self, Framing};
 use crate::kernel::array::View;
 use crate::kernel::eval::{self, Evaluated};
 use crate::kernel::npy::{self, Npy};
 use crate::op::{Call, Op};
 use crate::operand::{held_value, Operand};
 use crate::policy::RulePolicy;
+use crate::query;
 
 #[derive(Args)]
 pub(crate) struct EvalArgs {
@@ -46,12 +48,19 @@ pub(crate) fn run(a: EvalArgs) -> Result<i32, PromoteError> {
             "-o writes the result of a one-shot call: `promote eval add a.npy b.npy -o c.npy`",
         ));
     }
-    serve_stdin(a.stream, |line, out| {
-        eval::write_answer(
-            &crate::autocast::eval_answer(&*policy, layer.as_deref(), line),
-            out,
-        )
-    })?;
+    // lines over 1 MiB are parsed as they are read, never held whole: a query costs its arrays
+    let input = BufReader::with_capacity(1 << 16, std::io::stdin().lock());
+    let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    jsonl::serve_streaming(
+        input,
+        &mut out,
+        Framing::for_stdin(a.stream.max_line_bytes),
+        jsonl::STREAM_ABOVE_BYTES,
+        |line| crate::autocast::eval_answer(&*policy, layer.as_deref(), line),
+        |stream| crate::autocast::eval_answer_reader(&*policy, layer.as_deref(), stream),
+        eval::write_answer,
+        |e| query::answer_of(&Err(e.clone())).to_string(),
+    )?;
     Ok(super::EXIT_ANSWERED)
 }
 

@@ -3,7 +3,8 @@
 //! costs its line plus its arrays.
 //!
 //! Elements are text as [`value`](super::value) reads it (`"1.5"`, `"-0"`, `"nan"`, `"(1+2j)"`);
-//! JSON numbers and `true`/`false` are accepted too.
+//! JSON numbers and `true`/`false` are accepted too. [`read_query`] reads a whole `eval` query
+//! the same way from a line held in memory or from a stream of it (a line too big to hold twice).
 //!
 //! ```
 //! use promote::kernel::data::{parse_data, write_data};
@@ -19,7 +20,10 @@ use std::fmt;
 use std::io::Write;
 use std::marker::PhantomData;
 
-use serde::de::{self, DeserializeSeed, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
 
 use super::array::{Array, View};
 use super::value::Text;
@@ -39,35 +43,78 @@ pub fn parse_data(dtype: DType, json: &str) -> Result<Array, String> {
                 None => m,
             }
         })?;
-    Ok(array)
+    array
 }
 
-/// Deserializes a JSON array into an [`Array`] of its dtype.
+/// Deserializes a JSON array into an [`Array`] of its dtype: `Ok(Err(reason))` when the JSON
+/// is well formed but an element is no value of the dtype (the rest of the array is skipped
+/// without being held), so the caller decides when to report it.
 pub struct DataSeed(pub DType);
 
 impl<'de> DeserializeSeed<'de> for DataSeed {
-    type Value = Array;
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Array, D::Error> {
-        crate::with_dtype!(self.0, T => d.deserialize_seq(Elements::<T>(PhantomData)).map(Array::from))
+    type Value = Result<Array, String>;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        crate::with_dtype!(self.0, T => d
+            .deserialize_any(Elements::<T>(PhantomData))
+            .map(|r| r.map(Array::from)))
     }
 }
 
 struct Elements<T>(PhantomData<T>);
 
 impl<'de, T: Text> Visitor<'de> for Elements<T> {
-    type Value = Vec<T>;
+    type Value = Result<Vec<T>, String>;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a list of values as text (\"1.5\", \"nan\", \"(1+2j)\")")
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
         let mut v = Vec::with_capacity(seq.size_hint().unwrap_or(0));
         while let Some(x) = seq.next_element_seed(One::<T>(PhantomData))? {
-            let x = x.map_err(|m| de::Error::custom(format!("element {}: {m}", v.len() + 1)))?;
-            v.push(x);
+            match x {
+                Ok(x) => v.push(x),
+                Err(m) => {
+                    let at = v.len() + 1;
+                    drop(v);
+                    while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+                    return Ok(Err(format!("element {at}: {m}")));
+                }
+            }
         }
         v.shrink_to_fit();
-        Ok(v)
+        Ok(Ok(v))
     }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        while map
+            .next_entry::<de::IgnoredAny, de::IgnoredAny>()?
+            .is_some()
+        {}
+        Ok(Err(not_a_list("an object")))
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
+        Ok(Err(not_a_list(&format!(
+            "the string {:?}",
+            crate::error::clip(s)
+        ))))
+    }
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Self::Value, E> {
+        Ok(Err(not_a_list(&format!("the boolean {b}"))))
+    }
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Self::Value, E> {
+        Ok(Err(not_a_list(&format!("the number {n}"))))
+    }
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Self::Value, E> {
+        Ok(Err(not_a_list(&format!("the number {n}"))))
+    }
+    fn visit_f64<E: de::Error>(self, x: f64) -> Result<Self::Value, E> {
+        Ok(Err(not_a_list(&format!("the number {x}"))))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Err(not_a_list("null")))
+    }
+}
+
+fn not_a_list(got: &str) -> String {
+    format!("\"data\" is a list of values as text ([\"1.5\", \"nan\", \"(1+2j)\"]), not {got}")
 }
 
 /// One element: parsed, or the reason it is no value of the dtype.
@@ -117,4 +164,213 @@ pub fn write_data(v: View<'_>, out: &mut impl Write) -> std::io::Result<()> {
         }
     });
     out.write_all(b"]")
+}
+
+/// An `eval` query read from JSON: the query without its `data` arrays (small: a JSON value for
+/// [`crate::query::parse_query_for`]) and each operand's data, in operand order.
+///
+/// ```
+/// use promote::kernel::data::read_query;
+/// let line = r#"{"op": "add", "operands": [{"dtype": "int8", "data": ["1", "2"]}, {"scalar": "int", "value": "1"}]}"#;
+/// let q = read_query(&mut serde_json::Deserializer::from_str(line)).unwrap();
+/// assert_eq!(q.query["operands"][0], serde_json::json!({"dtype": "int8"}));
+/// assert!(q.data[0].is_some() && q.data[1].is_none());
+/// ```
+#[derive(Debug)]
+pub struct DataQuery {
+    /// The query without the operands' `data`.
+    pub query: Value,
+    /// Each operand's `data`, `None` where it has none (or `null`).
+    pub data: Vec<Option<Data>>,
+}
+
+/// One operand's `data`.
+#[derive(Debug)]
+pub enum Data {
+    /// Read straight into the dtype named before it, or why an element is no value of it.
+    Read(Result<Array, String>),
+    /// Came before the operand's `dtype`, or beside a dtype name this engine does not know:
+    /// held as text until the dtype is known.
+    Text(Box<RawValue>),
+}
+
+impl Data {
+    /// The values as an array of `dtype` (the operand's dtype as the query names it).
+    pub fn into_array(self, dtype: DType) -> Result<Array, String> {
+        match self {
+            Data::Read(Ok(a)) if a.dtype() != dtype => Err(format!(
+                "\"dtype\" is given twice ({} before \"data\", {dtype} after it); give it once",
+                a.dtype()
+            )),
+            Data::Read(r) => r,
+            Data::Text(t) => parse_data(dtype, t.get()),
+        }
+    }
+}
+
+/// Read an `eval` query from JSON (a line held whole, or a stream of it): every operand's
+/// `data` goes straight into a typed buffer when its `dtype` came first, as it does in every
+/// query this engine writes; the rest of the query becomes a (small) JSON value.
+pub fn read_query<'de, D: de::Deserializer<'de>>(d: D) -> Result<DataQuery, D::Error> {
+    let mut data = Vec::new();
+    let query = d.deserialize_any(Query(&mut data))?;
+    Ok(DataQuery { query, data })
+}
+
+/// The visits of JSON values other than the one a visitor reads its own way: they become plain
+/// JSON values (`$wrap` turns one into the visitor's value).
+macro_rules! plain_values {
+    ($out:ty, $wrap:expr) => {
+        fn visit_bool<E: de::Error>(self, b: bool) -> Result<$out, E> {
+            Ok($wrap(Value::Bool(b)))
+        }
+        fn visit_i64<E: de::Error>(self, n: i64) -> Result<$out, E> {
+            Ok($wrap(Value::from(n)))
+        }
+        fn visit_u64<E: de::Error>(self, n: u64) -> Result<$out, E> {
+            Ok($wrap(Value::from(n)))
+        }
+        fn visit_f64<E: de::Error>(self, x: f64) -> Result<$out, E> {
+            Ok($wrap(Value::from(x)))
+        }
+        fn visit_str<E: de::Error>(self, s: &str) -> Result<$out, E> {
+            Ok($wrap(Value::from(s)))
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<$out, E> {
+            Ok($wrap(Value::Null))
+        }
+    };
+}
+
+fn plain_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Value, A::Error> {
+    let mut v = Vec::new();
+    while let Some(x) = seq.next_element::<Value>()? {
+        v.push(x);
+    }
+    Ok(Value::Array(v))
+}
+
+/// The top of a query: `operands` is read by [`Operands`], every other key as a JSON value.
+struct Query<'v>(&'v mut Vec<Option<Data>>);
+
+impl<'de> Visitor<'de> for Query<'_> {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a query object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut o = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let v = match key.as_str() {
+                "operands" => map.next_value_seed(Operands(&mut *self.0))?,
+                _ => map.next_value::<Value>()?,
+            };
+            o.insert(key, v);
+        }
+        Ok(Value::Object(o))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Value, A::Error> {
+        plain_seq(seq)
+    }
+    plain_values!(Value, |v| v);
+}
+
+/// The `operands` list: each operand read by [`OneOperand`].
+struct Operands<'v>(&'v mut Vec<Option<Data>>);
+
+impl<'de> DeserializeSeed<'de> for Operands<'_> {
+    type Value = Value;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        self.0.clear();
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Operands<'_> {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of operands")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut v = Vec::new();
+        while let Some((operand, data)) = seq.next_element_seed(OneOperand)? {
+            v.push(operand);
+            self.0.push(data);
+        }
+        Ok(Value::Array(v))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Value, A::Error> {
+        Value::deserialize(de::value::MapAccessDeserializer::new(map))
+    }
+    plain_values!(Value, |v| v);
+}
+
+/// One operand: its `data` read by [`DataSeed`] once `dtype` is known, the rest as JSON.
+struct OneOperand;
+
+impl<'de> DeserializeSeed<'de> for OneOperand {
+    type Value = (Value, Option<Data>);
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for OneOperand {
+    type Value = (Value, Option<Data>);
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an operand object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut o = Map::new();
+        let mut dtype = None;
+        let mut data = None;
+        while let Some(key) = map.next_key::<String>()? {
+            if key != "data" {
+                let v = map.next_value::<Value>()?;
+                if key == "dtype" {
+                    dtype = v.as_str().and_then(|s| DType::parse(s).ok());
+                }
+                o.insert(key, v);
+                continue;
+            }
+            data = match dtype {
+                Some(d) => map.next_value_seed(Optional(DataSeed(d)))?.map(Data::Read),
+                None => map.next_value::<Option<Box<RawValue>>>()?.map(Data::Text),
+            };
+            if data.is_none() {
+                o.insert(key, Value::Null); // `"data": null` is absent data
+            }
+        }
+        Ok((Value::Object(o), data))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        Ok((plain_seq(seq)?, None))
+    }
+    plain_values!((Value, Option<Data>), |v| (v, None));
+}
+
+/// A seed that reads `null` as `None`.
+struct Optional<S>(S);
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Optional<S> {
+    type Value = Option<S::Value>;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_option(self)
+    }
+}
+
+impl<'de, S: DeserializeSeed<'de>> Visitor<'de> for Optional<S> {
+    type Value = Option<S::Value>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of values or null")
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_some<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        self.0.deserialize(d).map(Some)
+    }
 }

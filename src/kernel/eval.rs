@@ -11,13 +11,12 @@
 
 use std::io::Write;
 
-use serde_json::value::RawValue;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use super::array::{Array, View, C64};
 use super::cast::cast_array;
 use super::compute::{self, KernelError};
-use super::data::{parse_data, write_data};
+use super::data::{read_query, write_data, Data, DataQuery};
 use super::exec::{execute, result_len};
 use super::value::{format_array, parse_array};
 use crate::dtype::{DType, Kind};
@@ -86,93 +85,11 @@ pub fn literal_array(l: &Literal, d: DType) -> Result<Array, PromoteError> {
     Ok(cast_array(one.view(), d))
 }
 
-/// A query split for eval: everything but the `data` arrays as JSON values (small), each
-/// operand's `data` as the raw text of the line (parsed later, straight into its dtype).
-struct Split<'a> {
-    query: Value,
-    data: Vec<Option<&'a RawValue>>,
-}
-
-fn split(line: &str) -> Result<Split<'_>, PromoteError> {
-    let not_json = |e: serde_json::Error| invalid(format!("not JSON: {e}"));
-    let top: Vec<(String, &RawValue)> =
-        serde_json::from_str::<RawObject>(line).map_err(not_json)?.0;
-    let mut query = Map::new();
-    let mut data = Vec::new();
-    for (key, raw) in top {
-        let value = if key == "operands" {
-            match serde_json::from_str::<Vec<&RawValue>>(raw.get()) {
-                Ok(operands) => {
-                    let mut values = Vec::with_capacity(operands.len());
-                    for o in operands {
-                        let (v, d) = split_operand(o)?;
-                        values.push(v);
-                        data.push(d);
-                    }
-                    Value::Array(values)
-                }
-                Err(_) => serde_json::from_str(raw.get()).map_err(not_json)?,
-            }
-        } else {
-            serde_json::from_str(raw.get()).map_err(not_json)?
-        };
-        query.insert(key, value);
-    }
-    Ok(Split {
-        query: Value::Object(query),
-        data,
-    })
-}
-
-/// An operand without its `data` (as a JSON value), and its `data` as raw text.
-fn split_operand(raw: &RawValue) -> Result<(Value, Option<&RawValue>), PromoteError> {
-    let not_json = |e: serde_json::Error| invalid(format!("not JSON: {e}"));
-    let Ok(RawObject(fields)) = serde_json::from_str::<RawObject>(raw.get()) else {
-        return Ok((serde_json::from_str(raw.get()).map_err(not_json)?, None));
-    };
-    let mut o = Map::new();
-    let mut data = None;
-    for (key, v) in fields {
-        if key == "data" && v.get() != "null" {
-            data = Some(v);
-        } else {
-            o.insert(key, serde_json::from_str(v.get()).map_err(not_json)?);
-        }
-    }
-    Ok((Value::Object(o), data))
-}
-
-/// A JSON object's fields in order, values unparsed.
-struct RawObject<'a>(Vec<(String, &'a RawValue)>);
-
-impl<'de: 'a, 'a> serde::Deserialize<'de> for RawObject<'a> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Fields<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Fields<'a> {
-            type Value = RawObject<'a>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut m: A,
-            ) -> Result<Self::Value, A::Error> {
-                let mut v = Vec::new();
-                while let Some(entry) = m.next_entry::<String, &'de RawValue>()? {
-                    v.push(entry);
-                }
-                Ok(RawObject(v))
-            }
-        }
-        d.deserialize_map(Fields(std::marker::PhantomData))
-    }
-}
-
 /// The data of one tensor operand in its own dtype; a 0-d operand's value and data agree.
 fn operand_data(
     i: usize,
     operand: &mut Operand,
-    raw: Option<&RawValue>,
+    raw: Option<Data>,
 ) -> Result<Option<Array>, PromoteError> {
     let Operand::Tensor {
         dtype,
@@ -189,10 +106,17 @@ fn operand_data(
             None => Ok(None),
         };
     };
+    let has_data = raw.is_some();
+    if !has_data && !*zero_dim {
+        return Err(invalid(format!(
+            "operand {} is a tensor without \"data\"",
+            i + 1
+        )));
+    }
     let a = match raw {
-        Some(raw) => {
-            parse_data(*dtype, raw.get()).map_err(|e| invalid(format!("operand {}: {e}", i + 1)))?
-        }
+        Some(raw) => raw
+            .into_array(*dtype)
+            .map_err(|e| invalid(format!("operand {}: {e}", i + 1)))?,
         None => match value {
             Some(l) => parse_array(*dtype, &[l.to_string()]).map_err(invalid)?,
             None => {
@@ -223,44 +147,121 @@ fn operand_data(
             }
             _ => *value = Some(held),
         }
-    } else if raw.is_none() {
-        return Err(invalid(format!(
-            "operand {} is a tensor without \"data\"",
-            i + 1
-        )));
     }
     Ok(Some(a))
 }
 
+fn not_json(e: serde_json::Error) -> PromoteError {
+    invalid(format!("not JSON: {e}"))
+}
+
+/// Read one query with data from a line held whole.
+fn read_line(line: &str) -> Result<DataQuery, PromoteError> {
+    let mut de = serde_json::Deserializer::from_str(line);
+    let q = read_query(&mut de).map_err(not_json)?;
+    de.end().map_err(not_json)?;
+    Ok(q)
+}
+
+/// The call of a query and its operands' data checked against their dtypes (`None` for Python
+/// scalars, and for tensors without data where `required` is false: `resolve` reads data but
+/// does not need it).
+fn checked_call(q: DataQuery, required: bool) -> Result<(Call, Vec<Option<Array>>), PromoteError> {
+    let mut call: Call = query::parse_query_for(&q.query, Interface::Eval)?;
+    let mut arrays: Vec<Option<Array>> = Vec::with_capacity(q.data.len());
+    for (i, (operand, raw)) in call.operands.iter_mut().zip(q.data).enumerate() {
+        let needed = required || raw.is_some();
+        arrays.push(match needed {
+            true => operand_data(i, operand, raw)?,
+            false => None,
+        });
+    }
+    let lens: Vec<usize> = arrays
+        .iter()
+        .map(|a| a.as_ref().map_or(1, Array::len))
+        .collect();
+    result_len(call.op, &lens).map_err(|e| invalid(e.to_string()))?;
+    Ok((call, arrays))
+}
+
+/// Evaluate a query read with its data, after `take` has taken its own keys out of it.
+fn eval_query<T>(
+    mut q: DataQuery,
+    take: impl FnOnce(&mut Value) -> Result<T, PromoteError>,
+    run: impl FnOnce(T, &Call, &[Option<View<'_>>]) -> Result<Evaluated, PromoteError>,
+) -> Result<Evaluated, PromoteError> {
+    let taken = take(&mut q.query)?;
+    let (call, arrays) = checked_call(q, true)?;
+    let views: Vec<Option<View<'_>>> = arrays
+        .iter()
+        .map(|a| a.as_ref().map(|a| a.view()))
+        .collect();
+    run(taken, &call, &views)
+}
+
 /// Evaluate one query line.
+///
+/// Read through the same reader as [`eval_reader`], so that a line held whole and a line read
+/// as a stream get the same answer to the byte (serde_json places some syntax errors a column
+/// apart when it reads a slice).
 pub fn eval_line(policy: &dyn Policy, line: &str) -> Result<Evaluated, PromoteError> {
-    eval_line_with(
+    eval_reader(policy, line.as_bytes())
+}
+
+/// Evaluate one query line with `run`, after `take` has taken its own keys out of the query
+/// (the query without its `data` arrays): how a layer over the policy reads its key
+/// (`crate::autocast::eval_answer` takes `"autocast"`). Read as [`eval_reader_with`] reads.
+pub fn eval_line_with<T>(
+    line: &str,
+    take: impl FnOnce(&mut Value) -> Result<T, PromoteError>,
+    run: impl FnOnce(T, &Call, &[Option<View<'_>>]) -> Result<Evaluated, PromoteError>,
+) -> Result<Evaluated, PromoteError> {
+    eval_reader_with(line.as_bytes(), take, run)
+}
+
+/// Evaluate one query read from a stream (the bytes of one line, up to its end): the `data`
+/// arrays go straight into typed buffers, and the line itself is never held, so a query costs
+/// about its arrays (`promote eval` reads lines over 1 MiB this way).
+pub fn eval_reader(
+    policy: &dyn Policy,
+    line: impl std::io::Read,
+) -> Result<Evaluated, PromoteError> {
+    eval_reader_with(
         line,
         |_| Ok(()),
         |(), call, views| evaluate(policy, call, views),
     )
 }
 
-/// Evaluate one query line with `run`, after `take` has taken its own keys out of the query
-/// (the query without its `data` arrays): how a layer over the policy reads its key
-/// (`crate::autocast::eval_answer` takes `"autocast"`).
-pub fn eval_line_with<T>(
-    line: &str,
+/// [`eval_reader`] with a layer's `take` and `run`, as [`eval_line_with`].
+pub fn eval_reader_with<T>(
+    line: impl std::io::Read,
     take: impl FnOnce(&mut Value) -> Result<T, PromoteError>,
     run: impl FnOnce(T, &Call, &[Option<View<'_>>]) -> Result<Evaluated, PromoteError>,
 ) -> Result<Evaluated, PromoteError> {
-    let Split { mut query, data } = split(line)?;
-    let taken = take(&mut query)?;
-    let mut call: Call = query::parse_query_for(&query, Interface::Eval)?;
-    let mut arrays: Vec<Option<Array>> = Vec::with_capacity(data.len());
-    for (i, (operand, raw)) in call.operands.iter_mut().zip(data).enumerate() {
-        arrays.push(operand_data(i, operand, raw)?);
-    }
-    let views: Vec<Option<View<'_>>> = arrays
-        .iter()
-        .map(|a| a.as_ref().map(|a| a.view()))
-        .collect();
-    run(taken, &call, &views)
+    let mut de =
+        serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(1 << 16, line));
+    let q = read_query(&mut de).map_err(not_json)?;
+    de.end().map_err(not_json)?;
+    eval_query(q, take, run)
+}
+
+/// Resolve a query whose tensor operands may carry `data`, as `promote resolve` reads one:
+/// the data is checked as `eval` checks it (every element a value of its operand's dtype, a 0-d
+/// operand's `data` one value agreeing with its `value`, lengths equal or 1, no `data` on a
+/// Python scalar), then the plan comes from the dtypes alone; nothing is computed.
+///
+/// ```
+/// use promote::{builtin, kernel::eval::resolve_line};
+/// let numpy = builtin("numpy").unwrap();
+/// let q = r#"{"op": "add", "operands": [{"dtype": "int8", "data": ["1"]}, {"dtype": "uint8"}]}"#;
+/// assert_eq!(resolve_line(&*numpy, q).unwrap().result, promote::DType::Int16);
+/// let bad = r#"{"op": "add", "operands": [{"dtype": "int8", "data": ["300"]}, {"dtype": "uint8"}]}"#;
+/// assert!(resolve_line(&*numpy, bad).unwrap_err().to_string().contains("300"));
+/// ```
+pub fn resolve_line(policy: &dyn Policy, line: &str) -> Result<Plan, PromoteError> {
+    let (call, _) = checked_call(read_line(line)?, false)?;
+    policy.resolve(&call)
 }
 
 /// Evaluate a call whose tensor operands come with data (`None` for Python scalars).
