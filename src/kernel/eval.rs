@@ -180,7 +180,13 @@ fn checked_call(q: DataQuery, required: bool) -> Result<(Call, Vec<Option<Array>
         .iter()
         .map(|a| a.as_ref().map_or(1, Array::len))
         .collect();
-    result_len(call.op, &lens).map_err(|e| invalid(e.to_string()))?;
+    match result_len(call.op, &lens) {
+        // resolve reads data but computes nothing: an op without a kernel still resolves
+        Err(KernelError::NoKernel { .. }) if !required => {}
+        r => {
+            r.map_err(length_error)?;
+        }
+    }
     Ok((call, arrays))
 }
 
@@ -264,6 +270,17 @@ pub fn resolve_line(policy: &dyn Policy, line: &str) -> Result<Plan, PromoteErro
     policy.resolve(&call)
 }
 
+/// The error of [`result_len`]: an op without a kernel keeps its kind (`unsupported`); lengths
+/// that do not match are an invalid query.
+fn length_error(e: KernelError) -> PromoteError {
+    match e {
+        KernelError::NoKernel { op } => PromoteError::NoKernel {
+            op: op.name().to_string(),
+        },
+        e => invalid(e.to_string()),
+    }
+}
+
 /// Evaluate a call whose tensor operands come with data (`None` for Python scalars).
 pub fn evaluate(
     policy: &dyn Policy,
@@ -274,12 +291,7 @@ pub fn evaluate(
         .iter()
         .map(|d| d.as_ref().map_or(1, |a| a.len()))
         .collect();
-    result_len(call.op, &lens).map_err(|e| match e {
-        KernelError::NoKernel { op } => PromoteError::NoKernel {
-            op: op.name().to_string(),
-        },
-        e => invalid(e.to_string()),
-    })?;
+    result_len(call.op, &lens).map_err(length_error)?;
     let plan = policy.resolve(call)?;
     // Python scalars become one value of the plan's input dtype for them
     let scalars: Vec<Option<Array>> = data
