@@ -281,12 +281,44 @@ fn length_error(e: KernelError) -> PromoteError {
     }
 }
 
-/// Evaluate a call whose tensor operands come with data (`None` for Python scalars).
+/// Evaluate a call whose tensor operands come with data (`None` for Python scalars): the one
+/// call a Rust user makes (the policy's own element semantics, Python scalars made arrays of the
+/// plan's dtype for them). Data whose dtype is not its operand's is refused, never reinterpreted.
+///
+/// ```
+/// use promote::kernel::{eval::evaluate, Array};
+/// use promote::{builtin, Call, DType};
+/// let torch = builtin("torch").unwrap();
+/// let call: Call = "add int8 uint8".parse().unwrap();
+/// let (a, b) = (Array::from(vec![127i8]), Array::from(vec![1u8]));
+/// let r = evaluate(&*torch, &call, &[Some(a.view()), Some(b.view())]).unwrap();
+/// assert_eq!(r.plan.result, DType::Int16);
+/// let wrong = Array::from(vec![1i16]);
+/// assert!(evaluate(&*torch, &call, &[Some(wrong.view()), Some(b.view())]).is_err());
+/// ```
 pub fn evaluate(
     policy: &dyn Policy,
     call: &Call,
     data: &[Option<View<'_>>],
 ) -> Result<Evaluated, PromoteError> {
+    if data.len() != call.operands.len() {
+        return Err(invalid(format!(
+            "{} operands but {} data slots; give one per operand (None for a Python scalar)",
+            call.operands.len(),
+            data.len()
+        )));
+    }
+    for (i, (d, o)) in data.iter().zip(&call.operands).enumerate() {
+        if let (Some(v), Some(want)) = (d, o.dtype()) {
+            if v.dtype() != want {
+                return Err(invalid(format!(
+                    "operand {} is {want} but its data is {}; cast the data, or name its dtype in the call",
+                    i + 1,
+                    v.dtype()
+                )));
+            }
+        }
+    }
     let lens: Vec<usize> = data
         .iter()
         .map(|d| d.as_ref().map_or(1, |a| a.len()))
