@@ -1483,159 +1483,207 @@ fn binary_exact<W: Arith + FusedMulMaybe>(
     sem: &Semantics,
     half: Option<Half>,
 ) -> Result<(), KernelError> {
-    let unsupported = || KernelError::Unsupported {
+    match out {
+        Dst::Same(out) => arithmetic(op, a, b, out, sem, half),
+        Dst::Bool(out) => comparison(op, a, b, out, sem),
+    }
+}
+
+fn unsupported<W: Arith>(op: Op) -> KernelError {
+    KernelError::Unsupported {
         op,
         dtype: W::DTYPE,
-    };
-    match out {
-        Dst::Same(out) => match op {
-            Op::Add if sem.complex_add_alpha && W::KIND == Kind::Complex => {
-                let one = W::from_num(1.0f64);
-                apply(a, b, out, |x: W, y: W| W::add(x, W::mul(y, one)))
+    }
+}
+
+/// The ops whose result has the operands' dtype.
+fn arithmetic<W: Arith + FusedMulMaybe>(
+    op: Op,
+    a: Src<'_, W>,
+    b: Src<'_, W>,
+    out: &mut [W],
+    sem: &Semantics,
+    half: Option<Half>,
+) -> Result<(), KernelError> {
+    match op {
+        Op::Add if sem.complex_add_alpha && W::KIND == Kind::Complex => {
+            let one = W::from_num(1.0f64);
+            apply(a, b, out, |x: W, y: W| W::add(x, W::mul(y, one)))
+        }
+        Op::Subtract if sem.complex_add_alpha && W::KIND == Kind::Complex => {
+            let m1 = W::from_num(-1.0f64);
+            apply(a, b, out, |x: W, y: W| W::add(x, W::mul(y, m1)))
+        }
+        Op::Add => apply(a, b, out, W::add),
+        Op::Subtract => apply(a, b, out, W::sub),
+        Op::Multiply => {
+            if sem.complex_mul_fma && W::HAS_FUSED {
+                apply(a, b, out, W::mul_maybe_fused)
+            } else {
+                apply(a, b, out, W::mul)
             }
-            Op::Subtract if sem.complex_add_alpha && W::KIND == Kind::Complex => {
-                let m1 = W::from_num(-1.0f64);
-                apply(a, b, out, |x: W, y: W| W::add(x, W::mul(y, m1)))
-            }
-            Op::Add => apply(a, b, out, W::add),
-            Op::Subtract => apply(a, b, out, W::sub),
-            Op::Multiply => {
-                if sem.complex_mul_fma && W::HAS_FUSED {
-                    apply(a, b, out, W::mul_maybe_fused)
-                } else {
-                    apply(a, b, out, W::mul)
-                }
-            }
-            Op::Divide if sem.complex_div == ComplexDiv::ScaledByMax => {
-                let ftz = sem.flush_subnormals;
-                apply(a, b, out, |x, y| W::div_scaled(x, y, ftz))
-            }
-            Op::Divide
-                if sem.int_div_zero == IntDivZero::Error
-                    && W::KIND == Kind::Bool
-                    && has(b, |x| x == W::zero()) =>
-            {
-                return Err(KernelError::DivisionByZero);
-            }
-            Op::Divide if sem.complex_div == ComplexDiv::SmithPlain => {
-                apply(a, b, out, W::div_smith_plain)
-            }
-            Op::Divide if sem.complex_div == ComplexDiv::XlaSmith => apply(a, b, out, W::xla_div),
-            Op::Divide => apply(a, b, out, W::div),
-            Op::FloorDivide | Op::Remainder => {
-                if !W::FLOOR {
-                    return Err(unsupported());
-                }
-                let by_zero = W::INT && has(b, |x| x == W::zero());
-                if by_zero && sem.int_div_zero == IntDivZero::Error {
-                    return Err(KernelError::DivisionByZero);
-                }
-                if by_zero && sem.int_div_zero == IntDivZero::Xla {
-                    let f = if op == Op::FloorDivide {
-                        W::floor_div_xla
-                    } else {
-                        W::rem_xla
-                    };
-                    apply(a, b, out, f)
-                } else if op == Op::FloorDivide
-                    && W::KIND == Kind::Float
-                    && sem.float_floor_divide == FloatFloorDiv::JaxDivmod
-                {
-                    let ftz = flushes::<W>(sem, op);
-                    let store = |x: W| {
-                        let x = half.map_or(x, |h| h.round(x));
-                        if ftz {
-                            x.flush()
-                        } else {
-                            x
-                        }
-                    };
-                    apply(a, b, out, |x, y| W::xla_floor_div(x, y, store))
-                } else if op == Op::FloorDivide
-                    && W::KIND == Kind::Float
-                    && sem.float_floor_divide == FloatFloorDiv::FloorOfQuotient
-                {
-                    let ftz = sem.flush_subnormals;
-                    apply(a, b, out, |x, y| W::floor_div_quotient(x, y, ftz))
-                } else if op == Op::FloorDivide {
-                    apply(a, b, out, W::floor_div)
-                } else if !sem.rem_zero_divisor_sign
-                    && W::KIND == Kind::Float
-                    && sem.flush_subnormals
-                {
-                    apply(a, b, out, W::rem_fmod_zero_daz)
-                } else if !sem.rem_zero_divisor_sign && W::KIND == Kind::Float {
-                    apply(a, b, out, W::rem_fmod_zero)
-                } else {
-                    apply(a, b, out, W::rem)
-                }
-            }
-            Op::Power => {
-                if (W::INT && sem.int_pow_low_six_bits)
-                    || (W::KIND == Kind::Complex && sem.complex_pow_xla)
-                    || (W::KIND == Kind::Float && sem.float_pow_under_daz)
-                {
-                    apply(a, b, out, W::xla_pow)
-                } else if W::INT && sem.wide_int_pow_via_f64 {
-                    apply(a, b, out, W::pow_via_f64)
-                } else if W::INT && sem.int_pow_negative_values {
-                    apply(a, b, out, W::pow_any)
-                } else if W::INT && has(b, W::negative) {
-                    return Err(KernelError::NegativePower);
-                } else if sem.complex_pow_libm && W::KIND == Kind::Complex {
-                    apply(a, b, out, W::pow_libm)
-                } else {
-                    apply(a, b, out, W::pow)
-                }
-            }
-            Op::Maximum if half.is_some() && sem.half_minmax_first => apply(
+        }
+        Op::Divide if sem.complex_div == ComplexDiv::ScaledByMax => {
+            let ftz = sem.flush_subnormals;
+            apply(a, b, out, |x, y| W::div_scaled(x, y, ftz))
+        }
+        Op::Divide
+            if sem.int_div_zero == IntDivZero::Error
+                && W::KIND == Kind::Bool
+                && has(b, |x| x == W::zero()) =>
+        {
+            return Err(KernelError::DivisionByZero);
+        }
+        Op::Divide if sem.complex_div == ComplexDiv::SmithPlain => {
+            apply(a, b, out, W::div_smith_plain)
+        }
+        Op::Divide if sem.complex_div == ComplexDiv::XlaSmith => apply(a, b, out, W::xla_div),
+        Op::Divide => apply(a, b, out, W::div),
+        Op::FloorDivide | Op::Remainder => return floor_or_remainder(op, a, b, out, sem, half),
+        Op::Power => return power(a, b, out, sem),
+        Op::Maximum if half.is_some() && sem.half_minmax_first => {
+            apply(
                 a,
                 b,
                 out,
                 |x: W, y: W| if W::cle(y, x) || x.isnan() { x } else { y },
-            ),
-            Op::Minimum if half.is_some() && sem.half_minmax_first => apply(
+            )
+        }
+        Op::Minimum if half.is_some() && sem.half_minmax_first => {
+            apply(
                 a,
                 b,
                 out,
                 |x: W, y: W| if W::cle(x, y) || x.isnan() { x } else { y },
-            ),
-            Op::Maximum if sem.minmax_first_on_ties => apply(a, b, out, W::xla_max),
-            Op::Minimum if sem.minmax_first_on_ties => apply(a, b, out, W::xla_min),
-            Op::Maximum => apply(a, b, out, W::maximum),
-            Op::Minimum => apply(a, b, out, W::minimum),
-            Op::BitwiseAnd | Op::BitwiseOr | Op::BitwiseXor => {
-                if !W::BITWISE {
-                    return Err(unsupported());
-                }
-                match op {
-                    Op::BitwiseAnd => apply(a, b, out, W::band),
-                    Op::BitwiseOr => apply(a, b, out, W::bor),
-                    _ => apply(a, b, out, W::bxor),
-                }
+            )
+        }
+        Op::Maximum if sem.minmax_first_on_ties => apply(a, b, out, W::xla_max),
+        Op::Minimum if sem.minmax_first_on_ties => apply(a, b, out, W::xla_min),
+        Op::Maximum => apply(a, b, out, W::maximum),
+        Op::Minimum => apply(a, b, out, W::minimum),
+        Op::BitwiseAnd | Op::BitwiseOr | Op::BitwiseXor => {
+            if !W::BITWISE {
+                return Err(unsupported::<W>(op));
             }
-            _ => return Err(unsupported()),
-        },
-        Dst::Bool(out) => match op {
-            Op::Equal if sem.float_equal_within_1e15 => apply(a, b, out, W::ceq_within_1e15),
-            Op::NotEqual if sem.float_equal_within_1e15 => {
-                apply(a, b, out, |x, y| !W::ceq_within_1e15(x, y))
+            match op {
+                Op::BitwiseAnd => apply(a, b, out, W::band),
+                Op::BitwiseOr => apply(a, b, out, W::bor),
+                _ => apply(a, b, out, W::bxor),
             }
-            Op::Equal => apply(a, b, out, W::ceq),
-            Op::NotEqual => apply(a, b, out, W::cne),
-            Op::Less if sem.complex_order_select => apply(a, b, out, W::xla_lt),
-            Op::LessEqual if sem.complex_order_select => apply(a, b, out, W::xla_le),
-            Op::Greater if sem.complex_order_select => apply(b, a, out, W::xla_lt),
-            Op::GreaterEqual if sem.complex_order_select => apply(b, a, out, W::xla_le),
-            Op::Less => apply(a, b, out, W::clt),
-            Op::LessEqual => apply(a, b, out, W::cle),
-            Op::Greater => apply(b, a, out, W::clt),
-            Op::GreaterEqual => apply(b, a, out, W::cle),
-            Op::LogicalAnd => apply(a, b, out, |x: W, y: W| x.nonzero() & y.nonzero()),
-            Op::LogicalOr => apply(a, b, out, |x: W, y: W| x.nonzero() | y.nonzero()),
-            Op::LogicalXor => apply(a, b, out, |x: W, y: W| x.nonzero() ^ y.nonzero()),
-            _ => return Err(unsupported()),
-        },
+        }
+        _ => return Err(unsupported::<W>(op)),
+    }
+    Ok(())
+}
+
+/// `floor_divide` and `remainder`: division by zero and the float formulas per semantics.
+fn floor_or_remainder<W: Arith + FusedMulMaybe>(
+    op: Op,
+    a: Src<'_, W>,
+    b: Src<'_, W>,
+    out: &mut [W],
+    sem: &Semantics,
+    half: Option<Half>,
+) -> Result<(), KernelError> {
+    if !W::FLOOR {
+        return Err(unsupported::<W>(op));
+    }
+    let by_zero = W::INT && has(b, |x| x == W::zero());
+    if by_zero && sem.int_div_zero == IntDivZero::Error {
+        return Err(KernelError::DivisionByZero);
+    }
+    if by_zero && sem.int_div_zero == IntDivZero::Xla {
+        let f = if op == Op::FloorDivide {
+            W::floor_div_xla
+        } else {
+            W::rem_xla
+        };
+        apply(a, b, out, f)
+    } else if op == Op::FloorDivide
+        && W::KIND == Kind::Float
+        && sem.float_floor_divide == FloatFloorDiv::JaxDivmod
+    {
+        let ftz = flushes::<W>(sem, op);
+        let store = |x: W| {
+            let x = half.map_or(x, |h| h.round(x));
+            if ftz {
+                x.flush()
+            } else {
+                x
+            }
+        };
+        apply(a, b, out, |x, y| W::xla_floor_div(x, y, store))
+    } else if op == Op::FloorDivide
+        && W::KIND == Kind::Float
+        && sem.float_floor_divide == FloatFloorDiv::FloorOfQuotient
+    {
+        let ftz = sem.flush_subnormals;
+        apply(a, b, out, |x, y| W::floor_div_quotient(x, y, ftz))
+    } else if op == Op::FloorDivide {
+        apply(a, b, out, W::floor_div)
+    } else if !sem.rem_zero_divisor_sign && W::KIND == Kind::Float && sem.flush_subnormals {
+        apply(a, b, out, W::rem_fmod_zero_daz)
+    } else if !sem.rem_zero_divisor_sign && W::KIND == Kind::Float {
+        apply(a, b, out, W::rem_fmod_zero)
+    } else {
+        apply(a, b, out, W::rem)
+    }
+    Ok(())
+}
+
+/// `power`: XLA's, via float64, negative integer exponents, the C library's complex pow.
+fn power<W: Arith + FusedMulMaybe>(
+    a: Src<'_, W>,
+    b: Src<'_, W>,
+    out: &mut [W],
+    sem: &Semantics,
+) -> Result<(), KernelError> {
+    if (W::INT && sem.int_pow_low_six_bits)
+        || (W::KIND == Kind::Complex && sem.complex_pow_xla)
+        || (W::KIND == Kind::Float && sem.float_pow_under_daz)
+    {
+        apply(a, b, out, W::xla_pow)
+    } else if W::INT && sem.wide_int_pow_via_f64 {
+        apply(a, b, out, W::pow_via_f64)
+    } else if W::INT && sem.int_pow_negative_values {
+        apply(a, b, out, W::pow_any)
+    } else if W::INT && has(b, W::negative) {
+        return Err(KernelError::NegativePower);
+    } else if sem.complex_pow_libm && W::KIND == Kind::Complex {
+        apply(a, b, out, W::pow_libm)
+    } else {
+        apply(a, b, out, W::pow)
+    }
+    Ok(())
+}
+
+/// Comparisons and logical ops: a bool result.
+fn comparison<W: Arith + FusedMulMaybe>(
+    op: Op,
+    a: Src<'_, W>,
+    b: Src<'_, W>,
+    out: &mut [bool],
+    sem: &Semantics,
+) -> Result<(), KernelError> {
+    match op {
+        Op::Equal if sem.float_equal_within_1e15 => apply(a, b, out, W::ceq_within_1e15),
+        Op::NotEqual if sem.float_equal_within_1e15 => {
+            apply(a, b, out, |x, y| !W::ceq_within_1e15(x, y))
+        }
+        Op::Equal => apply(a, b, out, W::ceq),
+        Op::NotEqual => apply(a, b, out, W::cne),
+        Op::Less if sem.complex_order_select => apply(a, b, out, W::xla_lt),
+        Op::LessEqual if sem.complex_order_select => apply(a, b, out, W::xla_le),
+        Op::Greater if sem.complex_order_select => apply(b, a, out, W::xla_lt),
+        Op::GreaterEqual if sem.complex_order_select => apply(b, a, out, W::xla_le),
+        Op::Less => apply(a, b, out, W::clt),
+        Op::LessEqual => apply(a, b, out, W::cle),
+        Op::Greater => apply(b, a, out, W::clt),
+        Op::GreaterEqual => apply(b, a, out, W::cle),
+        Op::LogicalAnd => apply(a, b, out, |x: W, y: W| x.nonzero() & y.nonzero()),
+        Op::LogicalOr => apply(a, b, out, |x: W, y: W| x.nonzero() | y.nonzero()),
+        Op::LogicalXor => apply(a, b, out, |x: W, y: W| x.nonzero() ^ y.nonzero()),
+        _ => return Err(unsupported::<W>(op)),
     }
     Ok(())
 }
