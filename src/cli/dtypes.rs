@@ -9,7 +9,7 @@ use crate::dtype::DType;
 use crate::error::PromoteError;
 use crate::op::Call;
 use crate::operand::{Literal, Operand};
-use crate::policy::{self, RulePolicy};
+use crate::policy::{self, Node, RulePolicy};
 use crate::Policy as _;
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -87,27 +87,39 @@ pub(crate) fn run(a: DtypesArgs) -> Result<i32, PromoteError> {
     .iter()
     .map(|(k, v)| (*k, *v, literal_entry(&p, v)))
     .collect();
-    if a.format == DtypesFormat::Json {
-        let v = json!({
-            "policy": p.name,
-            "framework": p.framework,
-            "dtypes": DType::ALL.iter().map(|d| json!({
-                "name": d.name(),
-                "short": d.short_name(),
-                "kind": d.kind().name(),
-                "bits": d.bits(),
-                "aliases": d.aliases()[1..].to_vec(),
-                "available": p.has(*d),
-                "canonical": p.canonical(*d).name(),
-                "note": note(&p, *d),
-            })).collect::<Vec<_>>(),
-            "defaults": {"int": p.default_int.name(), "float": p.default_float.name(), "complex": p.default_complex.name()},
-            "weak_nodes": weak.iter().map(|n| json!({"name": n.name, "dtype": p.canonical(n.dtype).name()})).collect::<Vec<_>>(),
-            "literals": literals.iter().map(|(k, _, e)| (k.to_string(), json!(e))).collect::<serde_json::Map<_, _>>(),
-        });
-        emit(&format!("{v}\n"));
-        return Ok(0);
-    }
+    let report = match a.format {
+        DtypesFormat::Json => json_report(&p, &weak, &literals),
+        DtypesFormat::Md => text_report(&p, &weak, &literals),
+    };
+    emit(&report);
+    Ok(0)
+}
+
+/// A Python literal kind, its example and what it enters the promotion as.
+type LiteralRow<'a> = (&'a str, &'a str, Option<String>);
+
+fn json_report(p: &RulePolicy, weak: &[&Node], literals: &[LiteralRow<'_>]) -> String {
+    let v = json!({
+        "policy": p.name,
+        "framework": p.framework,
+        "dtypes": DType::ALL.iter().map(|d| json!({
+            "name": d.name(),
+            "short": d.short_name(),
+            "kind": d.kind().name(),
+            "bits": d.bits(),
+            "aliases": d.aliases()[1..].to_vec(),
+            "available": p.has(*d),
+            "canonical": p.canonical(*d).name(),
+            "note": note(p, *d),
+        })).collect::<Vec<_>>(),
+        "defaults": {"int": p.default_int.name(), "float": p.default_float.name(), "complex": p.default_complex.name()},
+        "weak_nodes": weak.iter().map(|n| json!({"name": n.name, "dtype": p.canonical(n.dtype).name()})).collect::<Vec<_>>(),
+        "literals": literals.iter().map(|(k, _, e)| (k.to_string(), json!(e))).collect::<serde_json::Map<_, _>>(),
+    });
+    format!("{v}\n")
+}
+
+fn text_report(p: &RulePolicy, weak: &[&Node], literals: &[LiteralRow<'_>]) -> String {
     let mut s = format!(
         "{} ({}): {} of the 15 dtypes\n\n",
         p.name,
@@ -129,21 +141,21 @@ pub(crate) fn run(a: DtypesArgs) -> Result<i32, PromoteError> {
             d.kind().name().into(),
             d.bits().to_string(),
             d.aliases()[1..].join(" "),
-            note(&p, d),
+            note(p, d),
         ]);
     }
     s.push_str(&aligned(&rows));
     if !weak.is_empty() {
         s.push_str("\nWeak types (a Python scalar or weakly typed tensor; a result there is weakly typed):\n\n");
         let mut rows = vec![vec!["node".to_string(), "result dtype".into()]];
-        for n in &weak {
+        for n in weak {
             rows.push(vec![n.name.clone(), p.canonical(n.dtype).name().into()]);
         }
         s.push_str(&aligned(&rows));
     }
     s.push_str("\nPython scalars enter the promotion as:\n\n");
     let mut rows = vec![vec!["literal".to_string(), "enters as".into()]];
-    for (k, v, e) in &literals {
+    for (k, v, e) in literals {
         rows.push(vec![
             format!("{k} ({v})"),
             e.clone()
@@ -152,8 +164,7 @@ pub(crate) fn run(a: DtypesArgs) -> Result<i32, PromoteError> {
     }
     s.push_str(&aligned(&rows));
     s.push_str("\nAny spelling above is accepted wherever a dtype is expected, with or without a framework prefix (`torch.half`, `np.float32`).\n");
-    emit(&s);
-    Ok(0)
+    s
 }
 
 pub(crate) fn policies() -> Result<i32, PromoteError> {
