@@ -135,12 +135,7 @@ pub fn eval_answer(
     default: Option<&Autocast>,
     line: &str,
 ) -> Result<Evaluated, PromoteError> {
-    eval::eval_line_with(line, take_autocast, |own, call, views| {
-        match own.as_deref().or(default) {
-            Some(layer) => evaluate(base, layer, call, views),
-            None => eval::evaluate(base, call, views),
-        }
-    })
+    eval_answer_reader(base, default, line.as_bytes())
 }
 
 /// [`eval_answer`] for a line read as a stream (`promote eval` reads lines over 1 MiB so).

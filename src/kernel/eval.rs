@@ -214,17 +214,6 @@ pub fn eval_line(policy: &dyn Policy, line: &str) -> Result<Evaluated, PromoteEr
     eval_reader(policy, line.as_bytes())
 }
 
-/// Evaluate one query line with `run`, after `take` has taken its own keys out of the query
-/// (the query without its `data` arrays): how a layer over the policy reads its key
-/// (`crate::autocast::eval_answer` takes `"autocast"`). Read as [`eval_reader_with`] reads.
-pub fn eval_line_with<T>(
-    line: &str,
-    take: impl FnOnce(&mut Value) -> Result<T, PromoteError>,
-    run: impl FnOnce(T, &Call, &[Option<View<'_>>]) -> Result<Evaluated, PromoteError>,
-) -> Result<Evaluated, PromoteError> {
-    eval_reader_with(line.as_bytes(), take, run)
-}
-
 /// Evaluate one query read from a stream (the bytes of one line, up to its end): the `data`
 /// arrays go straight into typed buffers, and the line itself is never held, so a query costs
 /// about its arrays (`promote eval` reads lines over 1 MiB this way).
@@ -239,7 +228,9 @@ pub fn eval_reader(
     )
 }
 
-/// [`eval_reader`] with a layer's `take` and `run`, as [`eval_line_with`].
+/// [`eval_reader`] with `run`, after `take` has taken its own keys out of the query (the query
+/// without its `data` arrays): how a layer over the policy reads its key
+/// (`crate::autocast::eval_answer` takes `"autocast"`).
 pub fn eval_reader_with<T>(
     line: impl std::io::Read,
     take: impl FnOnce(&mut Value) -> Result<T, PromoteError>,
