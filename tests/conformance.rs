@@ -244,7 +244,7 @@ fn every_recorded_op_cell_matches() {
 /// function on two Python scalars (`np.add(1, 1)`, `torch.add`, `tf.math.add`, ...; an operator
 /// on two Python scalars never reaches a framework), the 21 element-wise ops over every pair of
 /// the 46 literals of `tools/oracle/cases.py`, recorded by `tools/oracle/record_scalars.py`.
-/// A second table, 100% per policy (TensorFlow's grids wait in `resolve-scalars/pending/`).
+/// A second table, 100% per policy.
 #[test]
 fn every_recorded_scalar_pair_matches() {
     let failed = replay_table("resolve-scalars", "scalar x scalar cells", |_| true);

@@ -40,6 +40,9 @@ pub enum Then {
     Out,
     /// The dtype the op computes in.
     Compute,
+    /// Convert the first operand, a Python literal, alone into a 0-d tensor (the rule's
+    /// `convert` dtypes) and resolve the call again with it.
+    ConvertFirst,
 }
 
 /// A target dtype of a fits / not_fits condition.
@@ -88,6 +91,12 @@ pub struct CornerRule {
     pub(crate) compute: Option<[bool; 15]>,
     /// What the rule decides.
     pub then: Then,
+    /// For [`Then::ConvertFirst`]: per literal kind (bool, int, float, complex), the dtypes a
+    /// literal is converted to alone, the first that holds its value.
+    pub(crate) convert: [Vec<DType>; 4],
+    /// For [`Then::ConvertFirst`]: per literal kind, the nodes the other literals enter at
+    /// (`None`: the op's).
+    pub(crate) literal: [Option<Vec<usize>>; 4],
     /// Where the rule comes from (`source` in the policy file).
     pub source: String,
 }
