@@ -58,6 +58,40 @@ fn rule(ctx: &Ctx, r: &RuleSpec, dt: &Dtypes, g: &Graph) -> Result<CornerRule, P
             "`accept` needs a promoted dtype: use it at promoted or computed",
         ));
     }
+    let (convert, literal) = convert_first(ctx, r, at, then, g)?;
+    Ok(CornerRule {
+        ops,
+        at,
+        any: matcher(ctx, &r.any)?,
+        first: matcher(ctx, &r.first)?,
+        second: matcher(ctx, &r.second)?,
+        other: matcher(ctx, &r.other)?,
+        out: r.out,
+        out_is_first: r.out_is_first,
+        promoted_is_first: r.promoted_is_first,
+        same_dtypes: r.same_dtypes,
+        weak: r.weak,
+        weak_result: r.weak_result,
+        out_dtype: selector_mask(ctx, &r.out_dtype)?,
+        promoted: selector_mask(ctx, &r.promoted)?,
+        compute: selector_mask(ctx, &r.compute)?,
+        then,
+        convert,
+        literal,
+        source: r.source.clone(),
+    })
+}
+
+/// A `convert_first` rule's parts (`convert`, `literal`), checked: at `arguments`, on a first
+/// operand that is a literal, and only with `then = "convert_first"`.
+#[allow(clippy::type_complexity)]
+fn convert_first(
+    ctx: &Ctx,
+    r: &RuleSpec,
+    at: Stage,
+    then: Then,
+    g: &Graph,
+) -> Result<([Vec<DType>; 4], [Option<Vec<usize>>; 4]), PromoteError> {
     if at != Stage::Arguments && then == Then::ConvertFirst {
         return Err(ctx.err(
             r.then.span(),
@@ -92,27 +126,7 @@ fn rule(ctx: &Ctx, r: &RuleSpec, dt: &Dtypes, g: &Graph) -> Result<CornerRule, P
         let (kind, nodes) = literal_entry(ctx, g, k, v)?;
         literal[kind] = Some(nodes);
     }
-    Ok(CornerRule {
-        ops,
-        at,
-        any: matcher(ctx, &r.any)?,
-        first: matcher(ctx, &r.first)?,
-        second: matcher(ctx, &r.second)?,
-        other: matcher(ctx, &r.other)?,
-        out: r.out,
-        out_is_first: r.out_is_first,
-        promoted_is_first: r.promoted_is_first,
-        same_dtypes: r.same_dtypes,
-        weak: r.weak,
-        weak_result: r.weak_result,
-        out_dtype: selector_mask(ctx, &r.out_dtype)?,
-        promoted: selector_mask(ctx, &r.promoted)?,
-        compute: selector_mask(ctx, &r.compute)?,
-        then,
-        convert,
-        literal,
-        source: r.source.clone(),
-    })
+    Ok((convert, literal))
 }
 
 /// `convert`: literal kind to the dtypes a literal is converted to alone.
