@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::{builtin_autocast, Autocast};
+use super::{builtin_autocast, Applied, Autocast};
 use crate::dtype::DType;
 use crate::error::PromoteError;
 use crate::kernel::array::{Array, View};
@@ -63,15 +63,7 @@ pub fn evaluate(
     call: &Call,
     data: &[Option<View<'_>>],
 ) -> Result<Evaluated, PromoteError> {
-    let applied = layer.apply(call)?;
-    let cast: Vec<Option<Array>> = data
-        .iter()
-        .zip(&applied.casts)
-        .map(|(d, to)| match (d, to) {
-            (Some(v), Some(to)) if v.dtype() != *to => Some(cast_array(*v, *to)),
-            _ => None,
-        })
-        .collect();
+    let (applied, cast) = cast_data(layer, call, data)?;
     let views: Vec<Option<View<'_>>> = data
         .iter()
         .zip(&cast)
@@ -80,6 +72,37 @@ pub fn evaluate(
     let mut r = eval::evaluate(base, &applied.call, &views)?;
     r.plan.steps.insert(0, applied.step);
     Ok(r)
+}
+
+/// The autocast applied to a call and its data: the cast call, and each operand's data cast
+/// as the autocast casts it (`None`: the data is used as it is). What [`evaluate`] does before
+/// the base policy runs; the Python package's `eval` calls it too.
+///
+/// ```
+/// use promote::{autocast, kernel::array::Array, Call, DType};
+/// let bf16 = autocast::builtin_autocast("torch-cpu-bf16").unwrap();
+/// let call: Call = "matmul float32 float64".parse().unwrap();
+/// let (a, b) = (Array::from(vec![1.00390625f32]), Array::from(vec![1.0f64]));
+/// let (applied, cast) = autocast::cast_data(&bf16, &call, &[Some(a.view()), Some(b.view())]).unwrap();
+/// assert_eq!(applied.casts, vec![Some(DType::BFloat16), None]);
+/// assert_eq!(cast[0].as_ref().unwrap().dtype(), DType::BFloat16);
+/// assert!(cast[1].is_none()); // float64 is left alone
+/// ```
+pub fn cast_data(
+    layer: &Autocast,
+    call: &Call,
+    data: &[Option<View<'_>>],
+) -> Result<(Applied, Vec<Option<Array>>), PromoteError> {
+    let applied = layer.apply(call)?;
+    let cast = data
+        .iter()
+        .zip(&applied.casts)
+        .map(|(d, to)| match (d, to) {
+            (Some(v), Some(to)) if v.dtype() != *to => Some(cast_array(*v, *to)),
+            _ => None,
+        })
+        .collect();
+    Ok((applied, cast))
 }
 
 /// Take a query's `"autocast"` key out of it: the built-in autocast it names, if any.

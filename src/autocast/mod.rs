@@ -25,7 +25,8 @@ mod spec;
 
 pub use builtin::{builtin_autocast, load_autocast_file, AUTOCASTS};
 pub use layer::{
-    evaluate, evaluate_under, resolve, resolve_traced, resolve_under, take_autocast, Autocasted,
+    cast_data, evaluate, evaluate_under, resolve, resolve_traced, resolve_under, take_autocast,
+    Autocasted,
 };
 
 use std::collections::BTreeMap;
