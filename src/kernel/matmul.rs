@@ -35,8 +35,9 @@ pub struct MatmulSum {
     /// `+0 + a·b` (PyTorch's MKL GEMM; XLA rewrites such a dot into a multiply).
     pub lone_product: &'static [DType],
     /// Complex: the four real products `ar·br`, `ai·bi`, `ar·bi`, `ai·br` are summed apart over
-    /// `k` and combined at the end (`re = Σar·br − Σai·bi`), as OpenBLAS's ZGEMM kernels do;
-    /// otherwise each complex product is added to the complex sum.
+    /// `k` and combined at the end (`re = Σar·br − Σai·bi`), then (for `k ≥ 2`) multiplied by
+    /// `alpha = 1+0j` as a complex product, as OpenBLAS's ZGEMM kernels do (so an `inf·0` NaN
+    /// in one part reaches both); otherwise each complex product is added to the complex sum.
     pub complex_parts_apart: bool,
 }
 
@@ -223,7 +224,13 @@ macro_rules! mul_acc_complex {
                     ri = f(ri, x.re, y.im);
                     ir = f(ir, x.im, y.re);
                 }
-                <$c>::new(rr - ii, ri + ir)
+                let sum = <$c>::new(rr - ii, ri + ir);
+                if k < 2 {
+                    return sum;
+                }
+                // the store's `alpha · sum` with alpha = 1+0j, a complex product: an inf·0 NaN
+                // in one part reaches both
+                <$c>::new(1.0 * sum.re - 0.0 * sum.im, 1.0 * sum.im + 0.0 * sum.re)
             }
         }
     )*};
