@@ -68,12 +68,6 @@ const KNOWN: &[Known] = &[
         why: "TensorFlow's BatchMatMulV2 has an int16 kernel where MatMul has none: 3-d int16 operands compute, 2-d ones are refused (the tf policy refuses matmul of int16)",
         at_most: 2,
     },
-    Known {
-        policies: &["paddle"],
-        applies: |d, _, _| matches!(d, DType::Int32 | DType::Int64),
-        why: "Paddle's CPU int32/int64 matmul answers the dtype's minimum wherever the exact result leaves the dtype (and in every random case): not a wrapping sum; not reproduced",
-        at_most: 26,
-    },
 ];
 
 fn known(policy: &str, dtype: DType, a: &[usize], b: &[usize]) -> Option<&'static Known> {

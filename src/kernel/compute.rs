@@ -269,6 +269,7 @@ impl Semantics {
             ],
             lone_product: &[],
             complex_parts_apart: true,
+            int_via_float32: &[],
         },
     };
 
@@ -309,6 +310,7 @@ impl Semantics {
                 DType::Complex128,
             ],
             complex_parts_apart: false,
+            int_via_float32: &[],
         },
     };
 
@@ -349,6 +351,7 @@ impl Semantics {
             fused: &[],
             lone_product: &[DType::BFloat16, DType::Float16, DType::Float32, DType::Float64, DType::Complex64, DType::Complex128],
             complex_parts_apart: false,
+            int_via_float32: &[],
         },
     };
 
@@ -383,6 +386,7 @@ impl Semantics {
             fused: &[DType::Float32],
             lone_product: &[],
             complex_parts_apart: false,
+            int_via_float32: &[],
         },
     };
 
@@ -417,6 +421,7 @@ impl Semantics {
             fused: &[],
             lone_product: &[DType::Float32, DType::Float64],
             complex_parts_apart: false,
+            int_via_float32: &[DType::Int32, DType::Int64],
         },
     };
 

@@ -39,6 +39,10 @@ pub struct MatmulSum {
     /// `alpha = 1+0j` as a complex product, as OpenBLAS's ZGEMM kernels do (so an `inf·0` NaN
     /// in one part reaches both); otherwise each complex product is added to the complex sum.
     pub complex_parts_apart: bool,
+    /// The integer compute dtypes summed in float32 (each operand rounded to float32, the sum
+    /// as float32's) and converted back as x86 does (out of range: the dtype's minimum): Paddle's
+    /// CPU int32/int64 matmul.
+    pub int_via_float32: &'static [DType],
 }
 
 /// The sizes of a matmul: `batch` stacked `m × k` by `k × n` products, the offsets of each
@@ -298,6 +302,17 @@ pub fn matmul(
         return Err(shape_error("matmul takes two operands".into()));
     }
     let d = dims(a_shape, b_shape)?;
+    if sem.matmul.int_via_float32.contains(&plan.compute) {
+        let f32_plan = Plan {
+            inputs: vec![DType::Float32, DType::Float32],
+            compute: DType::Float32,
+            ..plan.clone()
+        };
+        let [a, b] = [(a, plan.inputs[0]), (b, plan.inputs[1])]
+            .map(|(v, via)| cast_array(cast_array(v, via).view(), DType::Float32));
+        let out = run::<f32>(&f32_plan, a.view(), b.view(), &d, sem);
+        return Ok((cast_array(out.view(), plan.result), d.shape));
+    }
     let out = with_dtype!(plan.compute, T => run::<T>(plan, a, b, &d, sem));
     let out = if out.dtype() == plan.result {
         out
