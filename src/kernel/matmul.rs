@@ -272,7 +272,9 @@ where
     for &(oa, ob) in &d.pairs {
         for i in 0..d.m {
             for j in 0..d.n {
-                let r = T::W::dot(&wa[oa + i * d.k..], 1, &wb[ob + j..], d.n, d.k, how);
+                // k = 0: no products (and no elements to slice from)
+                let (ra, cb) = (wa.get(oa + i * d.k..), wb.get(ob + j..));
+                let r = T::W::dot(ra.unwrap_or(&[]), 1, cb.unwrap_or(&[]), d.n, d.k, how);
                 out.push(T::narrow(if flush { r.flush() } else { r }));
             }
         }
@@ -291,7 +293,8 @@ pub fn matmul(
     sem: &Semantics,
 ) -> Result<(Array, Vec<usize>), KernelError> {
     for (v, s) in [(a, a_shape), (b, b_shape)] {
-        if s.iter().product::<usize>() != v.len() {
+        let n = s.iter().try_fold(1usize, |n, &d| n.checked_mul(d));
+        if n != Some(v.len()) {
             return Err(shape_error(format!(
                 "matmul: {} values for the shape {s:?}",
                 v.len()
@@ -352,5 +355,36 @@ mod tests {
         assert!(dims(&[2, 3], &[4, 2]).is_err());
         assert!(dims(&[2, 2, 3], &[3, 3, 2]).is_err());
         assert!(dims(&[], &[3]).is_err());
+    }
+
+    #[test]
+    fn empty_and_oversized_shapes_are_answers_not_panics() {
+        use crate::{builtin, Call, Policy};
+        let numpy = builtin("numpy").unwrap();
+        let plan = numpy
+            .resolve(&"matmul float32 float32".parse::<Call>().unwrap())
+            .unwrap();
+        let none = Array::from(Vec::<f32>::new());
+        let (r, shape) = matmul(
+            &plan,
+            none.view(),
+            &[2, 0],
+            none.view(),
+            &[0, 3],
+            &Semantics::NUMPY,
+        )
+        .unwrap();
+        assert_eq!((r, shape), (Array::from(vec![0.0f32; 6]), vec![2, 3]));
+        let one = Array::from(vec![1.0f32]);
+        let huge = [usize::MAX, 2];
+        assert!(matmul(
+            &plan,
+            one.view(),
+            &huge,
+            one.view(),
+            &[1],
+            &Semantics::NUMPY
+        )
+        .is_err());
     }
 }
