@@ -88,7 +88,7 @@ const CORE: &[Kernel] = &[
     Kernel {
         name: "matmul",
         length: Length::Dot,
-        run: exec::run_dot,
+        run: super::matmul::run_dot,
     },
     Kernel {
         name: "sum",

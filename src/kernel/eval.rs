@@ -222,7 +222,7 @@ pub fn eval_reader(
 /// let q = r#"{"op": "matmul", "operands": [{"dtype": "float32", "data": ["1.00390625"]}, {"dtype": "float32", "data": ["1"]}]}"#;
 /// let r = eval_reader_under(&*torch, Some(&bf16), q.as_bytes()).unwrap();
 /// assert_eq!(r.plan.result, DType::BFloat16);
-/// assert_eq!(promote::kernel::value::format_array(r.data.view()), ["1"]);
+/// assert_eq!(promote::kernel::value::format_array(r.data.view()), ["1.0"]);
 /// ```
 pub fn eval_reader_under(
     policy: &dyn Policy,
