@@ -541,6 +541,57 @@ fn elementwise<T: Work>(
         .try_for_each(|(i, o)| run_block(i * block, o))
 }
 
+/// An elementwise map of one operand: chunks of `a` cast to `T` through `via` and widened,
+/// `k` from each input chunk into its result chunk (in the working type), narrowed and cast
+/// into `out` ([`OutBuf`]); blocks of the output run on the rayon pool. The result does not
+/// depend on the blocking (each element is computed alone).
+pub(crate) fn map_unary<T: Work>(
+    op: Op,
+    a: View<'_>,
+    via: DType,
+    out: ViewMut<'_>,
+    k: impl Fn(&[T::W], &mut [T::W]) + Sync,
+) -> Result<(), KernelError> {
+    let n = out.len();
+    if a.len() != n {
+        return Err(shape(format!(
+            "{op}: an operand of length {} into an output of length {n}",
+            a.len()
+        )));
+    }
+    let chunk = chunk_len::<T::W>();
+    let stream = streams(&[a], &out);
+    let run_block = |start: usize, out: ViewMut<'_>| -> Result<(), KernelError> {
+        let len = out.len();
+        let mut la = Loader::<T>::new(a, via);
+        let mut out_buf = OutBuf::<T>::new(op, out, stream);
+        let mut s = 0;
+        while s < len {
+            let e = (s + chunk).min(len);
+            let x = la.load(start + s, start + e);
+            out_buf.run(s, e, |dst| match dst {
+                Dst::Same(d) => {
+                    k(x, d);
+                    Ok(())
+                }
+                Dst::Bool(_) => Err(shape(format!("{op} does not write bool"))),
+            })?;
+            s = e;
+        }
+        out_buf.finish();
+        Ok(())
+    };
+    if serial(n) {
+        return run_block(0, out);
+    }
+    let tasks = rayon::current_num_threads() * 4;
+    let block = n.div_ceil(tasks).div_ceil(chunk) * chunk;
+    blocks_mut(out, block)
+        .into_par_iter()
+        .enumerate()
+        .try_for_each(|(i, o)| run_block(i * block, o))
+}
+
 /// A fused kernel: elements `s..e` of two views of known dtypes, cast on the fly, into an output block.
 type FusedFn =
     fn(Op, View<'_>, View<'_>, usize, ViewMut<'_>, &Semantics) -> Result<(), KernelError>;
@@ -799,6 +850,16 @@ fn store_one<T: Work>(v: T, out: ViewMut<'_>) {
 }
 
 fn sum<T: Work>(a: View<'_>, via: DType, out: ViewMut<'_>) -> Result<(), KernelError> {
+    store_one(sum_total::<T>(a, via), out);
+    Ok(())
+}
+
+/// NumPy's `add.reduce` of a whole array in `T` (operands cast through `via`): in place, one
+/// pairwise sum (parallel halves for large inputs); with a cast, NumPy's buffered reduction,
+/// each chunk of [`NUMPY_BUFSIZE`] summed pairwise and added to the running total, rounded to
+/// `T`. The chunks' sums run on the rayon pool; the running total adds them in order (the
+/// same bits as one thread).
+pub(crate) fn sum_total<T: Work>(a: View<'_>, via: DType) -> T {
     let zero = T::W::zero();
     if a.dtype() == T::DTYPE && via == T::DTYPE {
         let s = T::slice(a).expect("dtype checked");
@@ -812,43 +873,31 @@ fn sum<T: Work>(a: View<'_>, via: DType, out: ViewMut<'_>) -> Result<(), KernelE
         } else {
             T::W::pairwise(s, &|x: T| x.widen())
         };
-        store_one(T::narrow(total), out);
-        return Ok(());
+        return T::narrow(total);
     }
-    // with a cast: NumPy's buffered reduction, chunk by chunk, rounding the running total to T
-    let mut acc = T::narrow(zero);
-    let mut loader = Loader::<T>::new(a, via);
     let n = a.len();
-    let mut s = 0;
-    if !T::W::DTYPE.is_inexact() && !serial(n) {
-        let step = NUMPY_BUFSIZE * 8;
-        let parts: Vec<T::W> = (0..n.div_ceil(step))
+    let chunk_sum = |l: &mut Loader<'_, T>, c: usize| {
+        let e = ((c + 1) * NUMPY_BUFSIZE).min(n);
+        T::W::pairwise(l.load(c * NUMPY_BUFSIZE, e), &|x| x)
+    };
+    let chunks = n.div_ceil(NUMPY_BUFSIZE);
+    let parts: Vec<T::W> = if serial(n) {
+        let mut l = Loader::<T>::new(a, via);
+        (0..chunks).map(|c| chunk_sum(&mut l, c)).collect()
+    } else {
+        (0..chunks)
             .into_par_iter()
-            .map(|i| {
-                let mut l = Loader::<T>::new(a, via);
-                let (s, e) = (i * step, ((i + 1) * step).min(n));
-                let mut part = zero;
-                let mut c = s;
-                while c < e {
-                    let ce = (c + NUMPY_BUFSIZE).min(e);
-                    part = T::W::add(part, T::W::pairwise(l.load(c, ce), &|x| x));
-                    c = ce;
-                }
-                part
-            })
-            .collect();
-        let total = parts.into_iter().fold(zero, T::W::add);
-        store_one(T::narrow(total), out);
-        return Ok(());
+            .map_init(|| Loader::<T>::new(a, via), chunk_sum)
+            .collect()
+    };
+    if !T::W::DTYPE.is_inexact() {
+        // integer sums wrap: any grouping gives the same total
+        return T::narrow(parts.into_iter().fold(zero, T::W::add));
     }
-    while s < n {
-        let e = (s + NUMPY_BUFSIZE).min(n);
-        let chunk = loader.load(s, e);
-        acc = T::narrow(T::W::add(acc.widen(), T::W::pairwise(chunk, &|x| x)));
-        s = e;
-    }
-    store_one(acc, out);
-    Ok(())
+    // the running total, rounded to T after each chunk
+    parts.into_iter().fold(T::narrow(zero), |acc, p| {
+        T::narrow(T::W::add(acc.widen(), p))
+    })
 }
 
 /// Cast helper re-exported for callers that stage their own buffers.

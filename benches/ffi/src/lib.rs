@@ -148,7 +148,11 @@ pub unsafe extern "C" fn promote_run_into(
     };
     guarded(|| {
         let ins = unsafe { inputs(p, [a, b], n) };
-        let o = unsafe { view_mut(p.plan.result, out, n) };
+        let lens: Vec<usize> = ins.iter().map(|v| v.len()).collect();
+        let Ok(len) = promote::kernel::exec::result_len(p.plan.op, &lens) else {
+            return -2;
+        };
+        let o = unsafe { view_mut(p.plan.result, out, len) };
         match pool.install(|| execute_into(&p.plan, &ins, o, &p.sem)) {
             Ok(()) => 0,
             Err(_) => -2,
@@ -212,6 +216,24 @@ pub unsafe extern "C" fn promote_copy(
             )
         };
         pool.install(|| f(s, d));
+        0
+    })
+}
+
+/// Read `n` bytes on `threads` threads (`promote::kernel::bench::read`): the floor of a
+/// reduction.
+///
+/// # Safety
+///
+/// `src` is valid for `n` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn promote_read(threads: c_int, src: *const u8, n: usize) -> c_int {
+    let Some(pool) = pool(threads) else {
+        return -1;
+    };
+    guarded(|| {
+        let s = unsafe { std::slice::from_raw_parts(src, n) };
+        std::hint::black_box(pool.install(|| promote::kernel::bench::read(s)));
         0
     })
 }
