@@ -364,7 +364,7 @@ fn _promote(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(policy_, m)?)?;
     m.add_function(wrap_pyfunction!(_diff, m)?)?;
     m.add_function(wrap_pyfunction!(_table, m)?)?;
-    m.add_function(wrap_pyfunction!(eval::_bench_kernel, m)?)?;
+    m.add_function(wrap_pyfunction!(eval::_time_kernel, m)?)?;
     let ops = PyList::new(m.py(), Op::all().iter().map(|o| o.name()))?;
     m.add("OPS", ops)?;
     Ok(())
