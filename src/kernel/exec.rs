@@ -534,13 +534,7 @@ fn elementwise<T: Work>(
         while s < len {
             let e = (s + chunk).min(len);
             let (gs, ge) = (start + s, start + e);
-            let next = match ahead {
-                true => [
-                    bytes_range(a, ge, ge + chunk),
-                    bytes_range(b, ge, ge + chunk),
-                ],
-                false => [&[][..], &[][..]],
-            };
+            let next = next_inputs(ahead, [a, b], ge, ge + chunk);
             let xa = match sa {
                 Some(v) => Src::Scalar(v),
                 None => Src::Slice(la.load(gs, ge)),
@@ -669,11 +663,7 @@ fn fused_blocks(
         while s < len {
             let e = (s + chunk).min(len);
             f(op, a, b, start + s, head_mut(stage.view_mut(), e - s), sem)?;
-            let (ns, ne) = (start + e, start + e + chunk);
-            let next = match ahead {
-                true => [bytes_range(a, ns, ne), bytes_range(b, ns, ne)],
-                false => [&[][..], &[][..]],
-            };
+            let next = next_inputs(ahead, [a, b], start + e, start + e + chunk);
             stream_view(
                 stage.view().slice(0, e - s),
                 sub_mut(o.reborrow(), s, e),
@@ -808,6 +798,15 @@ fn produce<T: Work>(
         cast_view(T::view(&tbuf[..n]), out);
     }
     Ok(())
+}
+
+/// What to prefetch while a chunk is streamed out: elements `s..e` of both operands (the
+/// next chunk), or nothing.
+fn next_inputs<'v>(on: bool, ops: [View<'v>; 2], s: usize, e: usize) -> [&'v [u8]; 2] {
+    match on {
+        true => ops.map(|v| bytes_range(v, s, e)),
+        false => [&[], &[]],
+    }
 }
 
 /// The bytes of elements `s..e` of an operand (clipped to it; none for a broadcast scalar).
