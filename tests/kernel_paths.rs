@@ -89,12 +89,14 @@ const FAST: Tuning = Tuning {
     parallel_min: 512,
     stream_min_bytes: 0,
     fused: true,
+    prefetch: true,
 };
 const PLAIN: Tuning = Tuning {
     chunk_bytes: 1 << 20,
     parallel_min: usize::MAX,
     stream_min_bytes: usize::MAX,
     fused: false,
+    prefetch: false,
 };
 
 /// The plain serial baseline run, then the fast strategies on every SIMD path.

@@ -383,7 +383,7 @@ impl<'a, T: Work> Loader<'a, T> {
 
 /// Knobs of the execution strategy. Results never depend on them (tests run every path);
 /// the defaults come from `PROMOTE_CHUNK_BYTES`, `PROMOTE_PARALLEL_MIN`,
-/// `PROMOTE_STREAM_BYTES` and `PROMOTE_NO_FUSED` where set.
+/// `PROMOTE_STREAM_BYTES`, `PROMOTE_NO_FUSED` and `PROMOTE_NO_PREFETCH` where set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tuning {
     /// Bytes of working type per chunk buffer.
@@ -395,6 +395,9 @@ pub struct Tuning {
     pub stream_min_bytes: usize,
     /// Use the fused kernels for the common mixed pairs.
     pub fused: bool,
+    /// When streaming, prefetch the next chunk's inputs while the current chunk is copied
+    /// out ([`super::arch::stream_copy_ahead`]).
+    pub prefetch: bool,
 }
 
 impl Default for Tuning {
@@ -404,6 +407,7 @@ impl Default for Tuning {
             parallel_min: PARALLEL_MIN,
             stream_min_bytes: STREAM_MIN_BYTES,
             fused: true,
+            prefetch: true,
         }
     }
 }
@@ -412,6 +416,7 @@ static TUNE_CHUNK: AtomicUsize = AtomicUsize::new(0);
 static TUNE_PAR: AtomicUsize = AtomicUsize::new(0);
 static TUNE_STREAM: AtomicUsize = AtomicUsize::new(0);
 static TUNE_FUSED: AtomicBool = AtomicBool::new(true);
+static TUNE_PREFETCH: AtomicBool = AtomicBool::new(true);
 static TUNE_INIT: std::sync::Once = std::sync::Once::new();
 
 fn init_tuning() {
@@ -427,6 +432,7 @@ fn init_tuning() {
         TUNE_PAR.store(env("PROMOTE_PARALLEL_MIN", d.parallel_min), Relaxed);
         TUNE_STREAM.store(env("PROMOTE_STREAM_BYTES", d.stream_min_bytes), Relaxed);
         TUNE_FUSED.store(std::env::var_os("PROMOTE_NO_FUSED").is_none(), Relaxed);
+        TUNE_PREFETCH.store(std::env::var_os("PROMOTE_NO_PREFETCH").is_none(), Relaxed);
     });
 }
 
@@ -438,6 +444,7 @@ pub fn tuning() -> Tuning {
         parallel_min: TUNE_PAR.load(Relaxed),
         stream_min_bytes: TUNE_STREAM.load(Relaxed),
         fused: TUNE_FUSED.load(Relaxed),
+        prefetch: TUNE_PREFETCH.load(Relaxed),
     }
 }
 
@@ -448,6 +455,7 @@ pub fn set_tuning(t: Tuning) {
     TUNE_PAR.store(t.parallel_min, Relaxed);
     TUNE_STREAM.store(t.stream_min_bytes, Relaxed);
     TUNE_FUSED.store(t.fused, Relaxed);
+    TUNE_PREFETCH.store(t.prefetch, Relaxed);
 }
 
 fn chunk_bytes() -> usize {
@@ -504,6 +512,7 @@ fn elementwise<T: Work>(
     }
     let chunk = chunk_len::<T::W>();
     let stream = streams(&[a, b], &out);
+    let ahead = stream && tuning().prefetch;
     let sa = (a.len() == 1 && n != 1).then(|| scalar_of::<T>(a, via[0]));
     let sb = (b.len() == 1 && n != 1).then(|| scalar_of::<T>(b, via[1]));
     let run_block = |start: usize, out: ViewMut<'_>| -> Result<(), KernelError> {
@@ -515,6 +524,7 @@ fn elementwise<T: Work>(
         while s < len {
             let e = (s + chunk).min(len);
             let (gs, ge) = (start + s, start + e);
+            let next = next_inputs(ahead, [a, b], ge, ge + chunk);
             let xa = match sa {
                 Some(v) => Src::Scalar(v),
                 None => Src::Slice(la.load(gs, ge)),
@@ -523,7 +533,7 @@ fn elementwise<T: Work>(
                 Some(v) => Src::Scalar(v),
                 None => Src::Slice(lb.load(gs, ge)),
             };
-            out_buf.run(s, e, |dst| binary::<T::W>(op, xa, xb, dst, sem, half))?;
+            out_buf.run(s, e, next, |dst| binary::<T::W>(op, xa, xb, dst, sem, half))?;
             s = e;
         }
         out_buf.finish();
@@ -682,6 +692,7 @@ fn fused_blocks(
 ) -> Result<(), KernelError> {
     let n = out.len();
     let stream = streams(&[a, b], &out);
+    let ahead = tuning().prefetch;
     let run_block = |start: usize, mut o: ViewMut<'_>| -> Result<(), KernelError> {
         if !stream {
             return f(op, a, b, start, o, sem);
@@ -693,7 +704,12 @@ fn fused_blocks(
         while s < len {
             let e = (s + chunk).min(len);
             f(op, a, b, start + s, head_mut(stage.view_mut(), e - s), sem)?;
-            stream_view(stage.view().slice(0, e - s), sub_mut(o.reborrow(), s, e));
+            let next = next_inputs(ahead, [a, b], start + e, start + e + chunk);
+            stream_view(
+                stage.view().slice(0, e - s),
+                sub_mut(o.reborrow(), s, e),
+                next,
+            );
             s = e;
         }
         super::simd::store_fence();
@@ -734,11 +750,13 @@ impl<'a, T: Work> OutBuf<'a, T> {
         }
     }
 
-    /// Run `k` for output elements `s..e` of this block.
+    /// Run `k` for output elements `s..e` of this block (when streaming, prefetching `next`
+    /// while the chunk is copied out).
     fn run(
         &mut self,
         s: usize,
         e: usize,
+        next: [&[u8]; 2],
         k: impl FnOnce(Dst<'_, T::W>) -> Result<(), KernelError>,
     ) -> Result<(), KernelError> {
         let n = e - s;
@@ -755,7 +773,11 @@ impl<'a, T: Work> OutBuf<'a, T> {
                     head_mut(stage.view_mut(), n),
                     k,
                 )?;
-                stream_view(stage.view().slice(0, n), sub_mut(self.out.reborrow(), s, e));
+                stream_view(
+                    stage.view().slice(0, n),
+                    sub_mut(self.out.reborrow(), s, e),
+                    next,
+                );
                 Ok(())
             }
             None => produce::<T>(
@@ -819,17 +841,42 @@ fn produce<T: Work>(
     Ok(())
 }
 
-/// Copy a view into a mutable view of the same dtype with streaming stores.
-fn stream_view(src: View<'_>, dst: ViewMut<'_>) {
-    crate::each_dtype!(ViewMut, dst, d, E => super::simd::stream_copy(d, E::slice(src).expect("same dtype")))
+/// What to prefetch while a chunk is streamed out: elements `s..e` of both operands (the
+/// next chunk), or nothing.
+fn next_inputs<'v>(on: bool, ops: [View<'v>; 2], s: usize, e: usize) -> [&'v [u8]; 2] {
+    match on {
+        true => ops.map(|v| bytes_range(v, s, e)),
+        false => [&[], &[]],
+    }
+}
+
+/// The bytes of elements `s..e` of an operand (clipped to it; none for a broadcast scalar).
+fn bytes_range(v: View<'_>, s: usize, e: usize) -> &[u8] {
+    let e = e.min(v.len());
+    if v.len() <= 1 || s >= e {
+        return &[];
+    }
+    crate::each_dtype!(View, v, x, E => {
+        let x = &x[s..e];
+        // SAFETY: the elements of the 15 dtypes are plain data without padding; any of their
+        // bytes may be read as `u8`, for the lifetime of the borrow.
+        unsafe { std::slice::from_raw_parts(x.as_ptr().cast::<u8>(), std::mem::size_of_val(x)) }
+    })
+}
+
+/// Copy a view into a mutable view of the same dtype with streaming stores, prefetching
+/// `next` along the way.
+fn stream_view(src: View<'_>, dst: ViewMut<'_>, next: [&[u8]; 2]) {
+    crate::each_dtype!(ViewMut, dst, d, E => super::arch::stream_copy_ahead(d, E::slice(src).expect("same dtype"), next))
 }
 
 /// Elementwise ops that move at least this many bytes (inputs plus output) write their
-/// output with streaming stores. Below it ordinary stores were as fast or faster on the
-/// measured machine (`benches/RESULTS.md`: a 32 MB L3, where part of a 10M-element output
-/// stays cached); above it the output cannot stay in any cache and streaming saves the
-/// read-for-ownership. `PROMOTE_STREAM_BYTES` overrides it (0: always).
-pub const STREAM_MIN_BYTES: usize = 256 << 20;
+/// output with streaming stores: the size of the measured machine's last-level cache (32 MB
+/// L3), above which the output cannot stay cached and streaming saves the
+/// read-for-ownership. At 10M elements (30–320 MB moved) streaming was faster than ordinary
+/// stores in 4 of the 5 cases timed side by side (`benches/RESULTS.md`).
+/// `PROMOTE_STREAM_BYTES` overrides it (0: always).
+pub const STREAM_MIN_BYTES: usize = 32 << 20;
 
 fn streams(inputs: &[View<'_>], out: &ViewMut<'_>) -> bool {
     let read: usize = inputs.iter().map(|v| v.len() * v.dtype().itemsize()).sum();

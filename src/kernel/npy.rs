@@ -306,8 +306,8 @@ pub fn write(path: &Path, v: View<'_>, shape: &[usize]) -> Result<(), PromoteErr
     .map_err(io)?;
     out.write_all(header.as_bytes()).map_err(io)?;
     out.write_all(bytes_of(&v)).map_err(io)?;
-    out.into_inner()
-        .map_err(|e| io(e.into_error()))?
-        .sync_all()
-        .map_err(io)
+    // no fsync: the result goes to the page cache, as `np.save` leaves it (a sync to disk
+    // cost several times the computation for large results)
+    out.into_inner().map_err(|e| io(e.into_error()))?;
+    Ok(())
 }
