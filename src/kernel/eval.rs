@@ -316,6 +316,14 @@ pub fn evaluate(
         .collect();
     result_len(call.op, &lens).map_err(length_error)?;
     let plan = policy.resolve(call)?;
+    let typed = [plan.compute, plan.result]
+        .into_iter()
+        .chain(plan.inputs.iter().copied());
+    if let Some(dtype) = typed.into_iter().find(|d| !d.is_classic()) {
+        // the narrow dtypes have no typed kernel: their values are codes of kernel::narrow
+        let e = KernelError::Unsupported { op: call.op, dtype };
+        return Err(kernel_error(policy, &plan, e));
+    }
     // Python scalars become one value of the plan's input dtype for them
     let scalars: Vec<Option<Array>> = data
         .iter()

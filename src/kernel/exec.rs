@@ -160,6 +160,12 @@ pub fn result_len(op: Op, lens: &[usize]) -> Result<usize, KernelError> {
 pub fn execute(plan: &Plan, inputs: &[View<'_>], sem: &Semantics) -> Result<Array, KernelError> {
     let lens: Vec<usize> = inputs.iter().map(|v| v.len()).collect();
     let n = result_len(plan.op, &lens)?;
+    let narrow = [plan.compute, plan.result]
+        .into_iter()
+        .chain(plan.inputs.iter().copied());
+    if let Some(dtype) = narrow.into_iter().find(|d| !d.is_classic()) {
+        return Err(KernelError::Unsupported { op: plan.op, dtype });
+    }
     let mut out = Array::zeros(plan.result, n);
     execute_into(plan, inputs, out.view_mut(), sem)?;
     Ok(out)
@@ -189,6 +195,15 @@ pub fn execute_into(
     }
     if plan.inputs.len() != inputs.len() {
         return Err(shape("the plan has another number of operands"));
+    }
+    if let Some(&dtype) = plan.inputs.iter().find(|d| !d.is_classic()) {
+        return Err(KernelError::Unsupported { op: plan.op, dtype });
+    }
+    if !plan.compute.is_classic() {
+        return Err(KernelError::Unsupported {
+            op: plan.op,
+            dtype: plan.compute,
+        });
     }
     (super::dispatch::kernel(plan.op)?.run)(plan, inputs, out, sem)
 }

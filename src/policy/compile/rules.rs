@@ -3,6 +3,7 @@
 
 use crate::error::{ErrorKind, PromoteError};
 use crate::operand::LiteralKind;
+use crate::DType;
 
 use super::super::corner::{CornerRule, FitTarget, Matcher, Stage, Then};
 use super::super::spec::{self, OperandMatch, RuleSpec};
@@ -76,11 +77,14 @@ fn rule(ctx: &Ctx, r: &RuleSpec, dt: &Dtypes) -> Result<CornerRule, PromoteError
 }
 
 /// The dtypes a list of selectors covers (`None`: the list is empty, any dtype).
-fn selector_mask(ctx: &Ctx, v: &[spec::Text]) -> Result<Option<[bool; 15]>, PromoteError> {
+fn selector_mask(
+    ctx: &Ctx,
+    v: &[spec::Text],
+) -> Result<Option<[bool; DType::COUNT]>, PromoteError> {
     if v.is_empty() {
         return Ok(None);
     }
-    let mut m = [false; 15];
+    let mut m = [false; DType::COUNT];
     for t in v {
         let (_, ds) = selector_dtypes(t.get_ref()).ok_or_else(|| {
             ctx.err(
