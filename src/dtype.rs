@@ -43,10 +43,15 @@ pub struct DType(u8);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {
+    /// `bool`.
     Bool,
+    /// Unsigned integers.
     Unsigned,
+    /// Signed integers.
     Signed,
+    /// Real floating point.
     Float,
+    /// Complex floating point.
     Complex,
 }
 

@@ -11,7 +11,7 @@ _DTypeResult = Union[np.dtype[Any], str]
 #: type, an array or tensor of any framework, a Python scalar, or ``weak(...)``.
 _OperandLike = Any
 
-__all__ = ["Policy", "Plan", "weak", "policies", "policy", "_diff", "_table", "_bench_kernel", "OPS"]
+__all__ = ["Policy", "Plan", "weak", "policies", "policy", "_diff", "_table", "_time_kernel", "OPS"]
 
 OPS: list[str]
 
@@ -73,5 +73,4 @@ def _diff(a: Union[str, Policy], b: Union[str, Policy], op: str = "add",
           ignore_weak: bool = False) -> dict[str, Any]: ...
 def _table(policy: Union[str, Policy], op: str = "add", with_: str = "tensors", style: str = "full",
            literals: Optional[list[str]] = None, mark: Union[str, Policy, None] = None) -> dict[str, Any]: ...
-def _bench_kernel(policy: str, call: str, n: int, min_runs: int = 10,
-                  budget_seconds: float = 3.0) -> float: ...
+def _time_kernel(policy: str, call: str, *arrays: Any) -> float: ...

@@ -1,6 +1,6 @@
 //! `Policy.eval`: the kernel layer on NumPy buffers, read in place, GIL released.
 
-use std::time::Duration;
+use std::time::Instant;
 
 use numpy::{PyUntypedArray, PyUntypedArrayMethods};
 use promote::kernel::eval::{kernel_error, literal_array};
@@ -191,40 +191,46 @@ pub fn eval<'py>(
     Ok(out_obj)
 }
 
-/// The same kernel timed from Rust, for the benchmark: median seconds of one
-/// `kernel::exec::execute` (allocating its output, as `eval` does) of `call` over `n`
-/// generated elements per operand.
+/// The same kernel timed from Rust, for the benchmark: seconds of ONE
+/// `kernel::exec::execute` (allocating its output, as a Rust caller does) of `call` over the
+/// given NumPy arrays, read in place as `eval` reads them. The benchmark calls it once per
+/// round, interleaved with `p.eval` and NumPy on the same buffers.
 #[pyfunction]
-#[pyo3(signature = (policy, call, n, min_runs = 10, budget_seconds = 3.0))]
-pub fn _bench_kernel(
+#[pyo3(signature = (policy, call, *arrays))]
+pub fn _time_kernel(
     py: Python<'_>,
     policy: &str,
     call: &str,
-    n: usize,
-    min_runs: usize,
-    budget_seconds: f64,
+    arrays: &Bound<'_, PyTuple>,
 ) -> PyResult<f64> {
     let p = promote::builtin(policy).map_err(to_py)?;
     let call: Call = call.parse().map_err(to_py)?;
     let plan = p.resolve(&call).map_err(to_py)?;
-    let data: Vec<Array> = call
+    if arrays.len() != call.operands.len() {
+        return Err(invalid(format!(
+            "{} arrays for the {} operands of `{call}`",
+            arrays.len(),
+            call.operands.len()
+        )));
+    }
+    let buffers = call
         .operands
         .iter()
-        .enumerate()
-        .map(|(i, o)| {
-            promote::kernel::bench::data(o.dtype().unwrap_or(DType::Float64), n, i as u64 + 1)
+        .zip(arrays.iter())
+        .map(|(o, a)| {
+            let d = o.dtype().unwrap_or(DType::Float64);
+            buffer(&a, d).map(|b| (b, d))
         })
-        .collect();
+        .collect::<PyResult<Vec<_>>>()?;
+    // SAFETY: every buffer comes from `buffer` and stays referenced until this returns.
+    let views: Vec<View<'_>> = buffers.iter().map(|(b, d)| unsafe { view_of(b, *d) }).collect();
     let sem = p.semantics();
     let t = py.detach(|| {
-        let views: Vec<View<'_>> = data.iter().map(|a| a.view()).collect();
-        promote::kernel::bench::median_time(
-            || {
-                std::hint::black_box(execute(&plan, &views, &sem).expect("the case runs"));
-            },
-            min_runs,
-            Duration::from_secs_f64(budget_seconds),
-        )
+        let start = Instant::now();
+        let out = execute(&plan, &views, &sem);
+        let t = start.elapsed();
+        drop(std::hint::black_box(out));
+        t
     });
     Ok(t.as_secs_f64())
 }
