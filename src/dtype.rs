@@ -451,8 +451,11 @@ impl DType {
     /// assert_eq!(promote::DType::BFloat16.short_name(), "bf16");
     /// assert_eq!(promote::DType::FLOAT8_E5M2.short_name(), "f8e5m2");
     /// ```
+    ///
+    /// A short name that [`DType::parse`] would read as another dtype (XLA's `u4` for uint4,
+    /// which the docs' `u4` for uint32 takes) gives way to the full name.
     pub fn short_name(self) -> &'static str {
-        match self.entry() {
+        let short = match self.entry() {
             Ok(c) => c.short_name,
             Err(f) => f.spellings.iter().find(|s| s.framework == "xla").map_or(
                 match self {
@@ -461,6 +464,11 @@ impl DType {
                 },
                 |s| s.name,
             ),
+        };
+        if DType::parse(short).is_ok_and(|d| d == self) {
+            short
+        } else {
+            self.name()
         }
     }
 
@@ -747,6 +755,20 @@ mod tests {
             assert_eq!(DType::parse(&format!("torch.{}", d.name())).unwrap(), d);
             assert_eq!(DType::ALL[d.index()], d);
         }
+    }
+
+    #[test]
+    fn every_short_name_parses_back_to_its_dtype() {
+        for d in DType::ALL {
+            assert_eq!(
+                DType::parse(d.short_name()).unwrap(),
+                d,
+                "{}",
+                d.short_name()
+            );
+        }
+        assert_eq!(DType::UINT4.short_name(), "uint4"); // XLA's `u4` reads as uint32
+        assert_eq!(DType::UInt32.short_name(), "u32");
     }
 
     #[test]
