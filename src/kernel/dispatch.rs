@@ -85,7 +85,7 @@ pub static KERNELS: &[Kernel] = &[
     Kernel {
         name: "matmul",
         length: Length::Dot,
-        run: exec::run_dot,
+        run: super::matmul::run_dot,
     },
     Kernel {
         name: "sum",

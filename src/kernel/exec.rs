@@ -31,8 +31,8 @@ use rayon::prelude::*;
 use super::array::{Array, Element, View, ViewMut, C32, C64};
 use super::cast::{bf16_to_f32, cast_slice, cast_view, f32_to_bf16, same, same_mut, Num};
 use super::compute::{
-    binary, binary_cast, dot_acc, fusable, writes_bool, Arith, Dst, FusedMulMaybe, Half,
-    KernelError, Semantics, Src, Sum,
+    binary, binary_cast, fusable, writes_bool, Arith, Dst, FusedMulMaybe, Half, KernelError,
+    Semantics, Src, Sum,
 };
 use super::dispatch::Length;
 use crate::dtype::DType;
@@ -233,16 +233,6 @@ pub(crate) fn run_sum(
     _sem: &Semantics,
 ) -> Result<(), KernelError> {
     with_dtype!(plan.compute, T => sum::<T>(inputs[0], plan.inputs[0], out))
-}
-
-/// The kernel of `matmul` of two vectors (the dot product).
-pub(crate) fn run_dot(
-    plan: &Plan,
-    inputs: &[View<'_>],
-    out: ViewMut<'_>,
-    _sem: &Semantics,
-) -> Result<(), KernelError> {
-    with_dtype!(plan.compute, T => dot::<T>(inputs, &plan.inputs, out))
 }
 
 /// uint64 against a signed integer: NumPy 2 compares these exactly.
@@ -873,25 +863,6 @@ fn sum<T: Work>(a: View<'_>, via: DType, out: ViewMut<'_>) -> Result<(), KernelE
         s = e;
     }
     store_one(acc, out);
-    Ok(())
-}
-
-fn dot<T: Work>(inputs: &[View<'_>], via: &[DType], out: ViewMut<'_>) -> Result<(), KernelError> {
-    let n = inputs[0].len();
-    let chunk = chunk_len::<T::W>();
-    let mut la = Loader::<T>::new(inputs[0], via[0]);
-    let mut lb = Loader::<T>::new(inputs[1], via[1]);
-    let mut acc = T::W::zero();
-    let mut bbuf: Vec<T::W> = Vec::new();
-    let mut s = 0;
-    while s < n {
-        let e = (s + chunk).min(n);
-        bbuf.clear();
-        bbuf.extend_from_slice(lb.load(s, e));
-        acc = dot_acc(acc, la.load(s, e), &bbuf);
-        s = e;
-    }
-    store_one(T::narrow(acc), out);
     Ok(())
 }
 
