@@ -305,6 +305,7 @@ pub fn evaluate(
 ) -> Result<Evaluated, PromoteError> {
     check_data(call, data)?;
     let plan = policy.resolve(call)?;
+    refuse_narrow(policy, call, &plan)?;
     let scalars = scalar_arrays(call, &plan, data)?;
     let views: Vec<View<'_>> = data
         .iter()
@@ -332,6 +333,21 @@ pub fn evaluate(
         data,
         more: parts.collect(),
     })
+}
+
+/// The narrow dtypes have no typed kernel yet (their values are codes of `kernel::narrow`):
+/// a plan that casts to, computes in or returns one is refused as unsupported.
+fn refuse_narrow(policy: &dyn Policy, call: &Call, plan: &Plan) -> Result<(), PromoteError> {
+    let typed = [plan.compute, plan.result]
+        .into_iter()
+        .chain(plan.inputs.iter().copied());
+    match typed.into_iter().find(|d| !d.is_classic()) {
+        Some(dtype) => {
+            let e = KernelError::Unsupported { op: call.op, dtype };
+            Err(kernel_error(policy, plan, e))
+        }
+        None => Ok(()),
+    }
 }
 
 /// One data slot per operand, each of its operand's dtype, lengths that the op takes.

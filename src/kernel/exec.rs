@@ -160,6 +160,12 @@ pub fn result_len(op: Op, lens: &[usize]) -> Result<usize, KernelError> {
 pub fn execute(plan: &Plan, inputs: &[View<'_>], sem: &Semantics) -> Result<Array, KernelError> {
     let lens: Vec<usize> = inputs.iter().map(|v| v.len()).collect();
     let n = result_len(plan.op, &lens)?;
+    let narrow = [plan.compute, plan.result]
+        .into_iter()
+        .chain(plan.inputs.iter().copied());
+    if let Some(dtype) = narrow.into_iter().find(|d| !d.is_classic()) {
+        return Err(KernelError::Unsupported { op: plan.op, dtype });
+    }
     let mut out = Array::zeros(plan.result, n);
     execute_into(plan, inputs, out.view_mut(), sem)?;
     Ok(out)
@@ -189,6 +195,15 @@ pub fn execute_into(
     }
     if plan.inputs.len() != inputs.len() {
         return Err(shape("the plan has another number of operands"));
+    }
+    if let Some(&dtype) = plan.inputs.iter().find(|d| !d.is_classic()) {
+        return Err(KernelError::Unsupported { op: plan.op, dtype });
+    }
+    if !plan.compute.is_classic() {
+        return Err(KernelError::Unsupported {
+            op: plan.op,
+            dtype: plan.compute,
+        });
     }
     (super::dispatch::kernel(plan.op)?.run)(plan, inputs, out, sem)
 }
@@ -571,6 +586,7 @@ pub(crate) fn map_unary<T: Work>(
     }
     let chunk = chunk_len::<T::W>();
     let stream = streams(&[a], &out);
+    let ahead = stream && tuning().prefetch;
     let run_block = |start: usize, out: ViewMut<'_>| -> Result<(), KernelError> {
         let len = out.len();
         let mut la = Loader::<T>::new(a, via);
@@ -578,8 +594,10 @@ pub(crate) fn map_unary<T: Work>(
         let mut s = 0;
         while s < len {
             let e = (s + chunk).min(len);
-            let x = la.load(start + s, start + e);
-            out_buf.run(s, e, |dst| match dst {
+            let (gs, ge) = (start + s, start + e);
+            let next = next_inputs(ahead, [a, a.slice(0, 0)], ge, ge + chunk);
+            let x = la.load(gs, ge);
+            out_buf.run(s, e, next, |dst| match dst {
                 Dst::Same(d) => {
                     k(x, d);
                     Ok(())

@@ -58,7 +58,7 @@ pub enum FitTarget {
 #[derive(Clone, Debug, Default)]
 pub struct Matcher {
     pub(crate) class: Option<[bool; 4]>,
-    pub(crate) dtype: Option<[bool; 15]>,
+    pub(crate) dtype: Option<[bool; DType::COUNT]>,
     pub(crate) literal: Option<[bool; 4]>,
     pub(crate) values: Vec<(f64, f64)>,
     pub(crate) negative: Option<bool>,
@@ -83,12 +83,12 @@ pub struct CornerRule {
     pub(crate) out_is_first: Option<bool>,
     pub(crate) promoted_is_first: Option<bool>,
     pub(crate) same_dtypes: Option<bool>,
-    pub(crate) out_dtype: Option<[bool; 15]>,
+    pub(crate) out_dtype: Option<[bool; DType::COUNT]>,
     pub(crate) weak: Option<bool>,
     /// The weak flag of a decided result (default: the first operand's for `first`, else false).
     pub weak_result: Option<bool>,
-    pub(crate) promoted: Option<[bool; 15]>,
-    pub(crate) compute: Option<[bool; 15]>,
+    pub(crate) promoted: Option<[bool; DType::COUNT]>,
+    pub(crate) compute: Option<[bool; DType::COUNT]>,
     /// What the rule decides.
     pub then: Then,
     /// For [`Then::ConvertFirst`]: per literal kind (bool, int, float, complex), the dtypes a

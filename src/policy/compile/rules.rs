@@ -156,11 +156,14 @@ fn convert(ctx: &Ctx, r: &RuleSpec) -> Result<[Vec<DType>; 4], PromoteError> {
 }
 
 /// The dtypes a list of selectors covers (`None`: the list is empty, any dtype).
-fn selector_mask(ctx: &Ctx, v: &[spec::Text]) -> Result<Option<[bool; 15]>, PromoteError> {
+fn selector_mask(
+    ctx: &Ctx,
+    v: &[spec::Text],
+) -> Result<Option<[bool; DType::COUNT]>, PromoteError> {
     if v.is_empty() {
         return Ok(None);
     }
-    let mut m = [false; 15];
+    let mut m = [false; DType::COUNT];
     for t in v {
         let (_, ds) = selector_dtypes(t.get_ref()).ok_or_else(|| {
             ctx.err(
