@@ -430,9 +430,20 @@ mod tests {
         for policy in ["numpy", "torch"] {
             let p = crate::builtin(policy).unwrap();
             for case in cases() {
-                let mut prep = Prepared::new(&*p, case, 1000).unwrap();
+                let mut prep = match Prepared::new(&*p, case, 1000) {
+                    Ok(prep) => prep,
+                    // the one refusal the cases' doc names
+                    Err(e) => {
+                        assert_eq!((policy, case.call), ("torch", "mean int32"), "{e}");
+                        continue;
+                    }
+                };
                 prep.run(&p.semantics());
-                assert_eq!(prep.out.len(), 1000, "{policy} {}", case.call);
+                let lens: Vec<usize> = prep.inputs.iter().map(Array::len).collect();
+                let want = super::super::exec::result_len(prep.plan.op, &lens).unwrap();
+                assert_eq!(prep.out.len(), want, "{policy} {}", case.call);
+                // elementwise and cumulative cases write every element; whole reductions one
+                assert!(want == 1000 || want == 1, "{}: {want}", case.call);
             }
         }
     }
