@@ -177,6 +177,28 @@ pub enum PromoteError {
         rule: String,
     },
 
+    /// A framework setting the policy does not take (`--set KEY=VALUE`, a query's `"set"`), or
+    /// a value the setting does not have.
+    ///
+    /// ```
+    /// let torch = promote::builtin("torch").unwrap();
+    /// let e = torch.with_settings(&[("default_flaot", "float64")]).unwrap_err().to_string();
+    /// assert!(e.contains("did you mean `default_float`"), "{e}");
+    /// let e = torch.with_settings(&[("default_float", "float16")]).unwrap_err().to_string();
+    /// assert!(e.contains("float32, float64"), "{e}");
+    /// ```
+    #[error("{policy} has no {what}; {}{valid}", suggestion.as_ref().map(|s| format!("did you mean `{s}`? ")).unwrap_or_default())]
+    UnknownSetting {
+        /// The policy that was asked.
+        policy: String,
+        /// `setting `KEY`` or `value `VALUE` for the setting KEY`.
+        what: String,
+        /// The nearest valid key or value, when one is near enough.
+        suggestion: Option<String>,
+        /// The settings (or values) the policy takes, and where they come from.
+        valid: String,
+    },
+
     /// A malformed query.
     #[error("invalid query: {message}")]
     Invalid {

@@ -46,7 +46,7 @@ pub enum Interface {
 pub const QUERY_KEYS: &[&str] = &["op", "operands", "out", "dtype"];
 /// Keys the spec adds in version 2 that this engine does not implement yet: a query that
 /// carries one is answered `invalid`, never silently as if the key were absent.
-pub const VERSION_2_KEYS: &[&str] = &["form", "casting", "set"];
+pub const VERSION_2_KEYS: &[&str] = &["form"];
 /// The keys of a Python-scalar operand.
 pub const SCALAR_KEYS: &[&str] = &["scalar", "value"];
 /// The keys of a tensor operand (`data` is read by `eval`, and checked then ignored by
@@ -235,6 +235,13 @@ pub fn parse_query_for(v: &Value, interface: Interface) -> Result<Call, PromoteE
              promote::autocast::take_autocast and resolve with promote::autocast::resolve",
         ));
     }
+    if field(o, "set").is_some() {
+        return Err(PromoteError::invalid(
+            "this query's \"set\" is not read here: pass the line to promote::query::answer_line \
+             or promote::kernel::eval::answer_line (they honour it), or take it out with \
+             promote::query::take_settings and resolve with Policy::set",
+        ));
+    }
     check_keys(o, QUERY_KEYS, "a query", VERSION_2_KEYS)?;
     let op = field(o, "op")
         .and_then(|v| v.as_str())
@@ -333,16 +340,61 @@ pub fn answer_line_under(
             let layer = own.as_deref().or(autocast);
             match carries_data(&v) {
                 // the data checked, then the plan from the dtypes
-                // (the line read again, its data into typed buffers; it names its own autocast)
+                // (the line read again, its data into typed buffers; it names its own autocast
+                // and settings)
                 true => Ok(answer_value(&crate::kernel::eval::resolve_line_under(
                     policy, autocast, line,
                 ))),
-                false => parse_query(&v).map(|c| answer_call(policy, layer, &c)),
+                false => {
+                    let set = settled(policy, take_settings(&mut v)?)?;
+                    let policy = set.as_deref().unwrap_or(policy);
+                    parse_query(&v).map(|c| answer_call(policy, layer, &c))
+                }
             }
         });
     match r {
         Ok(answer) => answer.to_string(),
         Err(e) => answer_of(&Err(e)).to_string(),
+    }
+}
+
+/// Take a query's `"set"` out of it: the framework settings it asks for, as (key, value)
+/// pairs (`None` without the key). Values are text; a JSON number or boolean is read as its text.
+///
+/// ```
+/// let mut q = serde_json::json!({"op": "add", "set": {"default_float": "float64"}});
+/// let set = promote::query::take_settings(&mut q).unwrap().unwrap();
+/// assert_eq!(set, [("default_float".to_string(), "float64".to_string())]);
+/// assert!(q.get("set").is_none());
+/// let mut bad = serde_json::json!({"set": ["default_float"]});
+/// assert!(promote::query::take_settings(&mut bad).is_err());
+/// ```
+pub fn take_settings(query: &mut Value) -> Result<Option<Vec<(String, String)>>, PromoteError> {
+    let Some(o) = query.as_object_mut() else {
+        return Ok(None);
+    };
+    match o.remove("set") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Object(m)) => m
+            .iter()
+            .map(|(k, v)| Ok((k.clone(), text(v, "a setting's value")?)))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some),
+        Some(_) => Err(PromoteError::invalid(
+            "\"set\" is an object of framework settings, such as {\"default_float\": \"float64\"} \
+             (`promote policies` lists each policy's)",
+        )),
+    }
+}
+
+/// The policy under a query's settings (`None`: no settings, the policy itself answers).
+pub fn settled(
+    policy: &dyn Policy,
+    set: Option<Vec<(String, String)>>,
+) -> Result<Option<std::sync::Arc<dyn Policy>>, PromoteError> {
+    match set {
+        Some(s) if !s.is_empty() => policy.set(&s).map(Some),
+        _ => Ok(None),
     }
 }
 

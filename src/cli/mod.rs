@@ -64,13 +64,31 @@ pub(crate) struct PolicyArg {
     /// A policy file of your own (TOML, see policies/README.md); overrides --policy.
     #[arg(long)]
     policy_file: Option<std::path::PathBuf>,
+    /// A framework setting, KEY=VALUE (repeatable): `--set default_float=float64` (torch),
+    /// `--set enable_x64=true` (jax); `promote policies` lists each policy's settings.
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_setting)]
+    set: Vec<(String, String)>,
+}
+
+/// `KEY=VALUE` of `--set`.
+fn parse_setting(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((k, v)) if !k.is_empty() && !v.is_empty() => Ok((k.trim().into(), v.trim().into())),
+        _ => Err(format!(
+            "`{s}` is not KEY=VALUE; write e.g. --set default_float=float64"
+        )),
+    }
 }
 
 impl PolicyArg {
     pub(crate) fn load(&self) -> Result<Arc<RulePolicy>, PromoteError> {
-        match &self.policy_file {
+        let p = match &self.policy_file {
             Some(p) => policy::load_file(p).map(Arc::new),
             None => policy::builtin(&self.policy),
+        }?;
+        match self.set.is_empty() {
+            true => Ok(p),
+            false => p.with_settings(&self.set),
         }
     }
 }

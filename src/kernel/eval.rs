@@ -234,6 +234,8 @@ pub fn eval_reader_under(
     let mut q = read_query(&mut de).map_err(not_json)?;
     de.end().map_err(not_json)?;
     let own = crate::autocast::take_autocast(&mut q.query)?;
+    let set = crate::query::settled(policy, crate::query::take_settings(&mut q.query)?)?;
+    let policy = set.as_deref().unwrap_or(policy);
     let (call, arrays) = checked_call(q, true)?;
     let views: Vec<Option<View<'_>>> = arrays
         .iter()
@@ -268,6 +270,8 @@ pub fn resolve_line_under(
 ) -> Result<Plan, PromoteError> {
     let mut q = read_line(line)?;
     let own = crate::autocast::take_autocast(&mut q.query)?;
+    let set = crate::query::settled(policy, crate::query::take_settings(&mut q.query)?)?;
+    let policy = set.as_deref().unwrap_or(policy);
     let (call, _) = checked_call(q, false)?;
     crate::autocast::resolve_under(policy, own.as_deref().or(autocast), &call)
 }

@@ -35,6 +35,7 @@ mod compile;
 mod op_list;
 pub(crate) mod resolve;
 mod rule_policy;
+mod settings;
 
 pub use builtin::{builtin, load_file, BUILTIN};
 pub use compile::compile;
@@ -44,6 +45,7 @@ pub use join::{JoinTable, Node};
 pub use op_list::OpListing;
 pub use resolve::value_based::min_scalar_type_of;
 pub use rule_policy::RulePolicy;
+pub use settings::SettingInfo;
 
 use crate::dtype::DType;
 use crate::error::PromoteError;
@@ -125,4 +127,27 @@ pub trait Policy: Send + Sync {
     /// assert_eq!(numpy.promote_types(DType::UInt8, DType::Int8), Some(DType::Int16));
     /// ```
     fn promote_types(&self, a: DType, b: DType) -> Option<DType>;
+
+    /// The same framework under settings (`--set KEY=VALUE`, a query's `"set"`): a policy that
+    /// takes them answers with the policy of those values ([`RulePolicy::with_settings`]); one
+    /// that does not refuses every key.
+    ///
+    /// ```
+    /// use promote::{builtin, Call, DType, Policy};
+    /// let torch: &dyn Policy = &*builtin("torch").unwrap();
+    /// let f64 = torch.set(&[("default_float".into(), "float64".into())]).unwrap();
+    /// let c: Call = "add int8 1.0".parse().unwrap();
+    /// assert_eq!(f64.result(&c).unwrap(), (DType::Float64, false));
+    /// ```
+    fn set(&self, settings: &[(String, String)]) -> Result<std::sync::Arc<dyn Policy>, PromoteError> {
+        match settings.first() {
+            None => Err(PromoteError::invalid("no settings given")),
+            Some((k, _)) => Err(PromoteError::UnknownSetting {
+                policy: self.name().into(),
+                what: format!("setting `{}`", crate::error::clip(k)),
+                suggestion: None,
+                valid: "it takes no settings".into(),
+            }),
+        }
+    }
 }

@@ -57,6 +57,8 @@ pub struct RulePolicy {
     pub(crate) semantics_source: String,
     /// Every op over two strong tensors (sum: one), resolved once: dtype index | 0x80 if weak.
     pub(crate) fast: Vec<u8>,
+    /// The framework settings the file declares (`[settings.KEY]`), and its text for patches.
+    pub(crate) settings: std::sync::Arc<super::settings::Settings>,
 }
 
 impl Policy for RulePolicy {
@@ -86,6 +88,9 @@ impl Policy for RulePolicy {
     }
     fn promote_types(&self, a: DType, b: DType) -> Option<DType> {
         RulePolicy::promote_types(self, a, b)
+    }
+    fn set(&self, settings: &[(String, String)]) -> Result<std::sync::Arc<dyn Policy>, PromoteError> {
+        Ok(self.with_settings(settings)?)
     }
     #[inline]
     fn result(&self, call: &Call) -> Result<(DType, bool), PromoteError> {

@@ -58,6 +58,37 @@ pub struct PolicySpec {
     pub rules: Vec<RuleSpec>,
     /// `[kernel]`: the element semantics `eval` computes with (NumPy's when absent).
     pub kernel: Option<KernelSpec>,
+    /// `[settings.KEY]`: the framework settings this policy takes (`--set KEY=VALUE`).
+    #[serde(default)]
+    pub settings: BTreeMap<String, SettingSpec>,
+}
+
+/// `[settings.KEY]`: one framework setting (`torch.set_default_dtype`, `jax_enable_x64`, ...)
+/// and the policy that answers under each of its values.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SettingSpec {
+    /// How the setting is made in the framework, and the recordings that check each value.
+    pub source: String,
+    /// The value this file reproduces.
+    pub default: String,
+    /// Every other value: which policy answers under it.
+    pub values: BTreeMap<String, SettingValueSpec>,
+}
+
+/// One value of a setting: another built-in policy (`policy`), or this file with `patch`
+/// merged into it; then `set` (more settings) applied to that.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SettingValueSpec {
+    /// A built-in policy that reproduces the framework under this value.
+    pub policy: Option<String>,
+    /// Tables merged into this file (a table into a table, key by key; `rules` entries go in
+    /// front of the file's own; any other value replaces the file's).
+    pub patch: Option<toml::Table>,
+    /// Settings applied after `policy` or `patch`, as `--set` would.
+    #[serde(default)]
+    pub set: BTreeMap<String, String>,
 }
 
 /// `[kernel]`: which named element semantics the framework's kernels have.

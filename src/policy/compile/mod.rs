@@ -82,6 +82,7 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
         semantics,
         semantics_source,
         fast: Vec::new(),
+        settings: std::sync::Arc::new(super::settings::settings(src, file, &spec.settings)?),
     };
     p.fast = fast::table(&p);
     Ok(p)
