@@ -7,7 +7,10 @@ use crate::dtype::DType;
 use crate::error::{suggest, PromoteError};
 use crate::operand::Operand;
 
+mod casting;
 mod registry;
+
+pub use casting::Casting;
 
 pub use registry::{register, OpEntry, OpForm, OpInfo, CATALOGUE};
 
@@ -165,6 +168,9 @@ pub struct Call {
     /// The op's `dtype=` argument (`np.sum(a, dtype=D)`): the dtype it computes and returns in,
     /// where the policy says the op takes one.
     pub dtype: Option<DType>,
+    /// NumPy's `casting=` argument: the casts allowed into the loop and into `out`, where the
+    /// policy's functions take it.
+    pub casting: Option<Casting>,
 }
 
 impl Call {
@@ -193,7 +199,21 @@ impl Call {
             operands,
             out,
             dtype: None,
+            casting: None,
         })
+    }
+
+    /// The same call with a `casting=` argument.
+    ///
+    /// ```
+    /// use promote::{Call, Casting};
+    /// let c: Call = "add int8 int16 out=int16".parse().unwrap();
+    /// let c = c.with_casting(Some(Casting::Safe));
+    /// assert_eq!(c.to_string(), "add int8 int16 casting=safe out=int16");
+    /// ```
+    pub fn with_casting(mut self, casting: Option<Casting>) -> Call {
+        self.casting = casting;
+        self
     }
 
     /// The same call with a `dtype=` argument.
@@ -211,8 +231,9 @@ impl Call {
 
 impl FromStr for Call {
     type Err = PromoteError;
-    /// `[OP] OPERAND [OPERAND] [dtype=DTYPE] [out=DTYPE]`, operands in the compact syntax;
-    /// without an op word the op is `add` (the one call grammar of every subcommand).
+    /// `[OP] OPERAND [OPERAND] [dtype=DTYPE] [casting=C] [out=DTYPE]` (the keys in any order),
+    /// operands in the compact syntax; without an op word the op is `add` (the one call grammar
+    /// of every subcommand).
     ///
     /// ```
     /// use promote::{Call, Op};
@@ -222,14 +243,14 @@ impl FromStr for Call {
     /// ```
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let mut words: Vec<&str> = s.split_whitespace().collect();
-        let mut out = None;
-        if let Some(d) = words.last().and_then(|w| w.strip_prefix("out=")) {
-            out = Some(DType::parse(d)?);
-            words.pop();
-        }
-        let mut dtype = None;
-        if let Some(d) = words.last().and_then(|w| w.strip_prefix("dtype=")) {
-            dtype = Some(DType::parse(d)?);
+        let (mut out, mut dtype, mut casting) = (None, None, None);
+        while let Some((key, value)) = words.last().and_then(|w| w.split_once('=')) {
+            match key {
+                "out" => out = Some(DType::parse(value)?),
+                "dtype" => dtype = Some(DType::parse(value)?),
+                "casting" => casting = Some(Casting::parse(value)?),
+                _ => break,
+            }
             words.pop();
         }
         let (op, operands) = match words.split_first() {
@@ -253,7 +274,9 @@ impl FromStr for Call {
             .iter()
             .map(|t| t.parse())
             .collect::<Result<Vec<Operand>, _>>()?;
-        Ok(Call::new(op, operands, out)?.with_dtype(dtype))
+        Ok(Call::new(op, operands, out)?
+            .with_dtype(dtype)
+            .with_casting(casting))
     }
 }
 
@@ -274,6 +297,9 @@ impl fmt::Display for Call {
         }
         if let Some(d) = self.dtype {
             write!(f, " dtype={d}")?;
+        }
+        if let Some(c) = self.casting {
+            write!(f, " casting={c}")?;
         }
         if let Some(d) = self.out {
             write!(f, " out={d}")?;

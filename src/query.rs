@@ -43,7 +43,7 @@ pub enum Interface {
 }
 
 /// The keys a query object has.
-pub const QUERY_KEYS: &[&str] = &["op", "operands", "out", "dtype"];
+pub const QUERY_KEYS: &[&str] = &["op", "operands", "out", "dtype", "casting"];
 /// Keys the spec adds in version 2 that this engine does not implement yet: a query that
 /// carries one is answered `invalid`, never silently as if the key were absent.
 pub const VERSION_2_KEYS: &[&str] = &["form"];
@@ -268,7 +268,15 @@ pub fn parse_query_for(v: &Value, interface: Interface) -> Result<Call, PromoteE
             PromoteError::invalid("\"dtype\" is a dtype name (the op's dtype= argument)")
         })?)?),
     };
-    Ok(Call::new(op, operands, out)?.with_dtype(dtype))
+    let casting = match field(o, "casting") {
+        None => None,
+        Some(v) => Some(crate::op::Casting::parse(v.as_str().ok_or_else(|| {
+            PromoteError::invalid("\"casting\" is no, equiv, safe, same_kind or unsafe")
+        })?)?),
+    };
+    Ok(Call::new(op, operands, out)?
+        .with_dtype(dtype)
+        .with_casting(casting))
 }
 
 /// The answer object for a resolved plan or an error; an op of several results (`divmod`)
@@ -465,6 +473,9 @@ pub fn call_json(c: &Call) -> Value {
     }
     if let Some(o) = c.out {
         m.insert("out".into(), json!(o.name()));
+    }
+    if let Some(k) = c.casting {
+        m.insert("casting".into(), json!(k.name()));
     }
     Value::Object(m)
 }

@@ -99,10 +99,12 @@ fn unknown_keys_are_invalid_and_named() {
         // "autocast" is read (tests/autocast.rs): a name that is no autocast is invalid
         (r#""autocast": "x""#, "unknown autocast"),
         (r#""form": "function""#, "version-2"),
-        (r#""set": {"default_float": "float64"}"#, "version-2"),
-        (r#""casting": "same_kind""#, "version-2"),
-        // `add` takes no dtype= argument in any policy: invalid, saying so
-        (r#""dtype": "float64""#, "dtype="),
+        (
+            r#""set": {"default_flot": "float64"}"#,
+            "did you mean `default_float`",
+        ),
+        (r#""set": ["default_float"]"#, "framework settings"),
+        (r#""casting": "same-kind""#, "did you mean `same_kind`"),
     ] {
         let a = resolve("torch", &format!("{{{base}, {extra}}}"));
         assert_eq!(a["error"], "invalid", "{extra}");
@@ -111,6 +113,10 @@ fn unknown_keys_are_invalid_and_named() {
             "{extra}: {a}"
         );
     }
+    // torch.add takes no dtype= (recorded: tests/fixtures/resolve-forms/torch.txt.gz): unsupported
+    let a = resolve("torch", &format!(r#"{{{base}, "dtype": "float64"}}"#));
+    assert_eq!(a["error"], "unsupported", "{a}");
+    assert!(a["message"].as_str().unwrap().contains("no dtype="), "{a}");
     for operand in [
         r#"{"dtype": "int8", "wek": true}"#,
         r#"{"scalar": "int", "value": "1", "dtype": "int8"}"#,

@@ -119,6 +119,14 @@ pub struct OpRule {
     pub literal_component: bool,
     /// The `dtype=` arguments it refuses.
     pub dtype_unsupported: [bool; DType::COUNT],
+    /// `dtype=D` picks the op's own loop at D; the operands must cast into it.
+    pub dtype_loop: bool,
+    /// `dtype=D` names the result only.
+    pub dtype_result: bool,
+    /// Operand dtypes with a loop of their own (no cast into the loop).
+    pub exact_loops: Vec<Vec<DType>>,
+    /// Where the `dtype=` rules come from.
+    pub dtype_source: String,
     /// Promoted dtype → action.
     pub action: [Action; DType::COUNT],
     /// Result dtype (comparisons: bool); `None`: the compute dtype.

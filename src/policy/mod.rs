@@ -139,7 +139,10 @@ pub trait Policy: Send + Sync {
     /// let c: Call = "add int8 1.0".parse().unwrap();
     /// assert_eq!(f64.result(&c).unwrap(), (DType::Float64, false));
     /// ```
-    fn set(&self, settings: &[(String, String)]) -> Result<std::sync::Arc<dyn Policy>, PromoteError> {
+    fn set(
+        &self,
+        settings: &[(String, String)],
+    ) -> Result<std::sync::Arc<dyn Policy>, PromoteError> {
         match settings.first() {
             None => Err(PromoteError::invalid("no settings given")),
             Some((k, _)) => Err(PromoteError::UnknownSetting {

@@ -57,6 +57,10 @@ pub struct RulePolicy {
     pub(crate) semantics_source: String,
     /// Every op over two strong tensors (sum: one), resolved once: dtype index | 0x80 if weak.
     pub(crate) fast: Vec<u8>,
+    /// The rule of each `casting=` value (by [`crate::Casting`] as an index), where the
+    /// policy's functions take the argument.
+    pub(crate) casting_arg: Vec<Option<OutRule>>,
+    pub(crate) casting_source: String,
     /// The framework settings the file declares (`[settings.KEY]`), and its text for patches.
     pub(crate) settings: std::sync::Arc<super::settings::Settings>,
 }
@@ -89,12 +93,15 @@ impl Policy for RulePolicy {
     fn promote_types(&self, a: DType, b: DType) -> Option<DType> {
         RulePolicy::promote_types(self, a, b)
     }
-    fn set(&self, settings: &[(String, String)]) -> Result<std::sync::Arc<dyn Policy>, PromoteError> {
+    fn set(
+        &self,
+        settings: &[(String, String)],
+    ) -> Result<std::sync::Arc<dyn Policy>, PromoteError> {
         Ok(self.with_settings(settings)?)
     }
     #[inline]
     fn result(&self, call: &Call) -> Result<(DType, bool), PromoteError> {
-        if call.out.is_none() && call.dtype.is_none() {
+        if call.out.is_none() && call.dtype.is_none() && call.casting.is_none() {
             let strong = |o: &Operand| match o {
                 Operand::Tensor {
                     dtype,

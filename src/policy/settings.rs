@@ -222,12 +222,9 @@ fn settle(
     want: &BTreeMap<String, String>,
     depth: usize,
 ) -> Result<Arc<RulePolicy>, PromoteError> {
-    let differs = want.iter().find(|(k, v)| {
-        p.settings
-            .keys
-            .get(*k)
-            .is_none_or(|s| s.value != **v)
-    });
+    let differs = want
+        .iter()
+        .find(|(k, v)| p.settings.keys.get(*k).is_none_or(|s| s.value != **v));
     let Some((k, v)) = differs else {
         return Ok(p);
     };
@@ -366,7 +363,8 @@ mod tests {
     fn patches_merge_tables_and_put_rules_first() {
         let mut doc: toml::Table =
             toml::from_str("a = { x = 1, y = 2 }\nrules = [{ n = 1 }]\nb = 3").unwrap();
-        let patch: toml::Table = toml::from_str("a = { y = 5 }\nrules = [{ n = 0 }]\nb = 4").unwrap();
+        let patch: toml::Table =
+            toml::from_str("a = { y = 5 }\nrules = [{ n = 0 }]\nb = 4").unwrap();
         merge(&mut doc, &patch);
         let want: toml::Table =
             toml::from_str("a = { x = 1, y = 5 }\nrules = [{ n = 0 }, { n = 1 }]\nb = 4").unwrap();

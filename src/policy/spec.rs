@@ -347,6 +347,21 @@ pub struct OpRuleSpec {
     /// Selectors of `dtype=` arguments the op refuses.
     #[serde(default)]
     pub dtype_unsupported: Vec<Text>,
+    /// `dtype=D` picks the op's own loop at D (a ufunc's `np.add(a, b, dtype=D)`): D must be a
+    /// dtype the op computes in as it is (else `unsupported`), and every operand must cast into
+    /// D under the call's casting (`[out]`'s by default; a Python scalar by its kind alone),
+    /// else `no_promotion`.
+    pub dtype_loop: Option<bool>,
+    /// `dtype=D` names the result only (a comparison's `dtype=bool`): the op resolves as without
+    /// it, and a D other than its `result` is `unsupported`.
+    pub dtype_result: Option<bool>,
+    /// Operand dtypes the op has a loop of its own for, no cast needed (NumPy's comparisons of
+    /// uint64 with int64: `casting="no"` allows them), each as `"uint64 int64"`.
+    #[serde(default)]
+    pub exact_loops: Vec<Text>,
+    /// Where the `dtype=` rules of this entry come from (kept apart from `source`, which the
+    /// op's every other step cites).
+    pub dtype_source: Option<String>,
 }
 
 /// Writing into an existing tensor.
@@ -365,6 +380,14 @@ pub struct OutSpec {
     /// Check the cast into `out` before the op refuses a dtype (PyTorch: the cast check comes first).
     #[serde(default)]
     pub before_op_refusals: bool,
+    /// The functions' `casting=` argument (NumPy's ufuncs): each casting name (`no`, `equiv`,
+    /// `safe`, `same_kind`, `unsafe`) to the rule (as `casting` above) every cast of the call
+    /// obeys, into the op's loop and into `out`. Absent: a call with `casting=` is refused.
+    #[serde(default)]
+    pub casting_arg: BTreeMap<String, Text>,
+    /// Where `casting_arg` comes from.
+    #[serde(default)]
+    pub casting_arg_source: String,
 }
 
 /// A node name or a list of them.

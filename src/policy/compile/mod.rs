@@ -55,6 +55,7 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
     let ops = ops::ops(&ctx, &spec, &dt, &graph)?;
     let rules = rules::rules(&ctx, &spec, &dt, &graph)?;
     let out = out::out(&ctx, &spec.out)?;
+    let casting_arg = out::casting_arg(&ctx, &spec.out)?;
     let (semantics, semantics_source) = kernel::kernel(&ctx, spec.kernel.as_ref())?;
     let mut p = RulePolicy {
         name: spec.name,
@@ -82,6 +83,8 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
         semantics,
         semantics_source,
         fast: Vec::new(),
+        casting_arg,
+        casting_source: spec.out.casting_arg_source.clone(),
         settings: std::sync::Arc::new(super::settings::settings(src, file, &spec.settings)?),
     };
     p.fast = fast::table(&p);

@@ -20,6 +20,8 @@ struct Entry {
     returns: [Option<(u8, DType)>; DType::COUNT],
     /// `dtype=` arguments refused.
     dtype_unsupported: Vec<DType>,
+    /// Operand dtypes with a loop of their own.
+    exact_loops: Vec<Vec<DType>>,
     /// Promoted dtype → action, with the rank of the selector that set it.
     actions: [Option<(u8, Action)>; DType::COUNT],
     result: Option<DType>,
@@ -76,6 +78,10 @@ fn default_rule(op: Op) -> OpRule {
         known: op.info().core,
         dtype_arg: false,
         dtype_unsupported: [false; DType::COUNT],
+        dtype_loop: false,
+        dtype_result: false,
+        exact_loops: Vec::new(),
+        dtype_source: String::new(),
         literal_component: false,
         returns: [None; DType::COUNT],
         action: std::array::from_fn(|i| Action::Compute(DType::ALL[i])),
@@ -154,9 +160,20 @@ fn entry(ctx: &Ctx, r: &OpRuleSpec, dt: &Dtypes, g: &Graph) -> Result<Entry, Pro
             }
         }
     }
+    let exact_loops = r
+        .exact_loops
+        .iter()
+        .map(|l| {
+            l.get_ref()
+                .split_whitespace()
+                .map(|w| DType::parse(w).map_err(|e| ctx.err(l.span(), e.to_string())))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(Entry {
         returns,
         dtype_unsupported,
+        exact_loops,
         actions: actions(ctx, r, dt)?,
         result: r.result.as_ref().map(target).transpose()?,
         outside: r.outside.as_ref().map(target).transpose()?,
@@ -236,6 +253,14 @@ fn apply(rule: &mut OpRule, r: &OpRuleSpec, e: &Entry) {
     rule.weak_only_scalars = r.weak_only_scalars.unwrap_or(rule.weak_only_scalars);
     rule.weak_default = r.weak_default.unwrap_or(rule.weak_default);
     rule.dtype_arg = r.dtype_arg.unwrap_or(rule.dtype_arg);
+    rule.dtype_loop = r.dtype_loop.unwrap_or(rule.dtype_loop);
+    rule.dtype_result = r.dtype_result.unwrap_or(rule.dtype_result);
+    if let Some(src) = &r.dtype_source {
+        rule.dtype_source.clone_from(src);
+    }
+    if !e.exact_loops.is_empty() {
+        rule.exact_loops = e.exact_loops.clone();
+    }
     rule.literal_component = r.literal_component.unwrap_or(rule.literal_component);
     for (i, r) in e.returns.iter().enumerate() {
         if let Some((_, d)) = r {

@@ -75,8 +75,9 @@ impl RulePolicy {
         accepted: bool,
     ) -> Result<(DType, DType), PromoteError> {
         let (call, rule) = (&*r.call, r.rule);
-        if let Some(d) = call.dtype {
-            return self.dtype_arg(r, d, promoted, weak);
+        match call.dtype {
+            Some(d) if !rule.dtype_result => return self.dtype_arg(r, d, promoted, weak),
+            _ => {}
         }
         let action = if accepted {
             Action::Compute(promoted)
@@ -140,19 +141,13 @@ impl RulePolicy {
         weak: bool,
     ) -> Result<(DType, DType), PromoteError> {
         let (call, rule) = (&*r.call, r.rule);
-        if !rule.dtype_arg {
-            return Err(PromoteError::invalid(format!(
-                "{}: {} takes no dtype= argument (drop it, or cast the result)",
-                self.name, call.op
-            )));
-        }
         let d = self.canonical(d);
         if rule.dtype_unsupported[d.index()] {
             return Err(PromoteError::Unsupported {
                 policy: self.name.clone(),
                 op: format!("{} with dtype={d}", call.op),
                 dtype: promoted.name().into(),
-                rule: rule.sources.join("; "),
+                rule: dtype_source(rule),
             });
         }
         if self.out_first {
@@ -160,11 +155,23 @@ impl RulePolicy {
         }
         self.check_ranges(call, &r.ins, self.ranges(rule), promoted, d, Some(false))?;
         r.steps.note(|| {
-            op_step(
-                rule,
-                format!("{} computes and returns in dtype={d}", call.op),
-            )
+            let detail = format!("{} computes and returns in dtype={d}", call.op);
+            match rule.dtype_source.is_empty() {
+                true => op_step(rule, detail),
+                false => Step::OpRule {
+                    detail,
+                    sources: vec![rule.dtype_source.clone()],
+                },
+            }
         });
         Ok((d, d))
+    }
+}
+
+/// Where an op's `dtype=` rule comes from: its `dtype_source`, else the op's sources.
+fn dtype_source(rule: &super::super::compiled::OpRule) -> String {
+    match rule.dtype_source.is_empty() {
+        true => rule.sources.join("; "),
+        false => rule.dtype_source.clone(),
     }
 }

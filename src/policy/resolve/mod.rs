@@ -20,9 +20,11 @@
 //! [`Flow::Decided`] and the later stages do not run.
 
 mod arguments;
+mod casting;
 mod categories;
 mod compute;
 mod corner;
+mod dtype_arg;
 mod operands;
 mod out;
 mod parts;
@@ -148,6 +150,8 @@ impl RulePolicy {
         call: &'a Call,
         trace: &'a mut Trace,
     ) -> Result<Plan, PromoteError> {
+        self.casting_taken(call)?;
+        self.dtype_taken(call)?;
         if !call.op.info().parts.is_empty() {
             return self.resolve_parts(call, trace);
         }
@@ -163,6 +167,9 @@ impl RulePolicy {
         literal: Option<&'a LiteralNodes>,
     ) -> Result<Plan, PromoteError> {
         let entered = next!(self.arguments(call, trace, literal)?);
+        if Self::picks_loop(call, entered.0.rule) {
+            return self.loop_at_dtype(entered);
+        }
         let operands = next!(self.operands(entered)?);
         let promoted = next!(self.promotion(operands)?);
         let computed = next!(self.compute(promoted)?);

@@ -44,11 +44,12 @@ impl RulePolicy {
                 )
             });
         }
-        let inputs = r
+        let inputs: Vec<DType> = r
             .ins
             .iter()
             .map(|i| if rule.same_dtype { i.dtype } else { compute })
             .collect();
+        self.check_input_casts(call, &r.ins, &inputs, r.steps)?;
         Ok(Plan {
             op: call.op,
             inputs,
@@ -72,26 +73,9 @@ impl RulePolicy {
         let Some(out) = call.out.map(|o| self.canonical(o)) else {
             return Ok(());
         };
-        let ok = match &self.out {
-            OutRule::Any => true,
-            OutRule::Equal => result == out,
-            // a weak result promotes from its weak node (JAX strict: a weak int goes into any int)
-            OutRule::Safe if weak => {
-                self.join.join(self.weak_node[result.index()], out.index()) == Some(out.index())
-            }
-            OutRule::Safe => self.promote_types(result, out) == Some(out),
-            OutRule::Kinds(level, _) => level[result.kind() as usize] <= level[out.kind() as usize],
-            OutRule::Rebind => true,
-        };
-        let rule_text = match &self.out {
-            OutRule::Rebind => {
-                "the destination takes the result's dtype: nothing is cast".to_string()
-            }
-            OutRule::Kinds(_, text) => format!("casting into out follows kinds {text}"),
-            OutRule::Any => "any cast into out is allowed".into(),
-            OutRule::Equal => "out must have the result's dtype".into(),
-            OutRule::Safe => "the result must promote safely to out".into(),
-        };
+        let rule = self.out_rule(call);
+        let ok = self.allows(rule, result, out, weak);
+        let rule_text = super::casting::rule_text(rule);
         if !ok {
             return Err(PromoteError::OutCast {
                 policy: self.name.clone(),
