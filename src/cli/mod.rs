@@ -64,13 +64,22 @@ pub(crate) struct PolicyArg {
     /// A policy file of your own (TOML, see policies/README.md); overrides --policy.
     #[arg(long)]
     policy_file: Option<std::path::PathBuf>,
+    /// The entry point every call goes through: `operator` (`a + b`, the default), `function`
+    /// (`np.add`, `tf.math.add`, ...), or a named variant (`tnp`); `--policy tf:function` is
+    /// the same.
+    #[arg(long)]
+    form: Option<String>,
 }
 
 impl PolicyArg {
     pub(crate) fn load(&self) -> Result<Arc<RulePolicy>, PromoteError> {
-        match &self.policy_file {
-            Some(p) => policy::load_file(p).map(Arc::new),
-            None => policy::builtin(&self.policy),
+        let p = match &self.policy_file {
+            Some(p) => policy::load_file(p).map(Arc::new)?,
+            None => crate::analysis::load_policy(&self.policy)?,
+        };
+        match &self.form {
+            Some(f) => p.as_form(crate::op::Form::parse(f)?).map(Arc::new),
+            None => Ok(p),
         }
     }
 }

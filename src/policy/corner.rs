@@ -40,6 +40,9 @@ pub enum Then {
     Out,
     /// The dtype the op computes in.
     Compute,
+    /// The answer of the same call with its two operands in the other order (a function that
+    /// takes `f(1, t)` as `f(t, 1)`).
+    Swapped,
 }
 
 /// A target dtype of a fits / not_fits condition.

@@ -19,7 +19,7 @@ pub(crate) fn rules(
     spec.rules.iter().map(|r| rule(ctx, r, dt)).collect()
 }
 
-fn rule(ctx: &Ctx, r: &RuleSpec, dt: &Dtypes) -> Result<CornerRule, PromoteError> {
+pub(crate) fn rule(ctx: &Ctx, r: &RuleSpec, dt: &Dtypes) -> Result<CornerRule, PromoteError> {
     let mut ops = vec![false; crate::Op::all().len()];
     for op in op_targets(ctx, &r.ops)? {
         ops[op.index()] = true;
@@ -43,6 +43,7 @@ fn rule(ctx: &Ctx, r: &RuleSpec, dt: &Dtypes) -> Result<CornerRule, PromoteError
         "join" => Then::Join,
         "out" => Then::Out,
         "compute" => Then::Compute,
+        "swapped" => Then::Swapped,
         x => match ErrorKind::parse(x) {
             Some(k) => Then::Error(k),
             None => Then::DType(dt.target(ctx, &r.then)?),

@@ -144,6 +144,9 @@ impl RulePolicy {
         call: &'a Call,
         trace: &'a mut Trace,
     ) -> Result<Plan, PromoteError> {
+        if call.form != self.form {
+            return self.for_form(call.form)?.resolve_call(call, trace);
+        }
         if !call.op.info().parts.is_empty() {
             return self.resolve_parts(call, trace);
         }
