@@ -17,20 +17,35 @@ use crate::error::{suggest, PromoteError};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum DType {
+    /// `bool`.
     Bool,
+    /// `uint8`.
     UInt8,
+    /// `uint16`.
     UInt16,
+    /// `uint32`.
     UInt32,
+    /// `uint64`.
     UInt64,
+    /// `int8`.
     Int8,
+    /// `int16`.
     Int16,
+    /// `int32`.
     Int32,
+    /// `int64`.
     Int64,
+    /// `bfloat16`.
     BFloat16,
+    /// `float16`.
     Float16,
+    /// `float32`.
     Float32,
+    /// `float64`.
     Float64,
+    /// `complex64`.
     Complex64,
+    /// `complex128`.
     Complex128,
 }
 
@@ -43,10 +58,15 @@ pub enum DType {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {
+    /// `bool`.
     Bool,
+    /// Unsigned integers.
     Unsigned,
+    /// Signed integers.
     Signed,
+    /// Real floating point.
     Float,
+    /// Complex floating point.
     Complex,
 }
 

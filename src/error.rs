@@ -60,14 +60,18 @@ pub enum PromoteError {
     /// A dtype name no framework uses.
     #[error("unknown dtype `{}`{}", clip(name), did_you_mean(suggestion))]
     UnknownDType {
+        /// The name as given.
         name: String,
+        /// The nearest known name, when one is near enough.
         suggestion: Option<String>,
     },
 
     /// An op name outside the spec.
     #[error("unknown op `{}`{}", clip(name), did_you_mean(suggestion))]
     UnknownOp {
+        /// The name as given.
         name: String,
+        /// The nearest known name, when one is near enough.
         suggestion: Option<String>,
     },
 
@@ -78,85 +82,128 @@ pub enum PromoteError {
         did_you_mean(suggestion)
     )]
     UnknownPolicy {
+        /// The name as given.
         name: String,
+        /// The nearest known name, when one is near enough.
         suggestion: Option<String>,
     },
 
     /// The framework has no such dtype.
     #[error("{policy} has no dtype {dtype}; it has: {available}")]
     DTypeMissing {
+        /// The policy that answered.
         policy: String,
+        /// The dtype concerned.
         dtype: String,
+        /// The dtypes the policy has, comma-separated.
         available: String,
     },
 
     /// The policy refuses to promote these operands implicitly.
     #[error("{policy}: {op} refuses to promote {operands} implicitly ({rule}); {advice}")]
     NoPromotion {
+        /// The policy that answered.
         policy: String,
+        /// The op of the call.
         op: String,
+        /// The operands as the call wrote them.
         operands: String,
+        /// The rule that decided, with its source.
         rule: String,
+        /// What to do instead.
         advice: String,
     },
 
     /// The result cannot be written into `out`.
     #[error("{policy}: the result of {op} is {result}, which cannot be cast into an out/in-place tensor of {out} ({rule}); write into a {result} tensor or cast the operands explicitly")]
     OutCast {
+        /// The policy that answered.
         policy: String,
+        /// The op of the call.
         op: String,
+        /// The dtype the op would return.
         result: String,
+        /// The dtype of the `out=` tensor.
         out: String,
+        /// The rule that decided, with its source.
         rule: String,
     },
 
     /// A Python scalar does not fit its dtype.
     #[error("{policy}: Python {literal_kind} {value} does not fit {dtype} in {op}; pass it as an array with an explicit dtype, or cast the other operand to a wider dtype")]
     Overflow {
+        /// The policy that answered.
         policy: String,
+        /// The op of the call.
         op: String,
+        /// `int`, `float`, `complex` or `bool`.
         literal_kind: String,
+        /// The literal as Python writes it.
         value: String,
+        /// The dtype concerned.
         dtype: String,
     },
 
     /// The op is not defined for the dtype.
     #[error("{policy}: {op} is not defined for {dtype} ({rule}); cast the operands to a dtype it supports")]
     Unsupported {
+        /// The policy that answered.
         policy: String,
+        /// The op of the call.
         op: String,
+        /// The dtype concerned.
         dtype: String,
+        /// The rule that decided, with its source.
         rule: String,
     },
 
     /// `eval` of an op no kernel computes yet (its dtypes resolve).
     #[error("no kernel for {op} yet: `promote resolve` answers its dtypes, but eval cannot compute its values")]
-    NoKernel { op: String },
+    NoKernel {
+        /// The op of the call.
+        op: String,
+    },
 
     /// The dtypes promote, but the framework refuses these values at run time.
     #[error("{policy}: {op} of {operands} is refused for these values at run time ({rule}); the dtypes promote, so change the values (a nonzero integer divisor, a non-negative integer exponent) or cast the operands to a float dtype")]
     Value {
+        /// The policy that answered.
         policy: String,
+        /// The op of the call.
         op: String,
+        /// The operands as the call wrote them.
         operands: String,
+        /// The rule that decided, with its source.
         rule: String,
     },
 
     /// A malformed query.
     #[error("invalid query: {message}")]
-    Invalid { message: String },
+    Invalid {
+        /// What is wrong and what to do instead.
+        message: String,
+    },
 
     /// Reading input or writing output failed (a closed pipe, a full disk, a missing file).
     /// Not an answer: the CLI exits with status 3.
     #[error("{what}: {message}")]
-    Io { what: String, message: String },
+    Io {
+        /// What was being read or written.
+        what: String,
+        /// The system's message.
+        message: String,
+    },
 
     /// A malformed policy file, with its position.
     #[error("{file}:{line}:{column}: {message}")]
     PolicyFile {
+        /// The policy file.
         file: String,
+        /// 1-based line.
         line: usize,
+        /// 1-based column, in characters.
         column: usize,
+        /// What is wrong and what to do instead.
         message: String,
     },
 }

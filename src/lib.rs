@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! # promote
 //!
 //! How every major tensor framework promotes dtypes — PyTorch, JAX, NumPy, TensorFlow, Paddle,

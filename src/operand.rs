@@ -105,18 +105,26 @@ impl fmt::Display for PyInt {
 /// A Python literal: `bool`, `int`, `float` or `complex`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Literal {
+    /// `True` or `False`.
     Bool(bool),
+    /// An integer of any size.
     Int(PyInt),
+    /// A float (IEEE double, as Python's).
     Float(f64),
+    /// A complex: real and imaginary parts.
     Complex(f64, f64),
 }
 
 /// The four kinds of Python literal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum LiteralKind {
+    /// `bool`.
     Bool,
+    /// `int`.
     Int,
+    /// `float`.
     Float,
+    /// `complex`.
     Complex,
 }
 
@@ -353,6 +361,7 @@ impl fmt::Display for Literal {
 pub enum Operand {
     /// An array/tensor.
     Tensor {
+        /// The element dtype.
         dtype: DType,
         /// Weakly typed (JAX `weak_type`, TensorFlow `WeakTensor`).
         weak: bool,

@@ -46,7 +46,7 @@ pub enum Interface {
 pub const QUERY_KEYS: &[&str] = &["op", "operands", "out", "dtype", "form"];
 /// Keys the spec adds in version 2 that this engine does not implement yet: a query that
 /// carries one is answered `invalid`, never silently as if the key were absent.
-pub const VERSION_2_KEYS: &[&str] = &["casting", "set", "autocast"];
+pub const VERSION_2_KEYS: &[&str] = &["casting", "set"];
 /// The keys of a Python-scalar operand.
 pub const SCALAR_KEYS: &[&str] = &["scalar", "value"];
 /// The keys of a tensor operand (`data` is read by `eval`, and checked then ignored by
@@ -220,13 +220,21 @@ pub fn parse_query(v: &Value) -> Result<Call, PromoteError> {
 /// let q = json!({"op": "add", "operands": [{"dtype": "int8"}, {"dtype": "int8"}], "outt": "int8"});
 /// let e = parse_query_for(&q, Interface::Resolve).unwrap_err().to_string();
 /// assert!(e.contains("outt") && e.contains("\"out\""));
-/// let q = json!({"op": "add", "operands": [{"dtype": "int8"}, {"dtype": "int8"}], "autocast": "x"});
-/// assert!(parse_query_for(&q, Interface::Resolve).unwrap_err().to_string().contains("version-2"));
+/// // "autocast" is read by the answering functions (`query::answer_line`), never ignored here
+/// let q = json!({"op": "add", "operands": [{"dtype": "int8"}, {"dtype": "int8"}], "autocast": "torch-cpu-bf16"});
+/// assert!(parse_query_for(&q, Interface::Resolve).unwrap_err().to_string().contains("answer_line"));
 /// ```
 pub fn parse_query_for(v: &Value, interface: Interface) -> Result<Call, PromoteError> {
     let o = v.as_object().ok_or_else(|| {
         PromoteError::invalid("a query is a JSON object with \"op\" and \"operands\"")
     })?;
+    if field(o, "autocast").is_some() {
+        return Err(PromoteError::invalid(
+            "this query's \"autocast\" is not read here: pass the line to promote::query::answer_line \
+             or promote::kernel::eval::answer_line (they honour it), or take it out with \
+             promote::autocast::take_autocast and resolve with promote::autocast::resolve",
+        ));
+    }
     check_keys(o, QUERY_KEYS, "a query", VERSION_2_KEYS)?;
     let op = field(o, "op")
         .and_then(|v| v.as_str())
@@ -298,35 +306,63 @@ pub fn answer_of(r: &Result<(DType, bool), PromoteError>) -> Value {
 ///
 /// Tensor operands may carry `data` (the same query a harness sends to `eval`): it is checked
 /// as `eval` checks it ([`crate::kernel::eval::resolve_line`]), and the answer comes from the
-/// dtypes alone.
+/// dtypes alone. A query's `"autocast"` key resolves it under that autocast layer
+/// ([`crate::autocast`]).
+///
+/// ```
+/// use promote::{builtin, query};
+/// let torch = builtin("torch").unwrap();
+/// let q = r#"{"op": "matmul", "operands": [{"dtype": "float32"}, {"dtype": "float32"}], "autocast": "torch-cpu-bf16"}"#;
+/// assert_eq!(query::answer_line(&*torch, q), r#"{"dtype":"bfloat16","weak":false}"#);
+/// ```
 pub fn answer_line(policy: &dyn Policy, line: &str) -> String {
+    answer_line_under(policy, None, line)
+}
+
+/// [`answer_line`] under an autocast layer (`promote resolve --autocast`); a query's own
+/// `"autocast"` key overrides `autocast`. The one function that answers a `resolve` line.
+///
+/// ```
+/// use promote::{autocast::builtin_autocast, builtin, query};
+/// let torch = builtin("torch").unwrap();
+/// let f16 = builtin_autocast("torch-cpu-f16").unwrap();
+/// let q = r#"{"op": "matmul", "operands": [{"dtype": "float32"}, {"dtype": "float32"}]}"#;
+/// assert_eq!(query::answer_line_under(&*torch, Some(&f16), q), r#"{"dtype":"float16","weak":false}"#);
+/// ```
+pub fn answer_line_under(
+    policy: &dyn Policy,
+    autocast: Option<&crate::autocast::Autocast>,
+    line: &str,
+) -> String {
     let r = serde_json::from_str::<Value>(line)
         .map_err(|e| PromoteError::invalid(format!("not JSON: {e}")))
-        .and_then(|v| match carries_data(&v) {
-            true => Ok(Read::WithData(crate::kernel::eval::resolve_line(
-                policy, line,
-            ))),
-            false => parse_query(&v).map(Read::Call),
+        .and_then(|mut v| {
+            let own = crate::autocast::take_autocast(&mut v)?;
+            let layer = own.as_deref().or(autocast);
+            match carries_data(&v) {
+                // the data checked, then the plan from the dtypes
+                // (the line read again, its data into typed buffers; it names its own autocast)
+                true => Ok(answer_value(&crate::kernel::eval::resolve_line_under(
+                    policy, autocast, line,
+                ))),
+                false => parse_query(&v).map(|c| answer_call(policy, layer, &c)),
+            }
         });
     match r {
-        // the data checked, then the plan from the dtypes
-        Ok(Read::WithData(plan)) => answer_value(&plan).to_string(),
-        // several results, or a Python number as the result: the plan says more than (dtype, weak)
-        Ok(Read::Call(c))
-            if !c.op.info().parts.is_empty()
-                || c.op.arity() == 1 && c.operands[0].literal().is_some() =>
-        {
-            answer_value(&policy.resolve(&c)).to_string()
-        }
-        Ok(Read::Call(c)) => answer_of(&policy.result(&c)).to_string(),
+        Ok(answer) => answer.to_string(),
         Err(e) => answer_of(&Err(e)).to_string(),
     }
 }
 
-/// A resolve line as read: a call, or (when operands carry `data`) already resolved.
-enum Read {
-    Call(Call),
-    WithData(Result<Plan, PromoteError>),
+/// The answer to a call: `(dtype, weak)` from the policy's fastest path, the whole plan where
+/// it says more (several results, a Python number as the result, an autocast's steps).
+fn answer_call(policy: &dyn Policy, layer: Option<&crate::autocast::Autocast>, c: &Call) -> Value {
+    let more =
+        !c.op.info().parts.is_empty() || c.op.arity() == 1 && c.operands[0].literal().is_some();
+    match layer {
+        None if !more => answer_of(&policy.result(c)),
+        _ => answer_value(&crate::autocast::resolve_under(policy, layer, c)),
+    }
 }
 
 /// Whether an operand of a query carries `data` (not `null`).

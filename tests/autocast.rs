@@ -65,7 +65,7 @@ fn replay(path: &Path, autocast: Option<&str>) -> Replay {
         if let Some(name) = autocast {
             q["autocast"] = serde_json::json!(name);
         }
-        let answer = autocast::answer_line(&*base, None, &q.to_string());
+        let answer = query::answer_line(&*base, &q.to_string());
         let got = query::answer_token(&serde_json::from_str(&answer).expect("JSON answer"));
         if got == want {
             r.matched += 1;
@@ -261,20 +261,76 @@ fn cuda_lists_reach_the_engine_ops() {
 fn bad_names_and_keys_are_invalid_with_a_hint() {
     let torch = builtin("torch").unwrap();
     let q = r#"{"op": "add", "operands": [{"dtype": "int8"}, {"dtype": "int8"}], "autocast": "torch-cpu-bf61"}"#;
-    let a = autocast::answer_line(&*torch, None, q);
+    let a = query::answer_line(&*torch, q);
     assert!(
         a.contains("\"invalid\"") && a.contains("torch-cpu-bf16"),
         "{a}"
     );
     let q = r#"{"op": "add", "operands": [{"dtype": "int8"}, {"dtype": "int8"}], "autocast": 3}"#;
-    assert!(autocast::answer_line(&*torch, None, q).contains("\"invalid\""));
-    // without the key, the answer is the base policy's, and the key still means nothing to the
-    // plain query parser
-    let q = r#"{"op": "matmul", "operands": [{"dtype": "float32"}, {"dtype": "float32"}]}"#;
+    assert!(query::answer_line(&*torch, q).contains("\"invalid\""));
+    assert!(promote::kernel::eval::answer_line(&*torch, q).contains("\"invalid\""));
+    // the plain parser never ignores the key: it says which functions read it
+    let q = serde_json::json!({"op": "matmul", "operands": [{"dtype": "float32"}, {"dtype": "float32"}], "autocast": "torch-cpu-bf16"});
+    let e = query::parse_query(&q).unwrap_err().to_string();
+    assert!(e.contains("answer_line"), "{e}");
+}
+
+/// Every JSONL path honours a query's `"autocast"` (one entry point: `take_autocast`, then
+/// `resolve_under`/`evaluate_under`): the plain library functions, the data-checked resolve,
+/// eval, and `promote resolve`/`promote eval` without `--autocast`; the key overrides the flag.
+#[test]
+fn every_jsonl_path_honours_the_autocast_key() {
+    use promote::kernel::eval;
+    let torch = builtin("torch").unwrap();
+    let f16 = builtin_autocast("torch-cpu-f16").unwrap();
+    let plain = r#"{"op": "matmul", "operands": [{"dtype": "float32"}, {"dtype": "float32"}]}"#;
+    let keyed = plain.replacen('{', r#"{"autocast": "torch-cpu-bf16", "#, 1);
+    let with_data = r#"{"autocast": "torch-cpu-bf16", "op": "matmul", "operands": [{"dtype": "float32", "data": ["1.00390625", "3"]}, {"dtype": "float32", "data": ["1", "1"]}]}"#;
+    let bf16 = r#"{"dtype":"bfloat16","weak":false}"#;
     assert_eq!(
-        autocast::answer_line(&*torch, None, q),
-        query::answer_line(&*torch, q)
+        query::answer_line(&*torch, plain),
+        r#"{"dtype":"float32","weak":false}"#
     );
+    assert_eq!(query::answer_line(&*torch, &keyed), bf16);
+    // the query's key overrides the layer given by the caller (the command line's --autocast)
+    assert_eq!(query::answer_line_under(&*torch, Some(&f16), &keyed), bf16);
+    assert_eq!(
+        query::answer_line_under(&*torch, Some(&f16), plain),
+        r#"{"dtype":"float16","weak":false}"#
+    );
+    // resolve with data: the data checked, the dtype under the layer
+    assert_eq!(query::answer_line(&*torch, with_data), bf16);
+    let plan = eval::resolve_line(&*torch, with_data).unwrap();
+    assert!(matches!(plan.steps[0], Step::Autocast { .. }));
+    // eval: the data rounded to bfloat16 before the matmul (1.00390625 -> 1)
+    assert_eq!(
+        eval::answer_line(&*torch, with_data),
+        r#"{"dtype":"bfloat16","weak":false,"data":["4.0"]}"#
+    );
+    let r = eval::eval_line(&*torch, with_data).unwrap();
+    assert_eq!(r.plan.steps[0].rule(), "autocast");
+    // the CLI without --autocast: the key alone decides, in resolve and eval
+    let (_, out) = promote(
+        &["resolve", "--policy", "torch"],
+        &format!("{keyed}\n{plain}\n"),
+    );
+    assert_eq!(
+        out,
+        format!("{bf16}\n{{\"dtype\":\"float32\",\"weak\":false}}\n")
+    );
+    let (_, out) = promote(&["eval", "--policy", "torch"], &format!("{with_data}\n"));
+    assert!(out.starts_with(r#"{"dtype":"bfloat16""#), "{out}");
+    let (_, out) = promote(
+        &[
+            "resolve",
+            "--policy",
+            "torch",
+            "--autocast",
+            "torch-cpu-f16",
+        ],
+        &format!("{keyed}\n"),
+    );
+    assert_eq!(out, format!("{bf16}\n"));
 }
 
 #[test]
@@ -343,7 +399,7 @@ fn matmul_values_under_cpu_autocast() {
     let mut f64_off = BTreeMap::<u64, usize>::new();
     for line in text.lines() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        let r = autocast::eval_answer(&*torch, None, &v["q"].to_string())
+        let r = promote::kernel::eval::eval_line(&*torch, &v["q"].to_string())
             .unwrap_or_else(|e| panic!("{line}: {e}"));
         let want = &v["a"];
         let dtype = r.plan.result.name();
@@ -441,4 +497,122 @@ fn the_command_line_takes_autocast_flags_and_keys() {
         "",
     );
     assert_eq!(code, 2);
+}
+
+/// `explain` under an autocast (library and CLI): the autocast's step comes first, names the list
+/// the op is on (the one `list_of` finds) and that list's source line from the autocast file.
+#[test]
+fn explain_shows_the_autocast_step_first_with_its_list_and_source() {
+    use promote::analysis::explain_under;
+    let calls = [
+        "matmul float32 float32",
+        "sum float16",
+        "power float16 float16",
+        "add float16 int8",
+        "matmul float32 float32 out=float32",
+    ];
+    let mut classes = BTreeSet::new();
+    for name in AUTOCASTS {
+        let layer = builtin_autocast(name).unwrap();
+        let base = builtin(&layer.base).unwrap();
+        for text in calls {
+            let call: Call = text.parse().unwrap();
+            let e = explain_under(&base, Some(&layer), &call);
+            let list = match (&layer.out_falls_through, call.out) {
+                (Some(rule), Some(_)) => rule,
+                _ => layer.list_of(call.op),
+            };
+            let first = e
+                .steps
+                .first()
+                .unwrap_or_else(|| panic!("{name} {text}: no steps"));
+            match &first.step {
+                Step::Autocast {
+                    layer: l,
+                    list: class,
+                    source,
+                    ..
+                } => {
+                    assert_eq!((l.as_str(), class.as_str()), (*name, list.class.name()));
+                    assert_eq!(source, &list.source, "{name} {text}");
+                }
+                other => panic!("{name} {text}: first step {other:?}"),
+            }
+            assert!(first.words.starts_with("Autocast, before the promotion: "));
+            assert!(first.words.contains(&format!("Source: {}", list.source)));
+            assert!(e.to_string().contains(&format!(", autocast {name} (")));
+            classes.insert(list.class.name());
+        }
+    }
+    assert_eq!(classes.len(), 4, "every class explained: {classes:?}");
+    // without a layer, no autocast step
+    let torch = builtin("torch").unwrap();
+    let plain = promote::analysis::explain(&torch, &"matmul float32 float32".parse().unwrap());
+    assert!(plain.steps.iter().all(|s| s.step.rule() != "autocast"));
+    // the CLI prints it, refusals included; --all puts the layer over every policy
+    let (code, out) = promote(
+        &[
+            "explain",
+            "-p",
+            "torch",
+            "--autocast",
+            "torch-cpu-bf16",
+            "matmul",
+            "float32",
+            "float32",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.starts_with("matmul float32 float32 gives bfloat16 under torch"),
+        "{out}"
+    );
+    assert!(out.contains("Why:\n  1. Autocast, before the promotion: matmul is on the lower_precision list of torch-cpu-bf16: operand 1 float32 -> bfloat16, operand 2 float32 -> bfloat16. Source: aten/src/ATen/autocast_mode.cpp"), "{out}");
+    let (code, out) = promote(
+        &[
+            "explain",
+            "-p",
+            "torch",
+            "--autocast",
+            "torch-cpu-bf16",
+            "matmul",
+            "float32",
+            "float64",
+        ],
+        "",
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("Steps before the refusal:\n  1. Autocast"),
+        "{out}"
+    );
+    let (_, out) = promote(
+        &[
+            "explain",
+            "--all",
+            "--autocast",
+            "torch-cpu-f16",
+            "matmul",
+            "float32",
+            "float32",
+        ],
+        "",
+    );
+    assert!(
+        out.contains("## numpy\n\nmatmul float32 float32 gives float16 under numpy"),
+        "{out}"
+    );
+    let (code, out) = promote(
+        &[
+            "explain",
+            "--autocast",
+            "torch-cpu-bf61",
+            "add",
+            "int8",
+            "int8",
+        ],
+        "",
+    );
+    assert_ne!(code, 0, "{out}");
 }

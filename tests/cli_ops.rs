@@ -99,3 +99,136 @@ fn a_policy_file_may_add_an_op() {
         "{e}"
     );
 }
+
+/// The `| row | ... |` line of a Markdown table whose first cell is `label`.
+fn md_row<'a>(out: &'a str, label: &str) -> Vec<&'a str> {
+    let line = out
+        .lines()
+        .find(|l| l.split('|').nth(1).map(str::trim) == Some(label))
+        .unwrap_or_else(|| panic!("no row {label}:\n{out}"));
+    line.split('|')
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect()
+}
+
+#[test]
+fn a_unary_op_has_a_table_an_explanation_and_a_diff() {
+    let (code, out, _) = promote(&["table", "--policy", "numpy", "--op", "sqrt"]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(md_row(&out, "i8"), ["i8", "f16"], "{out}");
+    assert_eq!(md_row(&out, "i32"), ["i32", "f64"], "{out}");
+    let (code, out, _) = promote(&["explain", "--policy", "torch", "sqrt", "int8"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("sqrt int8 gives float32 under torch"), "{out}");
+    let (code, out, _) = promote(&["diff", "numpy", "torch", "--op", "sqrt"]);
+    assert_eq!(code, 1, "numpy and torch differ on sqrt:\n{out}");
+    assert_eq!(
+        md_row(&out, "`sqrt int8`"),
+        ["`sqrt int8`", "float16", "float32"]
+    );
+}
+
+#[test]
+fn a_reduction_with_dtype_has_a_table_an_explanation_and_a_diff() {
+    let (code, out, _) = promote(&[
+        "table",
+        "--policy",
+        "torch",
+        "--op",
+        "mean",
+        "--with",
+        "dtype-arg",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("mean of a tensor (row) with the dtype= argument (column)"),
+        "{out}"
+    );
+    let row = md_row(&out, "i64");
+    let cols = md_row(&out, "mean");
+    let at = |c: &str| row[cols.iter().position(|x| *x == c).unwrap()];
+    assert_eq!((at("dtype=f32"), at("dtype=f64")), ("f32", "f64"), "{out}");
+    let (code, _, err) = promote(&["table", "--op", "add", "--with", "dtype-arg"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("one-operand op"), "{err}");
+    let (code, out, _) = promote(&[
+        "explain",
+        "--policy",
+        "numpy",
+        "mean",
+        "int8",
+        "dtype=float32",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("mean computes and returns in dtype=float32"),
+        "{out}"
+    );
+    let (code, out, _) = promote(&["diff", "numpy", "jax", "--op", "mean"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("| mean | tensor, dtype= |"), "{out}");
+    assert_eq!(
+        md_row(&out, "`mean int8 dtype=float64`"),
+        ["`mean int8 dtype=float64`", "float64", "float32"],
+        "jax without x64 has no float64:\n{out}"
+    );
+}
+
+#[test]
+fn divmod_has_a_table_an_explanation_and_a_diff() {
+    let (code, out, _) = promote(&["table", "--policy", "numpy", "--op", "divmod"]);
+    assert_eq!(code, 0, "{out}");
+    let cols = md_row(&out, "divmod");
+    let row = md_row(&out, "i8");
+    assert_eq!(row[cols.iter().position(|x| *x == "u8").unwrap()], "i16");
+    let (code, out, _) = promote(&["explain", "--policy", "numpy", "divmod", "int8", "uint8"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("as floor_divide does") && out.contains("as remainder does"),
+        "both results explained:\n{out}"
+    );
+    let (code, out, _) = promote(&["diff", "numpy", "torch", "--op", "divmod"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("| divmod | tensor · tensor "), "{out}");
+}
+
+/// Every op of every built-in policy tabulates (with `dtype=` for reductions), explains and
+/// diffs without a panic; the table's cells are the answers `resolve` gives.
+#[test]
+fn every_op_of_every_policy_tabulates_explains_and_diffs() {
+    use promote::analysis::{diff, explain, table, DiffOptions, TableOp, TableOptions, With};
+    use promote::{builtin, Call, OpForm, Operand};
+    for name in promote::policy::BUILTIN {
+        let p = builtin(name).unwrap();
+        let ops: Vec<_> = p.op_listing().into_iter().map(|o| o.op).collect();
+        assert!(ops.len() > 25, "{name}: {} ops", ops.len());
+        for &op in &ops {
+            let mut withs = vec![With::Tensors];
+            if op.info().form == OpForm::Reduction {
+                withs.push(With::DTypeArg);
+            }
+            for with in withs {
+                let o = TableOptions {
+                    op: TableOp::Call(op),
+                    with,
+                    ..TableOptions::default()
+                };
+                let t = table(&p, &o).unwrap_or_else(|e| panic!("{name} {op}: {e}"));
+                assert!(!t.cells.is_empty(), "{name} {op}");
+            }
+            let operands = vec![Operand::tensor(promote::DType::Int32); op.arity()];
+            let e = explain(&p, &Call::new(op, operands, None).unwrap());
+            assert!(!e.steps.is_empty() || e.outcome.is_err(), "{name} {op}");
+        }
+        let d = diff(
+            &p,
+            &p,
+            &DiffOptions {
+                ops,
+                ignore_weak: false,
+            },
+        );
+        assert_eq!(d.differ(), 0, "{name} differs from itself");
+    }
+}

@@ -96,7 +96,8 @@ fn unknown_keys_are_invalid_and_named() {
     let base = r#""op": "add", "operands": [{"dtype": "int8"}, {"dtype": "int8"}]"#;
     for (extra, names) in [
         (r#""outt": "int8""#, "outt"),
-        (r#""autocast": "x""#, "version-2"),
+        // "autocast" is read (tests/autocast.rs): a name that is no autocast is invalid
+        (r#""autocast": "x""#, "unknown autocast"),
         (r#""form": "function""#, "version-2"),
         (r#""set": {"default_float": "float64"}"#, "version-2"),
         (r#""casting": "same_kind""#, "version-2"),

@@ -6,12 +6,16 @@
    ``np.promote_types`` and (where torch is installed) ``torch.result_type`` on two tensors and
    ``torch.promote_types`` on two dtypes. Best of several timeit repeats, per call.
 2. ``p.eval(op, a, b)`` on arrays of N elements against the same kernel called from Rust
-   (``promote._promote._bench_kernel``: ``kernel::exec::execute`` allocating its output, as
-   ``eval`` does), and NumPy's ufunc for context. Median of several runs.
+   (``promote._promote._time_kernel``: one ``kernel::exec::execute`` allocating its output, over
+   the same NumPy buffers read in place) and NumPy's ufunc, in INTERLEAVED rounds: each round
+   runs the three once each, in a rotating order, so drift and noise hit all three alike. Reports
+   the median of the per-round ratio p.eval / Rust and its spread (min-max over the rounds).
+   Freeing each result is left outside the timings.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import statistics
 import time
@@ -20,7 +24,7 @@ import timeit
 import numpy as np
 
 import promote
-from promote._promote import _bench_kernel
+from promote._promote import _time_kernel
 
 
 def per_call(stmt, globs, number=200_000, repeat=7):
@@ -67,7 +71,10 @@ def main():
         print(f"| `{name}` | {ns:.0f} |")
 
     n = a.elements
-    print(f"\n| eval, {n:,} elements | p.eval (Python) | same kernel from Rust | ratio | NumPy ufunc |")
+    threads = os.environ.get("RAYON_NUM_THREADS", f"all ({os.cpu_count()})")
+    print(f"\n{n:,} elements, {a.runs} interleaved rounds, promote threads: {threads}; "
+          "NumPy ufuncs are single-threaded")
+    print("\n| eval | p.eval (Python) | same kernel from Rust | ratio p.eval/Rust: median (min-max) | NumPy ufunc |")
     print("| --- | ---: | ---: | ---: | ---: |")
     for call in ["add int8 uint8", "add int32 float32", "add float16 float32", "divide int64 int64",
                  "less uint8 int8"]:
@@ -75,11 +82,40 @@ def main():
         rng = np.random.default_rng(0)
         x = (rng.integers(1, 100, n)).astype(da)
         y = (rng.integers(1, 100, n)).astype(db)
-        py = median_time(lambda: p.eval(op, x, y), a.runs)
-        rust = _bench_kernel("numpy", call, n, a.runs, 3.0)
-        ufunc = getattr(np, op)
-        npy = median_time(lambda: ufunc(x, y), a.runs)
-        print(f"| `{call}` | {py * 1e3:.2f} ms | {rust * 1e3:.2f} ms | {py / rust:.2f} | {npy * 1e3:.2f} ms |")
+        py, rust, npy = interleaved(p, op, call, x, y, a.runs)
+        ratios = sorted(t / r for t, r in zip(py, rust))
+        med = statistics.median
+        print(f"| `{call}` | {med(py) * 1e3:.2f} ms | {med(rust) * 1e3:.2f} ms | "
+              f"{med(ratios):.2f} ({ratios[0]:.2f}-{ratios[-1]:.2f}) | {med(npy) * 1e3:.2f} ms |")
+
+
+def interleaved(p, op, call, x, y, rounds):
+    """Per-round seconds of p.eval, the Rust kernel and NumPy's ufunc on the same buffers."""
+    ufunc = getattr(np, op)
+
+    def py_eval():
+        t = time.perf_counter()
+        r = p.eval(op, x, y)
+        t = time.perf_counter() - t
+        del r
+        return t
+
+    def np_ufunc():
+        t = time.perf_counter()
+        r = ufunc(x, y)
+        t = time.perf_counter() - t
+        del r
+        return t
+
+    sides = [py_eval, lambda: _time_kernel("numpy", call, x, y), np_ufunc]
+    for f in sides:  # warm-up: page faults of the first allocation, caches
+        f()
+    times = [[], [], []]
+    for k in range(rounds):
+        for j in range(3):
+            i = (j + k) % 3
+            times[i].append(sides[i]())
+    return times
 
 
 if __name__ == "__main__":

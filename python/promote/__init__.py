@@ -7,6 +7,8 @@ dtype('float32')
 >>> plan = promote.policy("jax").resolve("add", np.int8, 1.0)
 >>> plan.result, plan.weak
 (dtype('float32'), True)
+>>> promote.policy("torch", autocast="torch-cpu-bf16").resolve("matmul", "float32", "float32").token
+'bfloat16'
 >>> promote.policy("numpy").resolve("add", "uint8", 300)
 Traceback (most recent call last):
 ...
@@ -17,11 +19,11 @@ from __future__ import annotations
 from typing import Any
 
 from ._errors import InvalidCall, NoPromotion, Overflow, PromoteError, Unsupported, ValueRefused
-from ._promote import OPS, Plan, Policy, policies, policy, weak
+from ._promote import OPS, Plan, Policy, autocasts, policies, policy, weak
 from ._promote import _diff, _table
 
 __all__ = [
-    "OPS", "Plan", "Policy", "policies", "policy", "weak", "diff", "table", "verify",
+    "OPS", "Plan", "Policy", "autocasts", "policies", "policy", "weak", "diff", "table", "verify",
     "PromoteError", "NoPromotion", "Overflow", "Unsupported", "ValueRefused", "InvalidCall",
 ]
 __version__ = "0.1.0"

@@ -1,5 +1,7 @@
-//! [`DType`] ↔ NumPy dtype objects. Results come back as `numpy.dtype`s; bfloat16 as
-//! `ml_dtypes`' dtype when that package is installed, otherwise as the name `"bfloat16"`.
+//! [`DType`] ↔ NumPy dtype objects. Results come back as `numpy.dtype`s. The dtypes NumPy lacks
+//! (bfloat16, the float8/6/4 family, int4/int2, complex32) come back as `ml_dtypes`' dtypes when
+//! that package is installed (importing it registers their names with NumPy), otherwise as
+//! their names (`"bfloat16"`).
 
 use promote::DType;
 use pyo3::prelude::*;
@@ -7,20 +9,19 @@ use pyo3::sync::PyOnceLock;
 
 static NUMPY_DTYPES: PyOnceLock<Vec<Py<PyAny>>> = PyOnceLock::new();
 
-/// The NumPy dtype object of each of the 15 dtypes (`"bfloat16"` without `ml_dtypes`).
+/// The NumPy dtype object of every dtype the engine knows, by index (the name where neither
+/// NumPy nor `ml_dtypes` has it).
 pub fn all(py: Python<'_>) -> PyResult<&Vec<Py<PyAny>>> {
     NUMPY_DTYPES.get_or_try_init(py, || {
         let np = py.import("numpy")?;
-        let ml = py.import("ml_dtypes").ok();
+        // imported for its side effect: NumPy then knows its dtypes by name
+        let _ml = py.import("ml_dtypes").ok();
         DType::ALL
             .iter()
             .map(|d| -> PyResult<Py<PyAny>> {
-                Ok(match (d, &ml) {
-                    (DType::BFloat16, Some(m)) => np
-                        .call_method1("dtype", (m.getattr("bfloat16")?,))?
-                        .unbind(),
-                    (DType::BFloat16, None) => d.name().into_pyobject(py)?.into_any().unbind(),
-                    _ => np.call_method1("dtype", (d.name(),))?.unbind(),
+                Ok(match np.call_method1("dtype", (d.name(),)) {
+                    Ok(dt) => dt.unbind(),
+                    Err(_) => d.name().into_pyobject(py)?.into_any().unbind(),
                 })
             })
             .collect()
@@ -40,7 +41,7 @@ pub fn numpy_dtype(py: Python<'_>, d: DType) -> PyResult<Bound<'_, PyAny>> {
         return Err(crate::errors::exception(
             py,
             "unsupported",
-            &format!("NumPy has no {d} dtype: install ml_dtypes (pip install ml_dtypes) for bfloat16 arrays"),
+            &format!("NumPy has no {d} dtype: install ml_dtypes (pip install ml_dtypes) for {d} arrays"),
         ));
     }
     Ok(o)

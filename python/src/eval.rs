@@ -1,11 +1,12 @@
 //! `Policy.eval`: the kernel layer on NumPy buffers, read in place, GIL released.
 
-use std::time::Duration;
+use std::time::Instant;
 
 use numpy::{PyUntypedArray, PyUntypedArrayMethods};
 use promote::kernel::eval::{kernel_error, literal_array};
 use promote::kernel::exec::{execute, execute_into};
 use promote::kernel::{Array, Element, View, ViewMut};
+use promote::autocast::Autocast;
 use promote::policy::RulePolicy;
 use promote::{Call, DType, Op, Operand, Policy as _, PromoteError};
 use pyo3::prelude::*;
@@ -135,10 +136,12 @@ unsafe fn view_mut_of<'a>(a: &'a Bound<'_, PyUntypedArray>, d: DType) -> ViewMut
     })
 }
 
-/// `Policy.eval(op, *operands)`.
+/// `Policy.eval(op, *operands)`, under an autocast layer if one is given (the data cast as
+/// the library's `autocast::cast_data` casts it, then the base policy's plan).
 pub fn eval<'py>(
     py: Python<'py>,
     policy: &RulePolicy,
+    layer: Option<&Autocast>,
     op: Op,
     operands: &Bound<'py, PyTuple>,
 ) -> PyResult<Bound<'py, PyAny>> {
@@ -153,7 +156,27 @@ pub fn eval<'py>(
         .map(|i| i.array.as_ref().map_or(vec![], |a| a.shape().to_vec()))
         .collect();
     let shape = result_shape(op, &shapes)?;
-    let plan = policy.resolve(&call).map_err(to_py)?;
+    // SAFETY: every array comes from `buffer` (contiguous, aligned, its dtype); all stay
+    // referenced until this function returns.
+    let data: Vec<Option<View<'_>>> = inputs
+        .iter()
+        .map(|i| {
+            i.array.as_ref().map(|a| unsafe {
+                view_of(a, i.operand.dtype().expect("arrays have dtypes"))
+            })
+        })
+        .collect();
+    let (call, cast, autocast_step) = match layer {
+        Some(l) => {
+            let (applied, cast) = promote::autocast::cast_data(l, &call, &data).map_err(to_py)?;
+            (applied.call, cast, Some(applied.step))
+        }
+        None => (call, vec![None; data.len()], None),
+    };
+    let mut plan = policy.resolve(&call).map_err(to_py)?;
+    if let Some(step) = autocast_step {
+        plan.steps.insert(0, step);
+    }
     // Python scalars as one element of the dtype the plan casts them to
     let scalars: Vec<Option<Array>> = inputs
         .iter()
@@ -170,17 +193,19 @@ pub fn eval<'py>(
         (shape.clone(), dtypes::numpy_dtype(py, plan.result)?),
     )?;
     let out = out_obj.cast::<PyUntypedArray>()?;
-    // SAFETY: every array comes from `buffer` (contiguous, aligned, its dtype), `out` is new;
-    // all stay referenced until this function returns.
-    let views: Vec<View<'_>> = inputs
+    // the autocast's cast data, else the arrays read in place, else the scalars' one element
+    let views: Vec<View<'_>> = data
         .iter()
+        .zip(&cast)
         .zip(&scalars)
-        .map(|(i, s)| match (&i.array, s) {
-            (Some(a), _) => unsafe { view_of(a, i.operand.dtype().expect("arrays have dtypes")) },
-            (None, Some(s)) => s.view(),
-            (None, None) => unreachable!("a scalar has its one element"),
+        .map(|((d, c), s)| match (c, d, s) {
+            (Some(c), _, _) => c.view(),
+            (None, Some(d), _) => *d,
+            (None, None, Some(s)) => s.view(),
+            (None, None, None) => unreachable!("a scalar has its one element"),
         })
         .collect();
+    // SAFETY: `out` is new, and stays referenced until this function returns.
     let out_view = unsafe { view_mut_of(out, plan.result) };
     let sem = policy.semantics();
     let r = py.detach(|| execute_into(&plan, &views, out_view, &sem));
@@ -191,40 +216,46 @@ pub fn eval<'py>(
     Ok(out_obj)
 }
 
-/// The same kernel timed from Rust, for the benchmark: median seconds of one
-/// `kernel::exec::execute` (allocating its output, as `eval` does) of `call` over `n`
-/// generated elements per operand.
+/// The same kernel timed from Rust, for the benchmark: seconds of ONE
+/// `kernel::exec::execute` (allocating its output, as a Rust caller does) of `call` over the
+/// given NumPy arrays, read in place as `eval` reads them. The benchmark calls it once per
+/// round, interleaved with `p.eval` and NumPy on the same buffers.
 #[pyfunction]
-#[pyo3(signature = (policy, call, n, min_runs = 10, budget_seconds = 3.0))]
-pub fn _bench_kernel(
+#[pyo3(signature = (policy, call, *arrays))]
+pub fn _time_kernel(
     py: Python<'_>,
     policy: &str,
     call: &str,
-    n: usize,
-    min_runs: usize,
-    budget_seconds: f64,
+    arrays: &Bound<'_, PyTuple>,
 ) -> PyResult<f64> {
     let p = promote::builtin(policy).map_err(to_py)?;
     let call: Call = call.parse().map_err(to_py)?;
     let plan = p.resolve(&call).map_err(to_py)?;
-    let data: Vec<Array> = call
+    if arrays.len() != call.operands.len() {
+        return Err(invalid(format!(
+            "{} arrays for the {} operands of `{call}`",
+            arrays.len(),
+            call.operands.len()
+        )));
+    }
+    let buffers = call
         .operands
         .iter()
-        .enumerate()
-        .map(|(i, o)| {
-            promote::kernel::bench::data(o.dtype().unwrap_or(DType::Float64), n, i as u64 + 1)
+        .zip(arrays.iter())
+        .map(|(o, a)| {
+            let d = o.dtype().unwrap_or(DType::Float64);
+            buffer(&a, d).map(|b| (b, d))
         })
-        .collect();
+        .collect::<PyResult<Vec<_>>>()?;
+    // SAFETY: every buffer comes from `buffer` and stays referenced until this returns.
+    let views: Vec<View<'_>> = buffers.iter().map(|(b, d)| unsafe { view_of(b, *d) }).collect();
     let sem = p.semantics();
     let t = py.detach(|| {
-        let views: Vec<View<'_>> = data.iter().map(|a| a.view()).collect();
-        promote::kernel::bench::median_time(
-            || {
-                std::hint::black_box(execute(&plan, &views, &sem).expect("the case runs"));
-            },
-            min_runs,
-            Duration::from_secs_f64(budget_seconds),
-        )
+        let start = Instant::now();
+        let out = execute(&plan, &views, &sem);
+        let t = start.elapsed();
+        drop(std::hint::black_box(out));
+        t
     });
     Ok(t.as_secs_f64())
 }

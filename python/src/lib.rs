@@ -18,6 +18,7 @@ mod plan;
 
 use std::sync::{Arc, OnceLock};
 
+use promote::autocast::{self, Autocast};
 use promote::policy::{self, RulePolicy};
 use promote::{Call, DType, Op, Operand, Policy as _};
 use pyo3::prelude::*;
@@ -25,10 +26,13 @@ use pyo3::types::{PyList, PyTuple};
 
 use errors::to_py;
 
-/// A framework's promotion rules. Get one with `promote.policy("torch")`.
+/// A framework's promotion rules. Get one with `promote.policy("torch")`, or under a
+/// mixed-precision autocast layer with `promote.policy("torch", autocast="torch-cpu-bf16")`.
 #[pyclass(module = "promote", frozen, name = "Policy")]
 pub struct PyPolicy {
     pub(crate) inner: Arc<RulePolicy>,
+    /// The autocast layer over it, if any: every method resolves under it.
+    layer: Option<Arc<Autocast>>,
     /// `result_type` of every op over two strong tensors, filled on first use.
     pairs: OnceLock<Vec<u8>>,
 }
@@ -38,10 +42,24 @@ pub struct PyPolicy {
 const NO_PAIR: u8 = u8::MAX;
 
 impl PyPolicy {
-    fn new(inner: Arc<RulePolicy>) -> PyPolicy {
+    fn new(inner: Arc<RulePolicy>, layer: Option<Arc<Autocast>>) -> PyPolicy {
         PyPolicy {
             inner,
+            layer,
             pairs: OnceLock::new(),
+        }
+    }
+
+    /// Resolve a call under the layer, if any (the library's one choice between them).
+    fn plan_of(&self, call: &Call) -> Result<promote::Plan, promote::PromoteError> {
+        autocast::resolve_under(&*self.inner, self.layer.as_deref(), call)
+    }
+
+    /// The result dtype and weak flag of a call (the policy's fast path without a layer).
+    fn result_of(&self, call: &Call) -> Result<(DType, bool), promote::PromoteError> {
+        match self.layer {
+            None => self.inner.result(call),
+            Some(_) => self.plan_of(call).map(|p| (p.result, p.weak)),
         }
     }
 
@@ -111,6 +129,18 @@ impl PyPolicy {
         self.inner.framework()
     }
 
+    /// The name of the autocast layer over the policy (``torch-cpu-bf16``), or ``None``.
+    ///
+    /// >>> import promote
+    /// >>> promote.policy("torch", autocast="torch-cpu-bf16").autocast
+    /// 'torch-cpu-bf16'
+    /// >>> promote.policy("torch").autocast is None
+    /// True
+    #[getter]
+    fn autocast(&self) -> Option<&str> {
+        self.layer.as_deref().map(|l| l.name.as_str())
+    }
+
     /// The dtypes the framework has, as NumPy dtypes (names where NumPy has none).
     #[getter]
     fn dtypes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
@@ -150,12 +180,13 @@ impl PyPolicy {
             // the hot path: two remembered dtypes (np.int8, np.dtype("float32"), "int8")
             let a = operand::cached_strong(py, &operands.get_item(0)?);
             let b = operand::cached_strong(py, &operands.get_item(1)?);
-            if let Some(d) = a.zip(b).and_then(|(a, b)| self.pair(op, a, b)) {
+            let table = a.zip(b).filter(|_| self.layer.is_none());
+            if let Some(d) = table.and_then(|(a, b)| self.pair(op, a, b)) {
                 return dtypes::to_py(py, d);
             }
         }
         let call = call_of(op.name(), operands, None)?;
-        let (d, _weak) = self.inner.result(&call).map_err(to_py)?;
+        let (d, _weak) = self.result_of(&call).map_err(to_py)?;
         dtypes::to_py(py, d)
     }
 
@@ -173,6 +204,17 @@ impl PyPolicy {
     /// '~float32'
     /// >>> promote.policy("numpy").resolve("add", "uint8", 300, errors="return").token
     /// '!overflow'
+    ///
+    /// Under an autocast layer the plan's first step is the autocast's, naming the op's list:
+    ///
+    /// >>> bf16 = promote.policy("torch", autocast="torch-cpu-bf16")
+    /// >>> plan = bf16.resolve("matmul", "float32", "float32")
+    /// >>> plan.token, plan.steps[0]["rule"]
+    /// ('bfloat16', 'autocast')
+    /// >>> print(plan.steps[0]["detail"])  # doctest: +ELLIPSIS
+    /// matmul is on the lower_precision list of torch-cpu-bf16: operand 1 float32 -> bfloat16, operand 2 float32 -> bfloat16 (aten/src/ATen/autocast_mode.cpp ...)
+    /// >>> bf16.resolve("matmul", "float32", "float64", errors="return").token  # float64 is left alone
+    /// '!no_promotion'
     #[pyo3(signature = (op, *operands, out = None, errors = "raise"))]
     fn resolve<'py>(
         &self,
@@ -191,8 +233,8 @@ impl PyPolicy {
                 }))
             }
         };
-        let r = call_of(op, operands, out).and_then(|call| match self.inner.resolve(&call) {
-            Ok(p) => Ok(plan::PyPlan::new(self.inner.clone(), call, p)
+        let r = call_of(op, operands, out).and_then(|call| match self.plan_of(&call) {
+            Ok(p) => Ok(plan::PyPlan::new(self.inner.clone(), self.layer.clone(), call, p)
                 .into_pyobject(py)?
                 .into_any()),
             Err(e) => Err(to_py(e)),
@@ -217,6 +259,13 @@ impl PyPolicy {
     /// array([128, 127], dtype=int16)
     /// >>> promote.policy("numpy").eval("floor_divide", np.array([-7, 7], np.int8), 2)
     /// array([-4,  3], dtype=int8)
+    ///
+    /// Under an autocast layer the data is cast first, as the framework casts it (here
+    /// 1.00048828125 rounds to 1 in float16):
+    ///
+    /// >>> a = np.array([1.00048828125, 3.0], np.float32)
+    /// >>> promote.policy("torch", autocast="torch-cpu-f16").eval("matmul", a, np.ones(2, np.float32))
+    /// np.float16(4.0)
     #[pyo3(signature = (op, *operands))]
     fn eval<'py>(
         &self,
@@ -224,7 +273,7 @@ impl PyPolicy {
         op: &str,
         operands: &Bound<'py, PyTuple>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        eval::eval(py, &self.inner, op_of(op)?, operands)
+        eval::eval(py, &self.inner, self.layer.as_deref(), op_of(op)?, operands)
     }
 
     /// Answer one JSONL query line of the machine interface (``promote resolve``), as a line.
@@ -232,8 +281,13 @@ impl PyPolicy {
     /// >>> import promote
     /// >>> promote.policy("jax").query('{"op": "add", "operands": [{"dtype": "int8"}, {"scalar": "float", "value": "1.0"}]}')
     /// '{"dtype":"float32","weak":true}'
+    ///
+    /// A query's ``"autocast"`` key resolves it under that layer (and overrides the policy's):
+    ///
+    /// >>> promote.policy("torch").query('{"op": "matmul", "operands": [{"dtype": "float32"}, {"dtype": "float32"}], "autocast": "torch-cpu-f16"}')
+    /// '{"dtype":"float16","weak":false}'
     fn query(&self, line: &str) -> String {
-        promote::query::answer_line(&*self.inner, line)
+        promote::query::answer_line_under(&*self.inner, self.layer.as_deref(), line)
     }
 
     /// The answer token of a call in the compact syntax (``"add int8 300 out=int8"``), as the
@@ -243,26 +297,34 @@ impl PyPolicy {
     /// >>> [promote.policy("numpy").token(c) for c in ["add uint8 300", "add uint8 int8(-1)"]]
     /// ['!overflow', 'int16']
     fn token(&self, call: &str) -> String {
-        token_of(&self.inner, call)
+        self.token_of(call)
     }
 
     /// The answer tokens of many calls in the compact syntax (one per call).
     fn tokens(&self, py: Python<'_>, calls: Vec<String>) -> Vec<String> {
-        let p = self.inner.clone();
-        py.detach(move || calls.iter().map(|c| token_of(&p, c)).collect())
+        py.detach(|| calls.iter().map(|c| self.token_of(c)).collect())
     }
 
     fn __repr__(&self) -> String {
+        let with = match &self.layer {
+            Some(l) => format!(", autocast='{}'", l.name),
+            None => String::new(),
+        };
         format!(
-            "promote.policy('{}')  # {}",
+            "promote.policy('{}'{with})  # {}",
             self.inner.name(),
             self.inner.framework()
         )
     }
 }
 
-fn token_of(p: &RulePolicy, call: &str) -> String {
-    let r = call.parse::<Call>().and_then(|c| p.result(&c));
+impl PyPolicy {
+    fn token_of(&self, call: &str) -> String {
+        token_text(call.parse::<Call>().and_then(|c| self.result_of(&c)))
+    }
+}
+
+fn token_text(r: Result<(DType, bool), promote::PromoteError>) -> String {
     match r {
         Ok((d, w)) => format!("{}{}", if w { "~" } else { "" }, d.name()),
         Err(e) => format!("!{}", e.kind().name()),
@@ -279,15 +341,36 @@ fn policies() -> Vec<&'static str> {
     policy::BUILTIN.to_vec()
 }
 
+/// The names of the built-in autocast layers (mixed precision; ``promote autocasts``).
+///
+/// >>> import promote
+/// >>> "torch-cpu-bf16" in promote.autocasts() and "paddle-o1-f16" in promote.autocasts()
+/// True
+#[pyfunction]
+fn autocasts() -> Vec<&'static str> {
+    autocast::AUTOCASTS.to_vec()
+}
+
 /// A built-in policy by name, or a policy file of your own (``path=``, TOML; see
-/// ``policies/README.md``).
+/// ``policies/README.md``); ``autocast=`` puts a mixed-precision layer over it: a built-in
+/// name (``promote.autocasts()``) or an autocast file of your own (``.toml``).
 ///
 /// >>> import promote
 /// >>> promote.policy("torch").framework
 /// 'torch 2.15.0'
+/// >>> str(promote.policy("torch", autocast="torch-cpu-bf16").result_type("float32", "float32", op="matmul"))
+/// 'bfloat16'
+/// >>> promote.policy("torch", autocast="torch-cpu-bf61")
+/// Traceback (most recent call last):
+/// ...
+/// promote._errors.InvalidCall: invalid query: unknown autocast `torch-cpu-bf61`; did you mean `torch-cpu-bf16`? ...
 #[pyfunction(name = "policy")]
-#[pyo3(signature = (name = None, *, path = None))]
-fn policy_(name: Option<&str>, path: Option<std::path::PathBuf>) -> PyResult<PyPolicy> {
+#[pyo3(signature = (name = None, *, path = None, autocast = None))]
+fn policy_(
+    name: Option<&str>,
+    path: Option<std::path::PathBuf>,
+    autocast: Option<&str>,
+) -> PyResult<PyPolicy> {
     let inner = match (name, path) {
         (Some(n), None) => policy::builtin(n).map_err(to_py)?,
         (None, Some(p)) => Arc::new(policy::load_file(&p).map_err(to_py)?),
@@ -297,7 +380,14 @@ fn policy_(name: Option<&str>, path: Option<std::path::PathBuf>) -> PyResult<PyP
             }))
         }
     };
-    Ok(PyPolicy::new(inner))
+    let layer = match autocast {
+        None => None,
+        Some(a) if a.ends_with(".toml") => Some(Arc::new(
+            autocast::load_autocast_file(std::path::Path::new(a)).map_err(to_py)?,
+        )),
+        Some(a) => Some(autocast::builtin_autocast(a).map_err(to_py)?),
+    };
+    Ok(PyPolicy::new(inner, layer))
 }
 
 /// Load a built-in name or a `.toml` file, as the CLI does.
@@ -361,10 +451,11 @@ fn _promote(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<plan::PyPlan>()?;
     m.add_class::<operand::Weak>()?;
     m.add_function(wrap_pyfunction!(policies, m)?)?;
+    m.add_function(wrap_pyfunction!(autocasts, m)?)?;
     m.add_function(wrap_pyfunction!(policy_, m)?)?;
     m.add_function(wrap_pyfunction!(_diff, m)?)?;
     m.add_function(wrap_pyfunction!(_table, m)?)?;
-    m.add_function(wrap_pyfunction!(eval::_bench_kernel, m)?)?;
+    m.add_function(wrap_pyfunction!(eval::_time_kernel, m)?)?;
     let ops = PyList::new(m.py(), Op::all().iter().map(|o| o.name()))?;
     m.add("OPS", ops)?;
     Ok(())

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use promote::autocast::Autocast;
 use promote::policy::RulePolicy;
 use promote::{Call, Plan};
 use pyo3::prelude::*;
@@ -34,13 +35,24 @@ pub fn steps_of(plan: &Plan) -> Vec<(String, String)> {
 #[pyclass(module = "promote", frozen, name = "Plan")]
 pub struct PyPlan {
     policy: Arc<RulePolicy>,
+    layer: Option<Arc<Autocast>>,
     call: Call,
     plan: Plan,
 }
 
 impl PyPlan {
-    pub fn new(policy: Arc<RulePolicy>, call: Call, plan: Plan) -> PyPlan {
-        PyPlan { policy, call, plan }
+    pub fn new(
+        policy: Arc<RulePolicy>,
+        layer: Option<Arc<Autocast>>,
+        call: Call,
+        plan: Plan,
+    ) -> PyPlan {
+        PyPlan {
+            policy,
+            layer,
+            call,
+            plan,
+        }
     }
 }
 
@@ -113,9 +125,10 @@ impl PyPlan {
             self.plan.result.name()
         )
     }
-    /// The explanation, as ``promote explain`` prints it.
+    /// The explanation, as ``promote explain`` prints it (``--autocast``: the layer's step first).
     fn __str__(&self) -> String {
-        promote::cli::explain_text(&self.policy, &self.call)
+        promote::analysis::explain_under(&self.policy, self.layer.as_deref(), &self.call)
+            .to_string()
     }
     fn __repr__(&self) -> String {
         format!(

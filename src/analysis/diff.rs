@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 
 use crate::dtype::DType;
 use crate::error::PromoteError;
-use crate::op::{Call, Op};
+use crate::op::{Call, Op, OpForm};
 use crate::operand::{Literal, Operand};
 use crate::policy::{self, RulePolicy};
 
@@ -213,7 +213,8 @@ type Operands = Vec<Vec<Operand>>;
 
 /// The groups of calls compared for one op over the dtypes both policies have: tensors, 0-d
 /// tensors and the [`LITERALS`] in both orders, and weak tensors where either policy has them;
-/// a one-operand op over tensors; matmul over tensors alone.
+/// a one-operand op over tensors (a reduction also with each dtype as its `dtype=` argument);
+/// matmul over tensors alone.
 pub fn calls(a: &RulePolicy, b: &RulePolicy, op: Op) -> Vec<(&'static str, Vec<Call>)> {
     let ds: Vec<DType> = DType::ALL
         .iter()
@@ -266,10 +267,20 @@ pub fn calls(a: &RulePolicy, b: &RulePolicy, op: Op) -> Vec<(&'static str, Vec<C
         }
     }
     let call = |ops| Call::new(op, ops, None).ok();
-    groups
+    let mut out: Vec<(&'static str, Vec<Call>)> = groups
         .into_iter()
         .map(|(k, v)| (k, v.into_iter().filter_map(call).collect()))
-        .collect()
+        .collect();
+    if op.info().form == OpForm::Reduction {
+        let with_arg = |(x, d): (DType, DType)| {
+            let mut c = Call::new(op, vec![t(x)], None).ok()?;
+            c.dtype = Some(d);
+            Some(c)
+        };
+        let cells = ds.iter().flat_map(|&x| ds.iter().map(move |&d| (x, d)));
+        out.push(("tensor, dtype=", cells.filter_map(with_arg).collect()));
+    }
+    out
 }
 
 fn has_weak(p: &RulePolicy) -> bool {

@@ -39,6 +39,8 @@ pub struct Explanation {
     pub policy: String,
     /// Its framework.
     pub framework: String,
+    /// The autocast layer over the policy, if any (`torch-cpu-bf16 (torch.autocast(...))`).
+    pub autocast: Option<String>,
     /// The call.
     pub call: Call,
     /// The plan, or the refusal.
@@ -57,7 +59,31 @@ pub struct Explanation {
 
 /// Explain one call under one policy.
 pub fn explain(p: &RulePolicy, call: &Call) -> Explanation {
-    let traced = p.resolve_traced(call);
+    explain_under(p, None, call)
+}
+
+/// Explain one call under one policy with an autocast layer over it (`promote explain
+/// --autocast`): the autocast's step comes first, saying which list the op is on and where
+/// that list comes from (its `source` in the autocast file), then the policy's steps.
+///
+/// ```
+/// use promote::{analysis::explain_under, autocast::builtin_autocast, Step};
+/// let torch = promote::builtin("torch").unwrap();
+/// let bf16 = builtin_autocast("torch-cpu-bf16").unwrap();
+/// let e = explain_under(&torch, Some(&bf16), &"matmul float32 float32".parse().unwrap());
+/// assert!(matches!(&e.steps[0].step, Step::Autocast { list, .. } if list == "lower_precision"));
+/// assert!(e.steps[0].words.contains("aten/src/ATen/autocast_mode.cpp"));
+/// assert!(e.to_string().starts_with("matmul float32 float32 gives bfloat16 under torch"));
+/// ```
+pub fn explain_under(
+    p: &RulePolicy,
+    layer: Option<&crate::autocast::Autocast>,
+    call: &Call,
+) -> Explanation {
+    let traced = match layer {
+        Some(l) => crate::autocast::resolve_traced(p, l, call),
+        None => p.resolve_traced(call),
+    };
     let steps: Vec<ExplainedStep> = traced
         .steps
         .iter()
@@ -73,6 +99,7 @@ pub fn explain(p: &RulePolicy, call: &Call) -> Explanation {
     Explanation {
         policy: p.name.clone(),
         framework: p.framework.clone(),
+        autocast: layer.map(|l| format!("{} ({})", l.name, l.description)),
         call: call.clone(),
         operands: call
             .operands
@@ -122,7 +149,15 @@ impl fmt::Display for Explanation {
             ),
             Err(e) => format!("{} is refused ({})", self.call, e.kind().name()),
         };
-        writeln!(f, "{head} under {} ({}).\n", self.policy, self.framework)?;
+        let with = match &self.autocast {
+            Some(a) => format!(", autocast {a}"),
+            None => String::new(),
+        };
+        writeln!(
+            f,
+            "{head} under {} ({}){with}.\n",
+            self.policy, self.framework
+        )?;
         let w = self.operands.iter().map(|o| o.0.chars().count()).max();
         let w = w.unwrap_or(0);
         for (text, words) in &self.operands {
@@ -299,6 +334,9 @@ pub fn step_text(p: &RulePolicy, s: &Step) -> String {
         Step::OpRule { .. } => format!("The op's own rule: {d}."),
         Step::Out(_) => format!("Writing into out: {d}."),
         Step::Corner { .. } => format!("A special case of {}: {d}.", p.framework),
+        Step::Autocast { detail, source, .. } => {
+            format!("Autocast, before the promotion: {detail}. Source: {source}.")
+        }
         _ => format!("{} ({}).", capitalize(&d), s.rule()),
     }
 }

@@ -12,7 +12,7 @@
 //! | `style.rs`, `table.rs`, `table_text.rs` | a policy's table (`promote table`) | [`table()`] → [`Table`] |
 //! | `diff.rs` | two policies' answers compared (`promote diff`) | [`diff()`] → [`Diff`] |
 //! | `values.rs` | two policies' element values compared (`promote diff --values`) | [`value_diff()`] → [`ValueDiff`] |
-//! | `explain.rs` | why a call gets its answer (`promote explain`) | [`explain()`] → [`Explanation`] |
+//! | `explain.rs` | why a call gets its answer (`promote explain`), an autocast layer's step first | [`explain()`], [`explain_under()`] → [`Explanation`] |
 //! | `lattice.rs` | the Hasse diagram of the join table (`promote lattice`) | [`lattice()`] → [`Graph`] |
 //!
 //! Two levels of algebra are checked:
@@ -50,7 +50,7 @@ pub use check::{check, short_verdict, Findings};
 pub use diff::{
     calls, diff, load_policy, parse_ops, Diff, DiffGroup, DiffOptions, Difference, LITERALS,
 };
-pub use explain::{describe, explain, step_text, ExplainedStep, Explanation};
+pub use explain::{describe, explain, explain_under, step_text, ExplainedStep, Explanation};
 pub use join::{JoinAlgebra, Laws};
 pub use lattice::{lattice, Graph, GraphNode};
 pub use operands::{ClassCount, OperandAlgebra, TensorLaws};

@@ -71,6 +71,9 @@ pub enum With {
     /// Every node of the policy, rows and columns: the dtypes and the weak types (JAX's i*,
     /// TensorFlow's i32*), as the JAX and TensorFlow docs print their tables.
     Nodes,
+    /// A one-operand op (a reduction) with each dtype as its `dtype=` argument (`sum(a, dtype=D)`).
+    #[cfg_attr(feature = "cli", value(name = "dtype-arg"))]
+    DTypeArg,
 }
 
 /// How dtypes are named and ordered.
@@ -106,13 +109,15 @@ fn by_name<T: Copy>(what: &str, s: &str, all: &[(&str, T)]) -> Result<T, Promote
 }
 
 impl With {
-    /// Every choice with its name (`tensors`, `scalars`, `zero-dim`, `weak`, `nodes`).
-    pub const ALL: [(&'static str, With); 5] = [
+    /// Every choice with its name (`tensors`, `scalars`, `zero-dim`, `weak`, `nodes`,
+    /// `dtype-arg`).
+    pub const ALL: [(&'static str, With); 6] = [
         ("tensors", With::Tensors),
         ("scalars", With::Scalars),
         ("zero-dim", With::ZeroDim),
         ("weak", With::Weak),
         ("nodes", With::Nodes),
+        ("dtype-arg", With::DTypeArg),
     ];
     /// By name (any case).
     ///

@@ -93,6 +93,8 @@ pub struct Table {
     pub framework: String,
     /// What the cells answer.
     pub op: TableOp,
+    /// What the columns are.
+    pub with: With,
     /// One line saying what the table shows.
     pub title: String,
     /// The style the labels and cells are written in (never [`Style::Auto`]).
@@ -122,6 +124,11 @@ pub fn table(p: &RulePolicy, o: &TableOptions) -> Result<Table, PromoteError> {
     if o.op == TableOp::Promote && !matches!(o.with, With::Tensors | With::Nodes | With::Weak) {
         return Err(PromoteError::Invalid {
             message: "--op promote is the join table of dtypes and weak types: use it --with tensors, weak or nodes".into(),
+        });
+    }
+    if o.with == With::DTypeArg && o.op.arity() != 1 {
+        return Err(PromoteError::Invalid {
+            message: format!("--with dtype-arg gives a one-operand op (a reduction such as sum or mean) each dtype as its dtype= argument; {} takes two operands: use --with tensors, zero-dim, weak or scalars", o.op.name()),
         });
     }
     if o.with == With::Weak && weak_dtypes(p).is_empty() {
@@ -161,7 +168,7 @@ fn build(p: &RulePolicy, o: &TableOptions) -> Table {
         .iter()
         .map(|(_, r)| {
             cols.iter()
-                .map(|(_, c)| Cell::new(p, style, answer(p, o.op, r, c)))
+                .map(|(_, c)| Cell::new(p, style, answer(p, o.op, o.with, r, c)))
                 .collect()
         })
         .collect();
@@ -170,6 +177,7 @@ fn build(p: &RulePolicy, o: &TableOptions) -> Table {
         policy: p.name.clone(),
         framework: p.framework.clone(),
         op: o.op,
+        with: o.with,
         style,
         title: table_text::title(p, o.op, o.with),
         corner: match style {
@@ -223,9 +231,14 @@ fn operands(
             all.extend(table_text::weak_nodes(p, style));
             (all.clone(), all)
         }
+        With::DTypeArg => {
+            let arg = |(l, o): &(String, Operand)| (format!("dtype={l}"), o.clone());
+            let cols = tensors.iter().map(arg).collect();
+            (tensors, cols)
+        }
     };
     // a one-operand op (sum) has one column: its result
-    if o.op.arity() == 1 {
+    if o.op.arity() == 1 && o.with != With::DTypeArg {
         return (
             rows,
             vec![("result".to_string(), Operand::tensor(DType::Bool))],
@@ -260,9 +273,16 @@ fn promotion(p: &RulePolicy, a: &Operand, b: &Operand) -> Outcome {
     }
 }
 
-/// One cell's answer: the op over row and column (the row alone for a one-operand op), and
-/// where the op refuses a promoted dtype, that dtype.
-fn answer(p: &RulePolicy, op: TableOp, r: &Operand, c: &Operand) -> (Outcome, Option<DType>) {
+/// One cell's answer: the op over row and column (the row alone for a one-operand op, with the
+/// column's dtype as its `dtype=` argument for [`With::DTypeArg`]), and where the op refuses a
+/// promoted dtype, that dtype.
+fn answer(
+    p: &RulePolicy,
+    op: TableOp,
+    with: With,
+    r: &Operand,
+    c: &Operand,
+) -> (Outcome, Option<DType>) {
     let op = match op {
         TableOp::Promote => return (promotion(p, r, c), None),
         TableOp::Call(op) => op,
@@ -272,9 +292,12 @@ fn answer(p: &RulePolicy, op: TableOp, r: &Operand, c: &Operand) -> (Outcome, Op
     } else {
         vec![r.clone(), c.clone()]
     };
-    let Ok(call) = Call::new(op, ops, None) else {
+    let Ok(mut call) = Call::new(op, ops, None) else {
         return (Outcome::Error(ErrorKind::Invalid), None);
     };
+    if with == With::DTypeArg {
+        call.dtype = c.dtype();
+    }
     match p.result(&call) {
         Ok((d, weak)) => (Outcome::Value(d, weak), None),
         Err(e) => {
@@ -317,7 +340,7 @@ impl Table {
                     .iter()
                     .zip(row)
                     .map(|(c, mine)| {
-                        let o = answer(other, self.op, r, c);
+                        let o = answer(other, self.op, self.with, r, c);
                         (o.0 != mine.outcome).then(|| Cell::new(other, style, o))
                     })
                     .collect()

@@ -21,6 +21,7 @@ pub(super) fn weak_nodes(p: &RulePolicy, style: Style) -> Labeled {
 /// `torch (PyTorch 2.x): add of a tensor (row) with a tensor (column)`.
 pub(super) fn title(p: &RulePolicy, op: TableOp, with: With) -> String {
     let what = match with {
+        With::DTypeArg => "the dtype= argument (column)",
         _ if op.arity() == 1 => "the result (column)",
         With::Tensors => "a tensor (column)",
         With::Scalars => "a Python scalar (column)",

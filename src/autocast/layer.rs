@@ -1,12 +1,13 @@
 //! The one entry point of an autocast over a policy: [`resolve`] (a plan), [`evaluate`] (a plan
-//! executed on data), the JSONL answers ([`answer_line`], [`eval_answer`]) and [`Autocasted`],
-//! a policy that is a base policy under an autocast.
+//! executed on data), [`resolve_under`]/[`evaluate_under`] (the one choice between a layer and
+//! none, which the JSONL interfaces `query::answer_line` and `kernel::eval::answer_line` make
+//! after [`take_autocast`]) and [`Autocasted`], a policy that is a base policy under an autocast.
 
 use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::{builtin_autocast, Autocast};
+use super::{builtin_autocast, Applied, Autocast};
 use crate::dtype::DType;
 use crate::error::PromoteError;
 use crate::kernel::array::{Array, View};
@@ -15,7 +16,6 @@ use crate::kernel::eval::{self, Evaluated};
 use crate::op::Call;
 use crate::plan::{Plan, Traced};
 use crate::policy::Policy;
-use crate::query;
 
 /// Resolve a call under an autocast: the autocast's casts, then the base policy's plan, the
 /// autocast's step first.
@@ -63,15 +63,7 @@ pub fn evaluate(
     call: &Call,
     data: &[Option<View<'_>>],
 ) -> Result<Evaluated, PromoteError> {
-    let applied = layer.apply(call)?;
-    let cast: Vec<Option<Array>> = data
-        .iter()
-        .zip(&applied.casts)
-        .map(|(d, to)| match (d, to) {
-            (Some(v), Some(to)) if v.dtype() != *to => Some(cast_array(*v, *to)),
-            _ => None,
-        })
-        .collect();
+    let (applied, cast) = cast_data(layer, call, data)?;
     let views: Vec<Option<View<'_>>> = data
         .iter()
         .zip(&cast)
@@ -80,6 +72,37 @@ pub fn evaluate(
     let mut r = eval::evaluate(base, &applied.call, &views)?;
     r.plan.steps.insert(0, applied.step);
     Ok(r)
+}
+
+/// The autocast applied to a call and its data: the cast call, and each operand's data cast
+/// as the autocast casts it (`None`: the data is used as it is). What [`evaluate`] does before
+/// the base policy runs; the Python package's `eval` calls it too.
+///
+/// ```
+/// use promote::{autocast, kernel::array::Array, Call, DType};
+/// let bf16 = autocast::builtin_autocast("torch-cpu-bf16").unwrap();
+/// let call: Call = "matmul float32 float64".parse().unwrap();
+/// let (a, b) = (Array::from(vec![1.00390625f32]), Array::from(vec![1.0f64]));
+/// let (applied, cast) = autocast::cast_data(&bf16, &call, &[Some(a.view()), Some(b.view())]).unwrap();
+/// assert_eq!(applied.casts, vec![Some(DType::BFloat16), None]);
+/// assert_eq!(cast[0].as_ref().unwrap().dtype(), DType::BFloat16);
+/// assert!(cast[1].is_none()); // float64 is left alone
+/// ```
+pub fn cast_data(
+    layer: &Autocast,
+    call: &Call,
+    data: &[Option<View<'_>>],
+) -> Result<(Applied, Vec<Option<Array>>), PromoteError> {
+    let applied = layer.apply(call)?;
+    let cast = data
+        .iter()
+        .zip(&applied.casts)
+        .map(|(d, to)| match (d, to) {
+            (Some(v), Some(to)) if v.dtype() != *to => Some(cast_array(*v, *to)),
+            _ => None,
+        })
+        .collect();
+    Ok((applied, cast))
 }
 
 /// Take a query's `"autocast"` key out of it: the built-in autocast it names, if any.
@@ -103,53 +126,39 @@ pub fn take_autocast(query: &mut Value) -> Result<Option<Arc<Autocast>>, Promote
     }
 }
 
-/// Answer one `resolve` line: the query's `"autocast"` if it has one, else `default` (the
-/// command line's `--autocast`), else the base policy alone. Never fails, never panics.
+/// Resolve a call under `layer` if there is one, else under the base policy alone: the one
+/// place every path (the JSONL interfaces, the CLI, the Python package) picks between them.
 ///
 /// ```
-/// use promote::{autocast, builtin};
+/// use promote::{autocast, builtin, Call, DType};
 /// let torch = builtin("torch").unwrap();
-/// let q = r#"{"op": "matmul", "operands": [{"dtype": "float32"}, {"dtype": "float32"}], "autocast": "torch-cpu-bf16"}"#;
-/// assert_eq!(autocast::answer_line(&*torch, None, q), r#"{"dtype":"bfloat16","weak":false}"#);
+/// let call: Call = "matmul float32 float32".parse().unwrap();
+/// assert_eq!(autocast::resolve_under(&*torch, None, &call).unwrap().result, DType::Float32);
+/// let f16 = autocast::builtin_autocast("torch-cpu-f16").unwrap();
+/// assert_eq!(autocast::resolve_under(&*torch, Some(&f16), &call).unwrap().result, DType::Float16);
 /// ```
-pub fn answer_line(base: &dyn Policy, default: Option<&Autocast>, line: &str) -> String {
-    if default.is_none() && !line.contains("\"autocast\"") {
-        return query::answer_line(base, line);
+pub fn resolve_under(
+    base: &dyn Policy,
+    layer: Option<&Autocast>,
+    call: &Call,
+) -> Result<Plan, PromoteError> {
+    match layer {
+        Some(l) => resolve(base, l, call),
+        None => base.resolve(call),
     }
-    let r = serde_json::from_str::<Value>(line)
-        .map_err(|e| PromoteError::invalid(format!("not JSON: {e}")))
-        .and_then(|mut v| {
-            let own = take_autocast(&mut v)?;
-            let call = query::parse_query(&v)?;
-            match own.as_deref().or(default) {
-                Some(layer) => resolve(base, layer, &call).map(|p| (p.result, p.weak)),
-                None => base.result(&call),
-            }
-        });
-    query::answer_of(&r).to_string()
 }
 
-/// Evaluate one `eval` line, under the query's `"autocast"` or `default`.
-pub fn eval_answer(
+/// Execute a call under `layer` if there is one, else under the base policy alone.
+pub fn evaluate_under(
     base: &dyn Policy,
-    default: Option<&Autocast>,
-    line: &str,
+    layer: Option<&Autocast>,
+    call: &Call,
+    data: &[Option<View<'_>>],
 ) -> Result<Evaluated, PromoteError> {
-    eval_answer_reader(base, default, line.as_bytes())
-}
-
-/// [`eval_answer`] for a line read as a stream (`promote eval` reads lines over 1 MiB so).
-pub fn eval_answer_reader(
-    base: &dyn Policy,
-    default: Option<&Autocast>,
-    line: impl std::io::Read,
-) -> Result<Evaluated, PromoteError> {
-    eval::eval_reader_with(line, take_autocast, |own, call, views| {
-        match own.as_deref().or(default) {
-            Some(layer) => evaluate(base, layer, call, views),
-            None => eval::evaluate(base, call, views),
-        }
-    })
+    match layer {
+        Some(l) => evaluate(base, l, call, data),
+        None => eval::evaluate(base, call, data),
+    }
 }
 
 /// A base policy under an autocast, as a [`Policy`]: what `explain` and the Rust API use.

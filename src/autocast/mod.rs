@@ -25,7 +25,7 @@ mod spec;
 
 pub use builtin::{builtin_autocast, load_autocast_file, AUTOCASTS};
 pub use layer::{
-    answer_line, eval_answer, eval_answer_reader, evaluate, resolve, resolve_traced, take_autocast,
+    cast_data, evaluate, evaluate_under, resolve, resolve_traced, resolve_under, take_autocast,
     Autocasted,
 };
 

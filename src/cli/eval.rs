@@ -56,8 +56,8 @@ pub(crate) fn run(a: EvalArgs) -> Result<i32, PromoteError> {
         &mut out,
         Framing::for_stdin(a.stream.max_line_bytes),
         jsonl::STREAM_ABOVE_BYTES,
-        |line| crate::autocast::eval_answer(&*policy, layer.as_deref(), line),
-        |stream| crate::autocast::eval_answer_reader(&*policy, layer.as_deref(), stream),
+        |line| eval::eval_reader_under(&*policy, layer.as_deref(), line.as_bytes()),
+        |stream| eval::eval_reader_under(&*policy, layer.as_deref(), stream),
         eval::write_answer,
         |e| query::answer_of(&Err(e.clone())).to_string(),
     )?;
@@ -171,10 +171,7 @@ fn one_shot(
         check_shapes(&o.files)?;
         let views: Vec<Option<View<'_>>> =
             o.files.iter().map(|f| f.as_ref().map(Npy::view)).collect();
-        let r = match layer {
-            Some(l) => crate::autocast::evaluate(policy, l, &o.call, &views)?,
-            None => eval::evaluate(policy, &o.call, &views)?,
-        };
+        let r = crate::autocast::evaluate_under(policy, layer, &o.call, &views)?;
         let shape = result_shape(&o.call, &o.files, r.data.len());
         Ok((r, shape))
     });

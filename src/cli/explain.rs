@@ -1,22 +1,24 @@
 //! `promote explain`: parse the call, print the library's [`Explanation`] of it (under one
-//! policy, or under every built-in one after a summary table).
+//! policy, or under every built-in one after a summary table; `--autocast` puts a layer over
+//! each, its step first).
 //!
 //! [`Explanation`]: crate::analysis::Explanation
 
 use clap::Args;
 
 use super::render::{aligned, emit, refuse};
-use super::PolicyArg;
-use crate::analysis::explain;
+use super::{AutocastArg, PolicyArg};
+use crate::analysis::explain_under;
 use crate::error::PromoteError;
 use crate::op::{Call, Op};
 use crate::policy;
-use crate::Policy;
 
 #[derive(Args)]
 pub(crate) struct ExplainArgs {
     #[command(flatten)]
     policy: PolicyArg,
+    #[command(flatten)]
+    autocast: AutocastArg,
     /// Explain under every built-in policy, after a one-line-per-policy summary.
     #[arg(long)]
     all: bool,
@@ -47,9 +49,11 @@ pub(crate) fn run(a: ExplainArgs) -> Result<i32, PromoteError> {
         Ok(call) => call,
         Err(e) => return refuse(&e),
     };
+    let layer = a.autocast.load()?;
+    let layer = layer.as_deref();
     if !a.all {
         let p = a.policy.load()?;
-        let e = explain(&p, &call);
+        let e = explain_under(&p, layer, &call);
         emit(&e.to_string());
         return Ok(super::answer_status(e.outcome.is_ok()));
     }
@@ -57,12 +61,15 @@ pub(crate) fn run(a: ExplainArgs) -> Result<i32, PromoteError> {
     let mut details = String::new();
     for name in policy::BUILTIN {
         let p = policy::builtin(name)?;
-        let answer = match p.resolve(&call) {
+        let answer = match crate::autocast::resolve_under(&*p, layer, &call) {
             Ok(plan) => format!("{}{}", if plan.weak { "~" } else { "" }, plan.result),
             Err(e) => format!("!{}", e.kind().name()),
         };
         rows.push(vec![name.to_string(), answer]);
-        details.push_str(&format!("\n## {name}\n\n{}", explain(&p, &call)));
+        details.push_str(&format!(
+            "\n## {name}\n\n{}",
+            explain_under(&p, layer, &call)
+        ));
     }
     emit(&format!("{}{details}", aligned(&rows)));
     Ok(0)

@@ -36,15 +36,16 @@ pub(crate) fn run(a: ResolveArgs) -> Result<i32, PromoteError> {
     let policy = a.policy.load()?;
     let layer = a.autocast.load()?;
     if !a.call.is_empty() {
-        let r = a.call.join(" ").parse::<Call>().and_then(|c| match &layer {
-            Some(l) => crate::autocast::resolve(&*policy, l, &c),
-            None => crate::Policy::resolve(&*policy, &c),
-        });
+        let r = a
+            .call
+            .join(" ")
+            .parse::<Call>()
+            .and_then(|c| crate::autocast::resolve_under(&*policy, layer.as_deref(), &c));
         super::write_stdout(&format!("{}\n", query::answer_value(&r)))?;
         return Ok(super::answer_status(r.is_ok()));
     }
     serve_stdin(a.stream, |line, out| {
-        out.write_all(crate::autocast::answer_line(&*policy, layer.as_deref(), line).as_bytes())
+        out.write_all(query::answer_line_under(&*policy, layer.as_deref(), line).as_bytes())
     })?;
     Ok(super::EXIT_ANSWERED)
 }

@@ -210,20 +210,35 @@ macro_rules! storage {
         $(#[$m])*
         #[derive(Debug)]
         pub enum $name<$($lt)?> {
+            #[doc = concat!("`bool` elements, as `bool`.")]
             Bool(storage!(@t $wrap, bool)),
+            #[doc = concat!("`uint8` elements, as `u8`.")]
             UInt8(storage!(@t $wrap, u8)),
+            #[doc = concat!("`uint16` elements, as `u16`.")]
             UInt16(storage!(@t $wrap, u16)),
+            #[doc = concat!("`uint32` elements, as `u32`.")]
             UInt32(storage!(@t $wrap, u32)),
+            #[doc = concat!("`uint64` elements, as `u64`.")]
             UInt64(storage!(@t $wrap, u64)),
+            #[doc = concat!("`int8` elements, as `i8`.")]
             Int8(storage!(@t $wrap, i8)),
+            #[doc = concat!("`int16` elements, as `i16`.")]
             Int16(storage!(@t $wrap, i16)),
+            #[doc = concat!("`int32` elements, as `i32`.")]
             Int32(storage!(@t $wrap, i32)),
+            #[doc = concat!("`int64` elements, as `i64`.")]
             Int64(storage!(@t $wrap, i64)),
+            #[doc = concat!("`bfloat16` elements, as `bf16`.")]
             BFloat16(storage!(@t $wrap, bf16)),
+            #[doc = concat!("`float16` elements, as `f16`.")]
             Float16(storage!(@t $wrap, f16)),
+            #[doc = concat!("`float32` elements, as `f32`.")]
             Float32(storage!(@t $wrap, f32)),
+            #[doc = concat!("`float64` elements, as `f64`.")]
             Float64(storage!(@t $wrap, f64)),
+            #[doc = concat!("`complex64` elements, as `C32`.")]
             Complex64(storage!(@t $wrap, C32)),
+            #[doc = concat!("`complex128` elements, as `C64`.")]
             Complex128(storage!(@t $wrap, C64)),
         }
     };

@@ -47,11 +47,19 @@ pub enum KernelError {
     /// An integer divided by zero (PyTorch).
     DivisionByZero,
     /// The op has no kernel for this dtype.
-    Unsupported { op: Op, dtype: crate::DType },
+    Unsupported {
+        /// The op asked for.
+        op: Op,
+        /// The dtype it has no kernel for.
+        dtype: crate::DType,
+    },
     /// Operand lengths that do not broadcast, or a wrong operand count.
     Shape(String),
     /// No kernel computes the op yet (its dtypes resolve; `eval` cannot run it).
-    NoKernel { op: Op },
+    NoKernel {
+        /// The op asked for.
+        op: Op,
+    },
 }
 
 impl std::fmt::Display for KernelError {

@@ -190,28 +190,13 @@ fn checked_call(q: DataQuery, required: bool) -> Result<(Call, Vec<Option<Array>
     Ok((call, arrays))
 }
 
-/// Evaluate a query read with its data, after `take` has taken its own keys out of it.
-fn eval_query<T>(
-    mut q: DataQuery,
-    take: impl FnOnce(&mut Value) -> Result<T, PromoteError>,
-    run: impl FnOnce(T, &Call, &[Option<View<'_>>]) -> Result<Evaluated, PromoteError>,
-) -> Result<Evaluated, PromoteError> {
-    let taken = take(&mut q.query)?;
-    let (call, arrays) = checked_call(q, true)?;
-    let views: Vec<Option<View<'_>>> = arrays
-        .iter()
-        .map(|a| a.as_ref().map(|a| a.view()))
-        .collect();
-    run(taken, &call, &views)
-}
-
-/// Evaluate one query line.
+/// Evaluate one query line (its `"autocast"` key honoured, as everywhere).
 ///
 /// Read through the same reader as [`eval_reader`], so that a line held whole and a line read
 /// as a stream get the same answer to the byte (serde_json places some syntax errors a column
 /// apart when it reads a slice).
 pub fn eval_line(policy: &dyn Policy, line: &str) -> Result<Evaluated, PromoteError> {
-    eval_reader(policy, line.as_bytes())
+    eval_reader_under(policy, None, line.as_bytes())
 }
 
 /// Evaluate one query read from a stream (the bytes of one line, up to its end): the `data`
@@ -221,26 +206,37 @@ pub fn eval_reader(
     policy: &dyn Policy,
     line: impl std::io::Read,
 ) -> Result<Evaluated, PromoteError> {
-    eval_reader_with(
-        line,
-        |_| Ok(()),
-        |(), call, views| evaluate(policy, call, views),
-    )
+    eval_reader_under(policy, None, line)
 }
 
-/// [`eval_reader`] with `run`, after `take` has taken its own keys out of the query (the query
-/// without its `data` arrays): how a layer over the policy reads its key
-/// (`crate::autocast::eval_answer` takes `"autocast"`).
-pub fn eval_reader_with<T>(
+/// [`eval_reader`] under an autocast layer (`promote eval --autocast`); a query's own
+/// `"autocast"` key overrides `autocast`. The one function that evaluates an `eval` line.
+///
+/// ```
+/// use promote::{autocast::builtin_autocast, builtin, kernel::eval::eval_reader_under, DType};
+/// let torch = builtin("torch").unwrap();
+/// let bf16 = builtin_autocast("torch-cpu-bf16").unwrap();
+/// let q = r#"{"op": "matmul", "operands": [{"dtype": "float32", "data": ["1.00390625"]}, {"dtype": "float32", "data": ["1"]}]}"#;
+/// let r = eval_reader_under(&*torch, Some(&bf16), q.as_bytes()).unwrap();
+/// assert_eq!(r.plan.result, DType::BFloat16);
+/// assert_eq!(promote::kernel::value::format_array(r.data.view()), ["1"]);
+/// ```
+pub fn eval_reader_under(
+    policy: &dyn Policy,
+    autocast: Option<&crate::autocast::Autocast>,
     line: impl std::io::Read,
-    take: impl FnOnce(&mut Value) -> Result<T, PromoteError>,
-    run: impl FnOnce(T, &Call, &[Option<View<'_>>]) -> Result<Evaluated, PromoteError>,
 ) -> Result<Evaluated, PromoteError> {
     let mut de =
         serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(1 << 16, line));
-    let q = read_query(&mut de).map_err(not_json)?;
+    let mut q = read_query(&mut de).map_err(not_json)?;
     de.end().map_err(not_json)?;
-    eval_query(q, take, run)
+    let own = crate::autocast::take_autocast(&mut q.query)?;
+    let (call, arrays) = checked_call(q, true)?;
+    let views: Vec<Option<View<'_>>> = arrays
+        .iter()
+        .map(|a| a.as_ref().map(|a| a.view()))
+        .collect();
+    crate::autocast::evaluate_under(policy, own.as_deref().or(autocast), &call, &views)
 }
 
 /// Resolve a query whose tensor operands may carry `data`, as `promote resolve` reads one:
@@ -257,8 +253,20 @@ pub fn eval_reader_with<T>(
 /// assert!(resolve_line(&*numpy, bad).unwrap_err().to_string().contains("300"));
 /// ```
 pub fn resolve_line(policy: &dyn Policy, line: &str) -> Result<Plan, PromoteError> {
-    let (call, _) = checked_call(read_line(line)?, false)?;
-    policy.resolve(&call)
+    resolve_line_under(policy, None, line)
+}
+
+/// [`resolve_line`] under an autocast layer; a query's own `"autocast"` key overrides
+/// `autocast`.
+pub fn resolve_line_under(
+    policy: &dyn Policy,
+    autocast: Option<&crate::autocast::Autocast>,
+    line: &str,
+) -> Result<Plan, PromoteError> {
+    let mut q = read_line(line)?;
+    let own = crate::autocast::take_autocast(&mut q.query)?;
+    let (call, _) = checked_call(q, false)?;
+    crate::autocast::resolve_under(policy, own.as_deref().or(autocast), &call)
 }
 
 /// The error of [`result_len`]: an op without a kernel keeps its kind (`unsupported`); lengths

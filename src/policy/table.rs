@@ -27,15 +27,7 @@ pub fn build(
     if n > 254 {
         return Err((0, 0, format!("{n} nodes: a table holds at most 254")));
     }
-    let node = |ln: usize, c: usize, w: &str| match node(w) {
-        Ok(i) if i < n => Ok(i),
-        Ok(i) => Err((
-            ln,
-            c,
-            format!("`{w}` is node {i}, beyond the table's {n} nodes"),
-        )),
-        Err(m) => Err((ln, c, m)),
-    };
+    let reader = Reader { n, node };
     let mut lines = text.lines().enumerate().filter(|(_, l)| {
         let t = l.trim();
         !t.is_empty() && !t.starts_with('#')
@@ -45,30 +37,70 @@ pub fn build(
         0,
         "the table is empty: write a header row of column names".to_string(),
     ))?;
-    let mut cols = Vec::new();
-    for (c, w) in words(header) {
-        let col = node(hl, c, w)?;
-        if cols.contains(&col) {
-            return Err((hl, c, format!("column `{w}` appears twice in the header")));
-        }
-        cols.push(col);
-    }
-    if cols.is_empty() {
-        return Err((
-            hl,
-            1,
-            "the header row names no columns: write the column nodes first".to_string(),
-        ));
-    }
+    let cols = reader.header(hl, header)?;
     let mut raw: Vec<Vec<Option<Placed>>> = vec![vec![None; n]; n];
     let mut seen = vec![false; n];
     for (ln, line) in lines {
+        reader.row(ln, line, &cols, &mut seen, &mut raw)?;
+    }
+    fill(n, &raw)
+}
+
+/// What reading a table needs: the node count and the name lookup.
+struct Reader<'a> {
+    n: usize,
+    node: &'a dyn Fn(&str) -> Result<usize, String>,
+}
+
+impl Reader<'_> {
+    /// The node a word names, at (line, column), below the table's node count.
+    fn node(&self, ln: usize, c: usize, w: &str) -> Result<usize, TableError> {
+        match (self.node)(w) {
+            Ok(i) if i < self.n => Ok(i),
+            Ok(i) => Err((
+                ln,
+                c,
+                format!("`{w}` is node {i}, beyond the table's {} nodes", self.n),
+            )),
+            Err(m) => Err((ln, c, m)),
+        }
+    }
+
+    /// The header row: the column nodes, each once, at least one.
+    fn header(&self, hl: usize, header: &str) -> Result<Vec<usize>, TableError> {
+        let mut cols = Vec::new();
+        for (c, w) in words(header) {
+            let col = self.node(hl, c, w)?;
+            if cols.contains(&col) {
+                return Err((hl, c, format!("column `{w}` appears twice in the header")));
+            }
+            cols.push(col);
+        }
+        if cols.is_empty() {
+            return Err((
+                hl,
+                1,
+                "the header row names no columns: write the column nodes first".to_string(),
+            ));
+        }
+        Ok(cols)
+    }
+
+    /// One body row: its node (each row once), then one cell per header column.
+    fn row(
+        &self,
+        ln: usize,
+        line: &str,
+        cols: &[usize],
+        seen: &mut [bool],
+        raw: &mut [Vec<Option<Placed>>],
+    ) -> Result<(), TableError> {
         let mut ws = words(line);
         // a line of separators only (`|---|`) has no words: nothing to read
         let Some((c0, rname)) = ws.next() else {
-            continue;
+            return Ok(());
         };
-        let row = node(ln, c0, rname)?;
+        let row = self.node(ln, c0, rname)?;
         if std::mem::replace(&mut seen[row], true) {
             return Err((ln, c0, format!("row `{rname}` appears twice")));
         }
@@ -79,20 +111,7 @@ pub fn build(
                 c,
                 format!("row `{rname}` has more cells than the header has columns"),
             ))?;
-            let cell = match w {
-                "-" => Cell::Never,
-                "." if row == col => {
-                    return Err((ln, c, format!("`.` on the diagonal (`{rname}` with itself) mirrors itself: write the join")));
-                }
-                "." => Cell::Mirror,
-                _ => Cell::Node(node(ln, c, w).map_err(|(l, c, m)| {
-                    (
-                        l,
-                        c,
-                        m.replacen(&format!("`{w}`"), &format!("`{w}` in row `{rname}`"), 1),
-                    )
-                })?),
-            };
+            let cell = self.cell(ln, c, w, rname, row == col)?;
             raw[row][col] = Some(Placed {
                 cell,
                 line: ln,
@@ -110,8 +129,33 @@ pub fn build(
                 ),
             ));
         }
+        Ok(())
     }
-    fill(n, &raw)
+
+    /// One cell of row `rname`: `-`, `.` (not on the diagonal) or a node name.
+    fn cell(
+        &self,
+        ln: usize,
+        c: usize,
+        w: &str,
+        rname: &str,
+        diagonal: bool,
+    ) -> Result<Cell, TableError> {
+        Ok(match w {
+            "-" => Cell::Never,
+            "." if diagonal => {
+                return Err((ln, c, format!("`.` on the diagonal (`{rname}` with itself) mirrors itself: write the join")));
+            }
+            "." => Cell::Mirror,
+            _ => Cell::Node(self.node(ln, c, w).map_err(|(l, c, m)| {
+                (
+                    l,
+                    c,
+                    m.replacen(&format!("`{w}`"), &format!("`{w}` in row `{rname}`"), 1),
+                )
+            })?),
+        })
+    }
 }
 
 /// The join table of the cells read, each `.` reading its mirror across the diagonal.

@@ -30,7 +30,8 @@ NAMES.update({
 RULES = [
     # a Python scalar where the function takes tensors: "x must be tensor type, but got <class 'int'>"
     ("TypeError", r"^[xy] must be tensor type, but got <class '(int|float|complex|bool)'>", "!unsupported"),
-    ("AttributeError", r"^'(int|float|complex|bool)' object has no attribute 'dtype'", "!unsupported"),
+    ("AttributeError", r"^'(int|float|complex|bool)' object has no attribute '(dtype|flatten)'",
+     "!unsupported"),
     ("*", r"must be (a )?Tensor|should be a Tensor|Expected.*Tensor|received.*\b(int|float|bool|complex)\b",
      "!unsupported"),
     ("*", r"is not registered|not support|Unsupported|only support|should be one of|must be one of|"

@@ -16,9 +16,11 @@ all/safe only), Python literals.
   23 binary ops in tests/fixtures/resolve).  The pairs: tensor x tensor, tensor x 0-d, 0-d x
   tensor, tensor x literal, literal x tensor, 0-d x 0-d, and with weak tensors weak x
   tensor/weak/literal/0-d and back.
-* reductions (whole tensor): every dtype as n-d tensor, 0-d tensor (value 1) and weak tensor,
-  without `dtype=`, and with `dtype=D` for every dtype D of the framework for the reductions whose
-  function takes a dtype argument in that framework (DTYPE_ARG, per adapter).
+* reductions (whole tensor): every dtype as n-d tensor, 0-d tensor holding each value of
+  cases.ZERO_DIM_VALUES, weak tensor, and UNARY_LITERALS (`np.sum(1)`; a function that refuses a
+  Python scalar answers `!unsupported`), without `dtype=`, and with `dtype=D` for every dtype D of
+  the framework for the reductions whose function takes a dtype argument in that framework
+  (DTYPE_ARG, per adapter).
 """
 from __future__ import annotations
 
@@ -88,10 +90,10 @@ def cells(adapter, dtypes=DTYPES, weak=False, ops=None):
     for op in REDUCTIONS:
         if op not in want:
             continue
-        for a in T + Z1 + W:
+        for a in T + Z + W + UL:
             yield Cell(op, (a,))
         if op in DTYPE_ARG[adapter]:
-            for a in T + Z1 + W:
+            for a in T + Z1 + W + UL:
                 for d in dts:
                     yield Cell(op, (a,), dtype=d)
 

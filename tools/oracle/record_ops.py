@@ -43,10 +43,25 @@ def main():
                     help="VAR=VALUE: run every --every-th cell with and without this environment "
                          "variable (e.g. JAX_OPS_EAGER=1) and report the cells that differ")
     ap.add_argument("--every", type=int, default=20)
+    ap.add_argument("--merge", action="store_true",
+                    help="record only the cells not yet in the fixture (with --ops: also every "
+                         "cell of those ops) and keep the fixture's other answers")
     a = ap.parse_args()
     adapter, mode, pin, dtypes, weak = POLICIES[a.policy]
     ops = a.ops.split(",") if a.ops else None
     cs = [c for c in ops_cases.cells(adapter, dtypes, weak, ops) if a.grep in str(c)]
+    old = {}
+    path = os.path.join(ROOT, "tests", "fixtures", "resolve-ops", a.policy + ".txt.gz")
+    if a.merge:
+        every = list(ops_cases.cells(adapter, dtypes, weak))
+        with gzip.open(path, "rt") as f:
+            header = f.readline().rstrip("\n")
+            for line in f:
+                if not line.startswith("#"):
+                    k, _, v = line.rstrip("\n").rpartition(" : ")
+                    old[k] = v
+        cs = [c for c in every if str(c) not in old or (ops and c.op in ops)]
+        print(f"{a.policy}: recording {len(cs)} cells, keeping {len(every) - len(cs)}")
     if a.limit:
         cs = cs[: a.limit]
     env = dict(os.environ, PYTHONWARNINGS="ignore")
@@ -62,18 +77,24 @@ def main():
         print(f"{a.policy}: {len(sample) - len(diff)} of {len(sample)} sampled cells agree with {a.compare_env}")
         return
     rows = harness.run(cs, a.python, "ops_" + adapter, mode, timeout=a.timeout, env=env)
+    if a.merge:
+        new = {str(c): ans for c, ans in rows}
+        rows = [(c, new[str(c)] if str(c) in new else old[str(c)]) for c in every]
+        cs = every
     if a.dry_run:
         for c, ans in rows:
             print(f"{c} : {ans}")
         return
-    path = os.path.join(ROOT, "tests", "fixtures", "resolve-ops", a.policy + ".txt.gz")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     tmp = path + ".tmp"
     log = collections.OrderedDict()
     bad = 0
     with gzip.open(tmp, "wt", compresslevel=9) as f:
-        f.write(f"# policy={a.policy} framework={pin} python={platform.python_version()} "
-                f"recorded={datetime.date.today()} by tools/oracle/record_ops.py (issue 12 ops)\n")
+        if a.merge:
+            f.write(f"{header}; cells added {datetime.date.today()} by record_ops.py --merge\n")
+        else:
+            f.write(f"# policy={a.policy} framework={pin} python={platform.python_version()} "
+                    f"recorded={datetime.date.today()} by tools/oracle/record_ops.py (issue 12 ops)\n")
         for c, ans in rows:
             tok, _, detail = ans.partition("\t")
             if tok.startswith("?"):
@@ -86,6 +107,13 @@ def main():
                 log[key] = (n + 1, first)
     logpath = os.path.join(HERE, "notes", "ops-logs", a.policy + ".log.gz")
     os.makedirs(os.path.dirname(logpath), exist_ok=True)
+    if a.merge and os.path.exists(logpath):
+        # the kept cells' evidence stays: the new messages are added to the old log's counts
+        with gzip.open(logpath, "rt") as f:
+            for line in list(f)[1:]:
+                op, tok, n, first, detail = line.rstrip("\n").split("\t", 4)
+                m, f1 = log.get((op, tok, detail), (0, first))
+                log[(op, tok, detail)] = (m + int(n), f1)
     with gzip.open(logpath, "wt", compresslevel=9) as f:
         f.write("# op\tanswer\tcount\tfirst cell\tdetail (dtype names replaced by D)\n")
         for (op, tok, detail), (n, first) in log.items():

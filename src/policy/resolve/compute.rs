@@ -46,7 +46,9 @@ impl RulePolicy {
             }
         }
         let rule = r.rule;
+        // a weak bool stays weak only where it is not converted: no lattice has a weak bool node
         if !rule.keep_weak
+            || (promoted == DType::Bool && compute != DType::Bool)
             || (rule.weak_only_scalars
                 && !r
                     .ins

@@ -145,6 +145,16 @@ impl RulePolicy {
         all_weak_join_dtypes: bool,
         steps: &mut Trace,
     ) -> Result<(Option<DType>, bool), PromoteError> {
+        if let [only] = ins {
+            steps.note(|| {
+                Step::Weak(format!(
+                    "one operand is not promoted: it stays {}{}",
+                    if only.weak { "weakly typed " } else { "" },
+                    only.dtype
+                ))
+            });
+            return Ok((Some(only.dtype), only.weak));
+        }
         if all_weak_join_dtypes && ins.iter().all(|i| i.weak) {
             let mut acc = ins[0].dtype.index();
             for i in &ins[1..] {
