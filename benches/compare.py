@@ -324,8 +324,10 @@ def main():
                 continue
             case = Case(lib, call, n)
             case.check()
+            load_before = os.getloadavg()
             times, faults = run_case(case, a.rounds, a.pause)
-            rows.append(analyse(case, times, faults) | {"raw": times})
+            rows.append(analyse(case, times, faults)
+                        | {"raw": times, "load": [load_before, os.getloadavg()]})
             case.close()
             del case
             gc.collect()

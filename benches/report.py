@@ -40,15 +40,23 @@ def one_thread(rows):
 
 def two_threads(rows):
     head = ["case", "n", "promote@2 ms", "× NumPy (1 thread)", "torch@2 ms", "× torch@2",
-            "floor ms (copy)", "promote@2 / floor"]
+            "floor ms (copy)", "promote@2 / floor", "load"]
     body = []
     for r in rows:
         t, q = r["times"], r["ratios"]
         f = q["x floor @2"]
         body.append([r["case"], size(r["elements"]), ms(t["promote[numpy]@2"]), ratio(q["vs numpy @2"]),
                      ms(t["torch@2"]), ratio(q["vs torch @2"]),
-                     f"{f['floor_s'] * 1e3:.1f} ({f['floor']})", ratio(f)])
+                     f"{f['floor_s'] * 1e3:.1f} ({f['floor']})", ratio(f), load(r)])
     return table(head, body)
+
+
+def load(r):
+    """The 1-minute load average before and after the case's rounds."""
+    if "load" not in r:
+        return "-"
+    before, after = r["load"]
+    return f"{before[0]:.1f}–{after[0]:.1f}"
 
 
 def allocating(rows):

@@ -472,6 +472,10 @@ impl Operand {
 /// assert!(held_value(DType::Int16, "1.5").is_err());
 /// assert!(held_value(DType::Int8, "300").is_err());
 /// assert_eq!(held_value(DType::Float32, "1").unwrap(), Literal::Float(1.0));
+/// // the narrow dtypes, through their codec: float8_e4m3fn rounds 0.3 to 0.3125
+/// assert_eq!(held_value(DType::FLOAT8_E4M3FN, "0.3").unwrap(), Literal::Float(0.3125));
+/// assert!(held_value(DType::INT4, "7").is_ok() && held_value(DType::INT4, "8").is_err());
+/// assert!(held_value(DType::UINT2, "-1").is_err());
 /// ```
 pub fn held_value(dtype: DType, text: &str) -> Result<Literal, PromoteError> {
     use crate::kernel::array::Element;
@@ -483,6 +487,9 @@ pub fn held_value(dtype: DType, text: &str) -> Result<Literal, PromoteError> {
             example_value(dtype)
         ))
     };
+    if let Some(format) = dtype.format() {
+        return narrow_held_value(format, text).map_err(refuse);
+    }
     let a = parse_array(dtype, &[text]).map_err(refuse)?;
     // the value exactly as the dtype holds it (float16's 65504 stays 65504, not its repr 65500)
     let lit = match dtype.kind() {
@@ -503,9 +510,61 @@ pub fn held_value(dtype: DType, text: &str) -> Result<Literal, PromoteError> {
     lit.ok_or_else(|| refuse("it has no value".into()))
 }
 
+/// The value a 0-d tensor of a narrow dtype holds when written as `text`, through the narrow
+/// codec: a float rounds once to the format as ml_dtypes casts a Python float (so it may
+/// overflow to inf or NaN, as the classic floats overflow to inf); an int must fit the format's
+/// bits; complex32's components round to float16.
+fn narrow_held_value(
+    f: &crate::kernel::narrow::format::Format,
+    text: &str,
+) -> Result<Literal, String> {
+    use crate::kernel::array::{Element, C64};
+    use crate::kernel::narrow::codec::{decode_exact, encode_f64};
+    use crate::kernel::narrow::format::Kind as NarrowKind;
+    use crate::kernel::narrow::rules::CastRules;
+    use crate::kernel::value::parse_array;
+    let real = |t: &str| -> Result<f64, String> {
+        let a = parse_array(DType::Float64, &[t])?;
+        Ok(f64::slice(a.view()).map_or(f64::NAN, |v| v[0]))
+    };
+    match f.kind {
+        NarrowKind::Float => {
+            let x = real(text)?;
+            Ok(Literal::Float(decode_exact(
+                f,
+                encode_f64(f, &CastRules::ml_dtypes(f), x),
+            )))
+        }
+        NarrowKind::SignedInt | NarrowKind::UnsignedInt => {
+            let bad = || format!("`{text}` is not an int of {} bits", f.bits);
+            let i = PyInt::parse(text).ok_or_else(bad)?;
+            let (lo, hi) = match f.kind {
+                NarrowKind::SignedInt => (-(1i128 << (f.bits - 1)), (1i128 << (f.bits - 1)) - 1),
+                _ => (0, (1i128 << f.bits) - 1),
+            };
+            match i.exact() {
+                Some(v) if (lo..=hi).contains(&v) => Ok(Literal::Int(i)),
+                _ => Err(format!(
+                    "`{text}` does not fit {}, whose range is {lo}..={hi}",
+                    f.name
+                )),
+            }
+        }
+        NarrowKind::Complex => {
+            let a = parse_array(DType::Complex128, &[text])?;
+            let z = C64::slice(a.view())
+                .map(|v| v[0])
+                .ok_or("it has no value")?;
+            let half = |x: f64| half::f16::from_f64(x).to_f64();
+            Ok(Literal::Complex(half(z.re), half(z.im)))
+        }
+    }
+}
+
 fn example_value(d: DType) -> &'static str {
     match d.kind() {
         crate::Kind::Bool => "True",
+        crate::Kind::Unsigned | crate::Kind::Signed if d.format().is_some() => "1",
         crate::Kind::Unsigned | crate::Kind::Signed => "5",
         crate::Kind::Float => "1.5",
         crate::Kind::Complex => "(1+2j)",

@@ -35,6 +35,10 @@ fn a_full_disk_is_exit_3_for_every_subcommand() {
         &["table", "-p", "numpy"],
         &["explain", "-p", "numpy", "add", "int8", "int8"],
         &["lattice", "-p", "jax"],
+        &["check", "--builtin", "numpy"],
+        &["diff", "numpy", "torch"],
+        &["ops", "-p", "numpy"],
+        &["autocasts"],
         &[
             "bench",
             "-n",
@@ -75,6 +79,11 @@ fn a_closed_pipe_is_exit_3_not_a_panic() {
         &["resolve", "add", "int8", "int8"][..],
         &["eval", "add", "int8(1)", "2"],
         &["policies"],
+        &["dtypes", "-p", "numpy"],
+        &["table", "-p", "numpy"],
+        &["explain", "-p", "numpy", "add", "int8", "int8"],
+        &["lattice", "-p", "jax"],
+        &["check", "--builtin", "numpy"],
         &[
             "bench",
             "-n",

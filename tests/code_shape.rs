@@ -32,25 +32,15 @@ fn is_test_attr(attrs: &[syn::Attribute]) -> bool {
             return true;
         }
         if p.is_ident("cfg") {
-            let text = a.meta.to_token_stream_string();
+            let text = meta_text(&a.meta);
             return text.contains("test") && !text.contains("not");
         }
         false
     })
 }
 
-trait MetaText {
-    fn to_token_stream_string(&self) -> String;
-}
-
-impl MetaText for syn::Meta {
-    fn to_token_stream_string(&self) -> String {
-        quote_free(self)
-    }
-}
-
 /// The tokens of an attribute's meta as text, without the `quote` crate.
-fn quote_free(meta: &syn::Meta) -> String {
+fn meta_text(meta: &syn::Meta) -> String {
     match meta {
         syn::Meta::List(list) => list.tokens.to_string(),
         syn::Meta::Path(p) => p.segments.iter().map(|s| s.ident.to_string()).collect(),

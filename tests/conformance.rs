@@ -186,8 +186,15 @@ fn fixtures(folder: &str) -> Vec<(String, std::path::PathBuf)> {
 
 /// Replay the fixtures of `folder` and print one table row per policy; the misses of each are
 /// written to `CARGO_TARGET_TMPDIR/{folder}-misses-NAME.txt`. Returns the misses of the
-/// policies `complete` says must match (all of them when `PROMOTE_POLICY` is set).
-fn replay_table(folder: &str, what: &str, complete: impl Fn(&str) -> bool) -> Vec<String> {
+/// policies `complete` says must match (all of them when `PROMOTE_POLICY` is set), except the
+/// `known` misses `(policy, miss)`, which are counted and printed; a known miss that no longer
+/// misses is returned too, so the list stays exact.
+fn replay_table(
+    folder: &str,
+    what: &str,
+    complete: impl Fn(&str) -> bool,
+    known: &[(&str, &str)],
+) -> Vec<String> {
     println!("\n| policy | {what} | matched | not recordable (X) | conformance |");
     println!("| --- | ---: | ---: | ---: | ---: |");
     let dump = Path::new(env!("CARGO_TARGET_TMPDIR"));
@@ -207,11 +214,22 @@ fn replay_table(folder: &str, what: &str, complete: impl Fn(&str) -> bool) -> Ve
             dump.join(format!("{folder}-misses-{name}.txt")),
             r.misses.join("\n"),
         );
-        if !r.misses.is_empty() && (complete(&name) || forced) {
-            let first = r.misses.iter().take(20).cloned().collect::<Vec<_>>();
+        let is_known = |m: &str| known.contains(&(name.as_str(), m));
+        let listed: Vec<&str> = known.iter().filter(|k| k.0 == name).map(|k| k.1).collect();
+        if !listed.is_empty() {
+            println!("{name}: {} known misses, listed in the test", listed.len());
+        }
+        for gone in listed.iter().filter(|m| !r.misses.iter().any(|x| x == *m)) {
+            failed.push(format!(
+                "{name}: listed as a known miss, but matches now: {gone}"
+            ));
+        }
+        let misses: Vec<&String> = r.misses.iter().filter(|m| !is_known(m)).collect();
+        if !misses.is_empty() && (complete(&name) || forced) {
+            let first = misses.iter().take(20).collect::<Vec<_>>();
             failed.push(format!(
                 "{name}: {} mismatches, first: {first:#?}",
-                r.misses.len()
+                misses.len()
             ));
         }
     }
@@ -239,7 +257,12 @@ const OPS_COMPLETE: &[&str] = &[
 /// reductions with `dtype=`, `divmod`'s two results) the same way.
 #[test]
 fn every_recorded_op_cell_matches() {
-    let failed = replay_table("resolve-ops", "op cells", |n| OPS_COMPLETE.contains(&n));
+    let failed = replay_table(
+        "resolve-ops",
+        "op cells",
+        |n| OPS_COMPLETE.contains(&n),
+        &[],
+    );
     assert!(failed.is_empty(), "{failed:#?}");
 }
 
@@ -247,9 +270,47 @@ fn every_recorded_op_cell_matches() {
 /// function on two Python scalars (`np.add(1, 1)`, `torch.add`, `tf.math.add`, ...; an operator
 /// on two Python scalars never reaches a framework), the 21 element-wise ops over every pair of
 /// the 46 literals of `tools/oracle/cases.py`, recorded by `tools/oracle/record_scalars.py`.
-/// A second table, 100% per policy (TensorFlow's grids wait in `resolve-scalars/pending/`).
+/// A second table, 100% per policy.
 #[test]
 fn every_recorded_scalar_pair_matches() {
-    let failed = replay_table("resolve-scalars", "scalar x scalar cells", |_| true);
+    let failed = replay_table("resolve-scalars", "scalar x scalar cells", |_| true, &[]);
+    assert!(failed.is_empty(), "{failed:#?}");
+}
+
+/// The policies whose narrow recordings must replay at 100%, but for [`NARROW_KNOWN_MISSES`].
+/// (Only PyTorch's narrow recording is checked in so far: JAX's lattice rows for the narrow
+/// dtypes are checked by the tests of `promote check`/`lattice`, not by a recording.)
+const NARROW_COMPLETE: &[&str] = &["jax", "jax-x64", "jax-strict", "torch"];
+
+/// The narrow cells that do not match, each for the same reason: a float16 meeting a 0-d
+/// complex32 is complex32 in PyTorch's narrow recording, but the torch policy answers
+/// `!unsupported` for a float16 meeting a lower complex, because its classic recordings
+/// (`tests/fixtures/resolve/torch.txt.gz`, whose vocabulary had no complex32) record the
+/// complex32 that float16 + `1j` gives as `!unsupported`. Both cannot pass until the classic
+/// recordings are re-recorded with complex32 in their vocabulary.
+const NARROW_KNOWN_MISSES: &[(&str, &str)] = &[
+    (
+        "torch",
+        "add complex32(1) float16 : want complex32, got !unsupported",
+    ),
+    (
+        "torch",
+        "add float16 complex32(1) : want complex32, got !unsupported",
+    ),
+];
+
+/// The narrow dtypes (issue 11: float8, float6, float4, int4, int2, complex32): `add` of each
+/// with every dtype, with literals, as 0-d and weak tensors (`tests/fixtures/resolve-narrow/`,
+/// recorded by `tools/oracle/record_narrow.py`). 100% for the policies of [`NARROW_COMPLETE`]
+/// but for the [`NARROW_KNOWN_MISSES`], which are counted. (NumPy's recording, whose rules are
+/// not written yet, waits in `resolve-narrow/pending/`.)
+#[test]
+fn every_recorded_narrow_cell_matches() {
+    let failed = replay_table(
+        "resolve-narrow",
+        "narrow dtype cells",
+        |n| NARROW_COMPLETE.contains(&n),
+        NARROW_KNOWN_MISSES,
+    );
     assert!(failed.is_empty(), "{failed:#?}");
 }

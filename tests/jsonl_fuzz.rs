@@ -4,8 +4,10 @@
 //! `eval` data. The properties: nothing panics, every line gets exactly one answer, every
 //! answer is one JSON object with a dtype or an error kind of the spec.
 //!
-//! `cargo test` runs a CI-sized sample; before a release, run the long form:
-//! `FUZZ_CASES=1000000 cargo test --release --test jsonl_fuzz -- --ignored fuzz`.
+//! `cargo test` runs a CI-sized sample; before a release, run the long form for ten minutes:
+//! `FUZZ_SECONDS=600 cargo test --release --test jsonl_fuzz -- --ignored fuzz --nocapture`
+//! (each of the three long tests runs fresh random batches until the time is spent and prints
+//! how many cases it ran), or a fixed number of cases: `FUZZ_CASES=1000000 ...`.
 
 use promote::jsonl::{serve, serve_streaming, Framing};
 use promote::kernel::eval;
@@ -16,7 +18,7 @@ use proptest::test_runner::{Config, TestRunner};
 const CAP: usize = 512;
 
 fn dtype() -> impl Strategy<Value = DType> {
-    (0..DType::COUNT).prop_map(|i| DType::ALL[i])
+    (0..promote::dtype::CLASSIC.len()).prop_map(|i| DType::ALL[i])
 }
 
 /// Text that is nearly a Python literal: valid ones, and the near misses of the grammar.
@@ -317,11 +319,31 @@ fn eval_data(cases: u32) {
     });
 }
 
-fn long_cases() -> u32 {
-    std::env::var("FUZZ_CASES")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(200_000)
+/// The long runs' budget, from the environment: `FUZZ_SECONDS` (fresh random batches until the
+/// time is spent) or `FUZZ_CASES` (that many cases; 200,000 when neither is set). `share`
+/// divides the cases for a generator whose cases cost more. Prints what was run.
+fn long_run(name: &str, share: u32, test: impl Fn(u32)) {
+    let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok());
+    let start = std::time::Instant::now();
+    let mut cases = 0u64;
+    match env("FUZZ_SECONDS") {
+        Some(secs) => {
+            let batch = 20_000 / share;
+            while start.elapsed().as_secs() < secs {
+                test(batch);
+                cases += u64::from(batch);
+            }
+        }
+        None => {
+            let n = env("FUZZ_CASES").unwrap_or(200_000) as u32 / share;
+            test(n);
+            cases = u64::from(n);
+        }
+    }
+    println!(
+        "fuzz {name}: {cases} cases in {:.1} s, nothing found",
+        start.elapsed().as_secs_f64()
+    );
 }
 
 #[test]
@@ -342,19 +364,19 @@ fn eval_data_never_panics() {
 #[test]
 #[ignore = "the long fuzz run: cargo test --release -- --ignored fuzz"]
 fn fuzz_calls_long() {
-    calls(long_cases());
+    long_run("calls", 1, calls);
 }
 
 #[test]
 #[ignore = "the long fuzz run: cargo test --release -- --ignored fuzz"]
 fn fuzz_streams_long() {
-    streams(long_cases() / 4);
+    long_run("streams", 4, streams);
 }
 
 #[test]
 #[ignore = "the long fuzz run: cargo test --release -- --ignored fuzz"]
 fn fuzz_eval_data_long() {
-    eval_data(long_cases());
+    long_run("eval data", 1, eval_data);
 }
 
 /// Found by the long fuzz (`FUZZ_CASES=1500000`): serde_json placed "number out of range" a

@@ -73,6 +73,7 @@ fn pool(d: DType) -> Vec<&'static str> {
             "(nan+0j)",
             "(1e+300+1e+300j)",
         ],
+        _ => vec![], // the narrow dtypes have no typed kernel (the tests iterate the classic)
     }
 }
 
@@ -89,12 +90,14 @@ const FAST: Tuning = Tuning {
     parallel_min: 512,
     stream_min_bytes: 0,
     fused: true,
+    prefetch: true,
 };
 const PLAIN: Tuning = Tuning {
     chunk_bytes: 1 << 20,
     parallel_min: usize::MAX,
     stream_min_bytes: usize::MAX,
     fused: false,
+    prefetch: false,
 };
 
 /// The plain serial baseline run, then the fast strategies on every SIMD path.
@@ -130,8 +133,8 @@ fn every_path_agrees_with_the_plain_serial_run() {
     for policy in ["numpy", "torch"] {
         let p = builtin(policy).unwrap();
         let sem = p.semantics();
-        for a in DType::ALL {
-            for b in DType::ALL {
+        for a in DType::classic() {
+            for b in DType::classic() {
                 let (x, y) = (array(a, n, 1), array(b, n, 2));
                 let (x1, y1) = (array(a, 1, 3), array(b, 1, 4));
                 for op in ops {
@@ -161,7 +164,7 @@ fn every_path_agrees_with_the_plain_serial_run() {
             }
         }
         // reductions: the parallel pairwise tree is the serial one
-        for d in DType::ALL {
+        for d in DType::classic() {
             let big = array(d, 200_003, 5);
             let call: Call = format!("sum {d}").parse().unwrap();
             if let Ok(plan) = p.resolve(&call) {

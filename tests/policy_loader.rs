@@ -172,6 +172,23 @@ fn cycles_point_at_the_edge_line() {
 }
 
 #[test]
+fn ambiguous_joins_point_at_the_edge_line() {
+    // bool and int8 are both below int16 and float32, which are unordered
+    let src = LATTICE
+        .replace(
+            "bool -> int8\nint8 -> int16\nint16 -> float32\n",
+            "bool -> int16 float32\nint8 -> int16 float32\n",
+        )
+        .replace("[lattice]\n", "[lattice]\npartial = true\n");
+    let e = compile(&src, "lat.toml").unwrap_err().to_string();
+    assert!(e.contains("no least upper bound"), "{e}");
+    assert!(
+        e.starts_with("lat.toml:9:") || e.starts_with("lat.toml:10:"),
+        "not at an edge line (9 or 10): {e}"
+    );
+}
+
+#[test]
 fn a_non_utf8_file_points_at_the_first_bad_byte() {
     let dir = std::env::temp_dir().join(format!("promote-utf8-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -287,4 +304,53 @@ fn the_kernel_semantics_are_named_and_default_to_numpy() {
         e.starts_with("p.toml:19:1:") && e.contains("semantic"),
         "{e}"
     );
+}
+
+#[test]
+fn convert_first_rules_say_what_they_need() {
+    let with = |rule: &str| format!("{MINI}\n[[rules]]\nops = [\"add\"]\n{rule}\n");
+    let ok = with(
+        "at = \"arguments\"\nfirst = { class = [\"literal\"] }\nsecond = { class = [\"literal\"] }\nthen = \"convert_first\"\nconvert = { int = \"int16\", float = \"float32\" }",
+    );
+    let p = compile(&ok, "p.toml").unwrap();
+    // the first literal is converted alone: an int16 0-d tensor, which the float literal joins
+    let c: promote::Call = "add 1 2.5".parse().unwrap();
+    assert_eq!(
+        promote::Policy::resolve(&p, &c).unwrap().result,
+        promote::DType::Float32
+    );
+    let c: promote::Call = "add 40000 1".parse().unwrap();
+    let e = promote::Policy::resolve(&p, &c).unwrap_err();
+    assert_eq!(e.kind(), promote::ErrorKind::Overflow, "{e}");
+    assert!(e.to_string().contains("40000"), "{e}");
+    for (rule, says) in [
+        (
+            "at = \"operands\"\nfirst = { class = [\"literal\"] }\nthen = \"convert_first\"\nconvert = { int = \"int16\" }",
+            "use it at arguments",
+        ),
+        (
+            "at = \"arguments\"\nthen = \"convert_first\"\nconvert = { int = \"int16\" }",
+            "first = { class = [\"literal\"] }",
+        ),
+        (
+            "at = \"arguments\"\nfirst = { class = [\"literal\"] }\nthen = \"convert_first\"",
+            "go together",
+        ),
+        (
+            "at = \"arguments\"\nfirst = { class = [\"literal\"] }\nthen = \"unsupported\"\nconvert = { int = \"int16\" }",
+            "go together",
+        ),
+        (
+            "at = \"arguments\"\nfirst = { class = [\"literal\"] }\nthen = \"convert_first\"\nconvert = { integer = \"int16\" }",
+            "convert's keys are bool, int, float, complex",
+        ),
+        (
+            "at = \"arguments\"\nfirst = { class = [\"literal\"] }\nthen = \"convert_first\"\nconvert = { int = \"int16\" }\nliteral = { int = \"i9\" }",
+            "i9",
+        ),
+    ] {
+        let e = err(&with(rule));
+        assert!(e.contains(says), "{rule}: {e}");
+        assert!(e.starts_with("p.toml:"), "{e}");
+    }
 }

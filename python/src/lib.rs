@@ -66,14 +66,14 @@ impl PyPolicy {
     /// The result dtype of `op` over two strong tensors, from the table.
     fn pair(&self, op: Op, a: DType, b: DType) -> Option<DType> {
         let t = self.pairs.get_or_init(|| {
-            let mut t = vec![NO_PAIR; Op::all().len() * 15 * 15];
+            let mut t = vec![NO_PAIR; Op::all().len() * DType::COUNT * DType::COUNT];
             for op in Op::all().into_iter().filter(|o| o.arity() == 2) {
                 for x in DType::ALL {
                     for y in DType::ALL {
                         let call =
                             Call::new(op, vec![Operand::tensor(x), Operand::tensor(y)], None);
                         if let Ok((d, _)) = call.and_then(|c| self.inner.result(&c)) {
-                            t[(op.index() * 15 + x.index()) * 15 + y.index()] = d.index() as u8;
+                            t[(op.index() * DType::COUNT + x.index()) * DType::COUNT + y.index()] = d.index() as u8;
                         }
                     }
                 }
@@ -81,7 +81,7 @@ impl PyPolicy {
             t
         });
         match t
-            .get((op.index() * 15 + a.index()) * 15 + b.index())
+            .get((op.index() * DType::COUNT + a.index()) * DType::COUNT + b.index())
             .copied()
             .unwrap_or(NO_PAIR)
         {

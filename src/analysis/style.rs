@@ -218,15 +218,40 @@ impl Style {
 
     /// The dtypes as rows, in this style's order.
     pub fn order(self, with: With) -> Vec<DType> {
-        use DType::*;
         match (self, with) {
             (Style::Paddle, With::Tensors) => vec![
-                BFloat16, Float16, Float32, Float64, Bool, UInt8, UInt16, UInt32, UInt64, Int8,
-                Int16, Int32, Int64, Complex64, Complex128,
+                DType::BFloat16,
+                DType::Float16,
+                DType::Float32,
+                DType::Float64,
+                DType::Bool,
+                DType::UInt8,
+                DType::UInt16,
+                DType::UInt32,
+                DType::UInt64,
+                DType::Int8,
+                DType::Int16,
+                DType::Int32,
+                DType::Int64,
+                DType::Complex64,
+                DType::Complex128,
             ],
             (Style::Paddle, _) => vec![
-                Bool, UInt8, UInt16, UInt32, UInt64, Int8, Int16, Int32, Int64, BFloat16, Float16,
-                Float32, Float64, Complex64, Complex128,
+                DType::Bool,
+                DType::UInt8,
+                DType::UInt16,
+                DType::UInt32,
+                DType::UInt64,
+                DType::Int8,
+                DType::Int16,
+                DType::Int32,
+                DType::Int64,
+                DType::BFloat16,
+                DType::Float16,
+                DType::Float32,
+                DType::Float64,
+                DType::Complex64,
+                DType::Complex128,
             ],
             _ => DType::ALL.to_vec(),
         }

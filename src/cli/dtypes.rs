@@ -47,6 +47,28 @@ fn note(p: &RulePolicy, d: DType) -> String {
     v.join(", ")
 }
 
+/// A float's layout and special values: `e4m3 finite-only nan`, `e5m2 nan inf`, `e4m3 nan
+/// unsigned-zero`; empty for bool and integers.
+fn predicates(d: DType) -> String {
+    if !d.is_inexact() {
+        return String::new();
+    }
+    let mut v = vec![format!("e{}m{}", d.exponent_bits(), d.mantissa_bits())];
+    if d.finite_only() {
+        v.push("finite-only".into());
+    }
+    if d.has_nan() {
+        v.push("nan".into());
+    }
+    if d.has_inf() {
+        v.push("inf".into());
+    }
+    if d.unsigned_zero() {
+        v.push("unsigned-zero".into());
+    }
+    v.join(" ")
+}
+
 /// Where a Python literal enters the promotion, as the policy's plan says (`int64`, `i* (weak)`).
 fn literal_entry(p: &RulePolicy, lit: &str) -> Option<String> {
     let call = Call::new(
@@ -107,6 +129,14 @@ fn json_report(p: &RulePolicy, weak: &[&Node], literals: &[LiteralRow<'_>]) -> S
             "short": d.short_name(),
             "kind": d.kind().name(),
             "bits": d.bits(),
+            "itemsize": d.itemsize(),
+            "exponent_bits": d.exponent_bits(),
+            "mantissa_bits": d.mantissa_bits(),
+            "finite_only": d.finite_only(),
+            "has_nan": d.has_nan(),
+            "has_inf": d.has_inf(),
+            "unsigned_zero": d.unsigned_zero(),
+            "spellings": d.format().map_or(&[][..], |f| f.spellings).iter().map(|s| json!({"framework": s.framework, "name": s.name})).collect::<Vec<_>>(),
             "aliases": d.aliases()[1..].to_vec(),
             "available": p.has(*d),
             "canonical": p.canonical(*d).name(),
@@ -121,16 +151,18 @@ fn json_report(p: &RulePolicy, weak: &[&Node], literals: &[LiteralRow<'_>]) -> S
 
 fn text_report(p: &RulePolicy, weak: &[&Node], literals: &[LiteralRow<'_>]) -> String {
     let mut s = format!(
-        "{} ({}): {} of the 15 dtypes\n\n",
+        "{} ({}): {} of the {} dtypes\n\n",
         p.name,
         p.framework,
-        p.dtypes().len()
+        p.dtypes().len(),
+        DType::COUNT
     );
     let mut rows = vec![vec![
         "dtype".to_string(),
         "short".into(),
         "kind".into(),
         "bits".into(),
+        "format".into(),
         "also written".into(),
         "in this policy".into(),
     ]];
@@ -140,6 +172,7 @@ fn text_report(p: &RulePolicy, weak: &[&Node], literals: &[LiteralRow<'_>]) -> S
             d.short_name().into(),
             d.kind().name().into(),
             d.bits().to_string(),
+            predicates(d),
             d.aliases()[1..].join(" "),
             note(p, d),
         ]);

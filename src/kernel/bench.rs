@@ -5,11 +5,12 @@
 //! writes each byte, so it moves what the kernel reads plus what it writes), each timed in
 //! the same interleaved rounds as the kernel: one `memcpy` on the calling thread
 //! ([`memcpy`]), `memcpy` in 64 KB pieces on the rayon pool ([`copy`]), and a streaming
-//! copy on the rayon pool ([`stream_copy`]).
+//! copy on the rayon pool ([`stream_copy`]). A reduction (one result value) reads its operand
+//! and writes nothing to speak of: its floor is [`read`], all its bytes read on the rayon pool.
 //!
 //! ```
 //! use promote::kernel::bench::{cases, Case};
-//! assert_eq!(cases().len(), 8);
+//! assert_eq!(cases().len(), 13);
 //! assert_eq!(cases()[0].call, "add int8 uint8");
 //! ```
 
@@ -36,7 +37,9 @@ pub struct Case {
 }
 
 /// The cases of the issue: mixed-dtype binary ops over large arrays, then two without
-/// promotion work (an operand in the compute dtype already, or a Python scalar).
+/// promotion work (an operand in the compute dtype already, or a Python scalar); then issue
+/// 12's unary ops and reductions (each as the policy resolves it: `sqrt int8` is float32 in
+/// PyTorch, float16 in NumPy; PyTorch refuses `mean int32`).
 pub fn cases() -> Vec<Case> {
     vec![
         Case {
@@ -70,6 +73,26 @@ pub fn cases() -> Vec<Case> {
         Case {
             call: "multiply int16 int16",
             label: "int16 * int16",
+        },
+        Case {
+            call: "sqrt int8",
+            label: "sqrt(int8)",
+        },
+        Case {
+            call: "exp float16",
+            label: "exp(float16)",
+        },
+        Case {
+            call: "mean int32",
+            label: "mean(int32)",
+        },
+        Case {
+            call: "sum float32",
+            label: "sum(float32)",
+        },
+        Case {
+            call: "cumsum float32",
+            label: "cumsum(float32)",
         },
     ]
 }
@@ -130,7 +153,10 @@ impl Prepared {
                 }),
             })
             .collect::<Result<_, _>>()?;
-        let out = Array::zeros(plan.result, n);
+        let lens: Vec<usize> = inputs.iter().map(Array::len).collect();
+        let len = super::exec::result_len(plan.op, &lens)
+            .map_err(|e| super::eval::kernel_error(policy, &plan, e))?;
+        let out = Array::zeros(plan.result, len);
         let bytes = inputs.iter().map(|a| a.nbytes()).sum::<usize>() + out.nbytes();
         Ok(Prepared {
             case,
@@ -271,6 +297,8 @@ pub struct Row {
     pub allocating: Times,
     /// Each of [`COPIES`], same order.
     pub copies: Vec<Times>,
+    /// [`read`] of the case's bytes, for a reduction (its floor); `None` otherwise.
+    pub read: Option<Times>,
 }
 
 impl Row {
@@ -278,8 +306,12 @@ impl Row {
     pub fn seconds(&self) -> f64 {
         self.kernel.median()
     }
-    /// The floor: the smallest median of the copies, and which copy it was.
+    /// The floor: the smallest median of the copies, and which copy it was (a reduction:
+    /// the median of [`read`]).
     pub fn floor(&self) -> (f64, &'static str) {
+        if let Some(r) = &self.read {
+            return (r.median(), "read");
+        }
         self.copies
             .iter()
             .zip(COPIES)
@@ -321,9 +353,24 @@ pub fn measure(
     };
     let (mut kernel, mut allocating) = (Times::default(), Times::default());
     let mut copies = vec![Times::default(); COPIES.len()];
+    let reduction = p.out.len() == 1 && n > 1;
+    let all = if reduction {
+        vec![1u8; p.bytes]
+    } else {
+        vec![]
+    };
+    let mut read_times = reduction.then(Times::default);
     let start = Instant::now();
     while kernel.0.len() < min_runs || (start.elapsed() < budget && kernel.0.len() < 1000) {
         time(&mut || p.run(&sem), &mut kernel);
+        if let Some(t) = read_times.as_mut() {
+            time(
+                &mut || {
+                    std::hint::black_box(read(&all));
+                },
+                t,
+            );
+        }
         time(&mut || p.run_allocating(&sem), &mut allocating);
         for ((_, c), t) in COPIES.iter().zip(&mut copies) {
             time(&mut || c(&src, &mut dst), t);
@@ -337,7 +384,25 @@ pub fn measure(
         kernel,
         allocating,
         copies,
+        read: read_times,
     })
+}
+
+/// Reads every byte of `src` on the rayon pool (the XOR of its 64-bit words, in 1 MB pieces):
+/// the floor of a reduction, which reads its operand and writes one value.
+///
+/// ```
+/// use promote::kernel::bench::read;
+/// assert_eq!(read(&[0u8; 64]), 0);
+/// ```
+pub fn read(src: &[u8]) -> u64 {
+    src.par_chunks(1 << 20)
+        .map(|c| {
+            let (head, words, tail) = bytemuck::pod_align_to::<u8, u64>(c);
+            let bytes = head.iter().chain(tail).fold(0u64, |a, &b| a ^ u64::from(b));
+            words.iter().fold(bytes, |a, &w| a ^ w)
+        })
+        .reduce(|| 0, |a, b| a ^ b)
 }
 
 #[cfg(test)]
@@ -365,9 +430,20 @@ mod tests {
         for policy in ["numpy", "torch"] {
             let p = crate::builtin(policy).unwrap();
             for case in cases() {
-                let mut prep = Prepared::new(&*p, case, 1000).unwrap();
+                let mut prep = match Prepared::new(&*p, case, 1000) {
+                    Ok(prep) => prep,
+                    // the one refusal the cases' doc names
+                    Err(e) => {
+                        assert_eq!((policy, case.call), ("torch", "mean int32"), "{e}");
+                        continue;
+                    }
+                };
                 prep.run(&p.semantics());
-                assert_eq!(prep.out.len(), 1000, "{policy} {}", case.call);
+                let lens: Vec<usize> = prep.inputs.iter().map(Array::len).collect();
+                let want = super::super::exec::result_len(prep.plan.op, &lens).unwrap();
+                assert_eq!(prep.out.len(), want, "{policy} {}", case.call);
+                // elementwise and cumulative cases write every element; whole reductions one
+                assert!(want == 1000 || want == 1, "{}: {want}", case.call);
             }
         }
     }

@@ -851,12 +851,12 @@ mod tests {
 
     #[test]
     fn every_pair_casts_slices() {
-        for s in DType::ALL {
+        for s in DType::classic() {
             let src = cast_array(
                 super::super::array::Array::from(vec![0i64, 1, -1, 127, 300]).view(),
                 s,
             );
-            for d in DType::ALL {
+            for d in DType::classic() {
                 let out = cast_array(src.view(), d);
                 assert_eq!(out.len(), 5);
                 assert_eq!(out.dtype(), d);

@@ -36,7 +36,7 @@
 use super::array::{Array, View, C32, C64};
 use super::cast::Num;
 use super::simd;
-use crate::dtype::Kind;
+use crate::dtype::{DType, Kind};
 use crate::op::Op;
 
 /// What a kernel can refuse at run time.
@@ -236,6 +236,8 @@ pub struct Semantics {
     /// runs it with the CPU's DAZ/FTZ modes on ([`super::xla::under_daz_ftz`]; XLA:
     /// `pow(0.0, 1e-45)` is 0.0, not 1.0; `pow(1e-45, 0.5)` is 2.646978e-23).
     pub float_pow_under_daz: bool,
+    /// How `matmul` sums the products of an output element ([`super::matmul::MatmulSum`]).
+    pub matmul: super::matmul::MatmulSum,
 }
 
 impl Semantics {
@@ -266,6 +268,17 @@ impl Semantics {
         complex_pow_xla: false,
         logical_reads_bf16_raw: false,
         float_pow_under_daz: false,
+        matmul: super::matmul::MatmulSum {
+            fused: &[
+                DType::Float32,
+                DType::Float64,
+                DType::Complex64,
+                DType::Complex128,
+            ],
+            lone_product: &[],
+            complex_parts_apart: true,
+            int_via_float32: &[],
+        },
     };
 
     /// PyTorch 2 on x86-64 (CPU).
@@ -296,6 +309,17 @@ impl Semantics {
         complex_pow_xla: false,
         logical_reads_bf16_raw: false,
         float_pow_under_daz: false,
+        matmul: super::matmul::MatmulSum {
+            fused: &[],
+            lone_product: &[
+                DType::Float32,
+                DType::Float64,
+                DType::Complex64,
+                DType::Complex128,
+            ],
+            complex_parts_apart: false,
+            int_via_float32: &[],
+        },
     };
 
     /// XLA on CPU (JAX).
@@ -331,6 +355,12 @@ impl Semantics {
         complex_pow_xla: true,
         logical_reads_bf16_raw: true,
         float_pow_under_daz: true,
+        matmul: super::matmul::MatmulSum {
+            fused: &[],
+            lone_product: &[DType::BFloat16, DType::Float16, DType::Float32, DType::Float64, DType::Complex64, DType::Complex128],
+            complex_parts_apart: false,
+            int_via_float32: &[],
+        },
     };
 
     /// TensorFlow 2 on CPU (every dtype conversion mode: the kernels are the same).
@@ -360,6 +390,12 @@ impl Semantics {
         complex_pow_xla: false,
         logical_reads_bf16_raw: false,
         float_pow_under_daz: false,
+        matmul: super::matmul::MatmulSum {
+            fused: &[DType::Float32],
+            lone_product: &[],
+            complex_parts_apart: false,
+            int_via_float32: &[],
+        },
     };
 
     /// PaddlePaddle 3 on CPU.
@@ -389,6 +425,12 @@ impl Semantics {
         complex_pow_xla: false,
         logical_reads_bf16_raw: false,
         float_pow_under_daz: false,
+        matmul: super::matmul::MatmulSum {
+            fused: &[],
+            lone_product: &[DType::Float32, DType::Float64],
+            complex_parts_apart: false,
+            int_via_float32: &[DType::Int32, DType::Int64],
+        },
     };
 
     /// Every named semantics.
@@ -1962,23 +2004,6 @@ macro_rules! sum_complex {
     )*};
 }
 sum_complex!(C32, f32; C64, f64);
-
-/// The dot product of two equal-length chunks, accumulated in order onto `acc`
-/// (bool: "any a & b").
-#[inline]
-pub fn dot_acc<W: Arith>(acc: W, a: &[W], b: &[W]) -> W {
-    let mut s = acc;
-    if W::DTYPE == crate::DType::Bool {
-        for (&x, &y) in a.iter().zip(b) {
-            s = W::bor(s, W::band(x, y));
-        }
-        return s;
-    }
-    for (&x, &y) in a.iter().zip(b) {
-        s = W::add(s, W::mul(x, y));
-    }
-    s
-}
 
 #[cfg(test)]
 mod tests {

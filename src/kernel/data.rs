@@ -54,6 +54,10 @@ pub struct DataSeed(pub DType);
 impl<'de> DeserializeSeed<'de> for DataSeed {
     type Value = Result<Array, String>;
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        if !self.0.is_classic() {
+            de::IgnoredAny::deserialize(d)?;
+            return Ok(Err(super::value::no_values(self.0)));
+        }
         crate::with_dtype!(self.0, T => d
             .deserialize_any(Elements::<T>(PhantomData))
             .map(|r| r.map(Array::from)))

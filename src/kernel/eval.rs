@@ -34,6 +34,9 @@ pub struct Evaluated {
     pub plan: Plan,
     /// The values, in `plan.result`.
     pub data: Array,
+    /// The values of the further results of an op of several results (`divmod`'s remainder),
+    /// each in its part's result dtype (`plan.parts[1..]`); empty for an op of one result.
+    pub more: Vec<Array>,
 }
 
 fn invalid(m: impl Into<String>) -> PromoteError {
@@ -219,7 +222,7 @@ pub fn eval_reader(
 /// let q = r#"{"op": "matmul", "operands": [{"dtype": "float32", "data": ["1.00390625"]}, {"dtype": "float32", "data": ["1"]}]}"#;
 /// let r = eval_reader_under(&*torch, Some(&bf16), q.as_bytes()).unwrap();
 /// assert_eq!(r.plan.result, DType::BFloat16);
-/// assert_eq!(promote::kernel::value::format_array(r.data.view()), ["1"]);
+/// assert_eq!(promote::kernel::value::format_array(r.data.view()), ["1.0"]);
 /// ```
 pub fn eval_reader_under(
     policy: &dyn Policy,
@@ -300,6 +303,55 @@ pub fn evaluate(
     call: &Call,
     data: &[Option<View<'_>>],
 ) -> Result<Evaluated, PromoteError> {
+    check_data(call, data)?;
+    let plan = policy.resolve(call)?;
+    refuse_narrow(policy, call, &plan)?;
+    let scalars = scalar_arrays(call, &plan, data)?;
+    let views: Vec<View<'_>> = data
+        .iter()
+        .zip(&scalars)
+        .filter_map(|(d, s)| d.or_else(|| s.as_ref().map(|a| a.view())))
+        .collect();
+    if plan.parts.is_empty() {
+        let data = run_plan(policy, &plan, &views)?;
+        return Ok(Evaluated {
+            plan,
+            data,
+            more: vec![],
+        });
+    }
+    // an op of several results (`divmod`): each part's plan on the same operands
+    let mut parts = plan
+        .parts
+        .iter()
+        .map(|p| run_plan(policy, p, &views))
+        .collect::<Result<Vec<Array>, _>>()?
+        .into_iter();
+    let data = parts.next().expect("an op of several results has parts");
+    Ok(Evaluated {
+        plan,
+        data,
+        more: parts.collect(),
+    })
+}
+
+/// The narrow dtypes have no typed kernel yet (their values are codes of `kernel::narrow`):
+/// a plan that casts to, computes in or returns one is refused as unsupported.
+fn refuse_narrow(policy: &dyn Policy, call: &Call, plan: &Plan) -> Result<(), PromoteError> {
+    let typed = [plan.compute, plan.result]
+        .into_iter()
+        .chain(plan.inputs.iter().copied());
+    match typed.into_iter().find(|d| !d.is_classic()) {
+        Some(dtype) => {
+            let e = KernelError::Unsupported { op: call.op, dtype };
+            Err(kernel_error(policy, plan, e))
+        }
+        None => Ok(()),
+    }
+}
+
+/// One data slot per operand, each of its operand's dtype, lengths that the op takes.
+fn check_data(call: &Call, data: &[Option<View<'_>>]) -> Result<(), PromoteError> {
     if data.len() != call.operands.len() {
         return Err(invalid(format!(
             "{} operands but {} data slots; give one per operand (None for a Python scalar)",
@@ -323,10 +375,17 @@ pub fn evaluate(
         .map(|d| d.as_ref().map_or(1, |a| a.len()))
         .collect();
     result_len(call.op, &lens).map_err(length_error)?;
-    let plan = policy.resolve(call)?;
-    // Python scalars become one value of the plan's input dtype for them
-    let scalars: Vec<Option<Array>> = data
-        .iter()
+    Ok(())
+}
+
+/// The arrays of the operands without data: a Python scalar as one value of the plan's input
+/// dtype for it, a 0-d tensor's `value` in its dtype (`None` for operands with data).
+fn scalar_arrays(
+    call: &Call,
+    plan: &Plan,
+    data: &[Option<View<'_>>],
+) -> Result<Vec<Option<Array>>, PromoteError> {
+    data.iter()
         .zip(&call.operands)
         .zip(&plan.inputs)
         .map(|((d, o), &to)| match (d, o) {
@@ -345,23 +404,21 @@ pub fn evaluate(
             (None, _) => Err(invalid("a tensor without data")),
             (Some(_), _) => Ok(None),
         })
-        .collect::<Result<_, _>>()?;
-    let views: Vec<View<'_>> = data
-        .iter()
-        .zip(&scalars)
-        .filter_map(|(d, s)| d.or_else(|| s.as_ref().map(|a| a.view())))
-        .collect();
+        .collect()
+}
+
+/// Executes one plan on its operands with the policy's element semantics.
+fn run_plan(policy: &dyn Policy, plan: &Plan, views: &[View<'_>]) -> Result<Array, PromoteError> {
     let sem = policy.semantics();
-    if let Some(data) = compute::computed_otherwise(&sem, &plan, &views) {
-        return Ok(Evaluated { plan, data });
+    if let Some(data) = compute::computed_otherwise(&sem, plan, views) {
+        return Ok(data);
     }
-    let prepared = compute::prepare_inputs(&sem, &plan, &views);
+    let prepared = compute::prepare_inputs(&sem, plan, views);
     let views: Vec<View<'_>> = match &prepared {
         Some(p) => p.iter().map(|a| a.view()).collect(),
-        None => views,
+        None => views.to_vec(),
     };
-    let out = execute(&plan, &views, &sem).map_err(|e| kernel_error(policy, &plan, e))?;
-    Ok(Evaluated { plan, data: out })
+    execute(plan, &views, &sem).map_err(|e| kernel_error(policy, plan, e))
 }
 
 /// Evaluate one parsed query (a JSON value with `data` arrays).
@@ -383,6 +440,7 @@ pub fn write_answer(
                 e.plan.weak
             )?;
             write_data(e.data.view(), out)?;
+            write_more_results(e, out)?;
             out.write_all(b"}")
         }
         Err(e) => write!(
@@ -391,6 +449,30 @@ pub fn write_answer(
             json!({"error": e.kind().name(), "message": e.to_string()})
         ),
     }
+}
+
+/// `"results"` of an op of several results: `{"dtype", "weak", "data"}` per result, the first
+/// being the answer's own (as `resolve` answers `"results"` without the data).
+fn write_more_results(e: &Evaluated, out: &mut impl Write) -> std::io::Result<()> {
+    if e.plan.parts.is_empty() {
+        return Ok(());
+    }
+    out.write_all(b",\"results\":[")?;
+    let datas = std::iter::once(&e.data).chain(&e.more);
+    for (i, (p, d)) in e.plan.parts.iter().zip(datas).enumerate() {
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        write!(
+            out,
+            "{{\"dtype\":{},\"weak\":{},\"data\":",
+            json!(p.result.name()),
+            p.weak
+        )?;
+        write_data(d.view(), out)?;
+        out.write_all(b"}")?;
+    }
+    out.write_all(b"]")
 }
 
 /// The answer object of an evaluation.

@@ -31,8 +31,8 @@ use rayon::prelude::*;
 use super::array::{Array, Element, View, ViewMut, C32, C64};
 use super::cast::{bf16_to_f32, cast_slice, cast_view, f32_to_bf16, same, same_mut, Num};
 use super::compute::{
-    binary, binary_cast, dot_acc, fusable, writes_bool, Arith, Dst, FusedMulMaybe, Half,
-    KernelError, Semantics, Src, Sum,
+    binary, binary_cast, fusable, writes_bool, Arith, Dst, FusedMulMaybe, Half, KernelError,
+    Semantics, Src, Sum,
 };
 use super::dispatch::Length;
 use crate::dtype::DType;
@@ -160,6 +160,12 @@ pub fn result_len(op: Op, lens: &[usize]) -> Result<usize, KernelError> {
 pub fn execute(plan: &Plan, inputs: &[View<'_>], sem: &Semantics) -> Result<Array, KernelError> {
     let lens: Vec<usize> = inputs.iter().map(|v| v.len()).collect();
     let n = result_len(plan.op, &lens)?;
+    let narrow = [plan.compute, plan.result]
+        .into_iter()
+        .chain(plan.inputs.iter().copied());
+    if let Some(dtype) = narrow.into_iter().find(|d| !d.is_classic()) {
+        return Err(KernelError::Unsupported { op: plan.op, dtype });
+    }
     let mut out = Array::zeros(plan.result, n);
     execute_into(plan, inputs, out.view_mut(), sem)?;
     Ok(out)
@@ -190,6 +196,15 @@ pub fn execute_into(
     if plan.inputs.len() != inputs.len() {
         return Err(shape("the plan has another number of operands"));
     }
+    if let Some(&dtype) = plan.inputs.iter().find(|d| !d.is_classic()) {
+        return Err(KernelError::Unsupported { op: plan.op, dtype });
+    }
+    if !plan.compute.is_classic() {
+        return Err(KernelError::Unsupported {
+            op: plan.op,
+            dtype: plan.compute,
+        });
+    }
     (super::dispatch::kernel(plan.op)?.run)(plan, inputs, out, sem)
 }
 
@@ -218,16 +233,6 @@ pub(crate) fn run_sum(
     _sem: &Semantics,
 ) -> Result<(), KernelError> {
     with_dtype!(plan.compute, T => sum::<T>(inputs[0], plan.inputs[0], out))
-}
-
-/// The kernel of `matmul` of two vectors (the dot product).
-pub(crate) fn run_dot(
-    plan: &Plan,
-    inputs: &[View<'_>],
-    out: ViewMut<'_>,
-    _sem: &Semantics,
-) -> Result<(), KernelError> {
-    with_dtype!(plan.compute, T => dot::<T>(inputs, &plan.inputs, out))
 }
 
 /// uint64 against a signed integer: NumPy 2 compares these exactly.
@@ -393,7 +398,7 @@ impl<'a, T: Work> Loader<'a, T> {
 
 /// Knobs of the execution strategy. Results never depend on them (tests run every path);
 /// the defaults come from `PROMOTE_CHUNK_BYTES`, `PROMOTE_PARALLEL_MIN`,
-/// `PROMOTE_STREAM_BYTES` and `PROMOTE_NO_FUSED` where set.
+/// `PROMOTE_STREAM_BYTES`, `PROMOTE_NO_FUSED` and `PROMOTE_NO_PREFETCH` where set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tuning {
     /// Bytes of working type per chunk buffer.
@@ -405,6 +410,9 @@ pub struct Tuning {
     pub stream_min_bytes: usize,
     /// Use the fused kernels for the common mixed pairs.
     pub fused: bool,
+    /// When streaming, prefetch the next chunk's inputs while the current chunk is copied
+    /// out ([`super::arch::stream_copy_ahead`]).
+    pub prefetch: bool,
 }
 
 impl Default for Tuning {
@@ -414,6 +422,7 @@ impl Default for Tuning {
             parallel_min: PARALLEL_MIN,
             stream_min_bytes: STREAM_MIN_BYTES,
             fused: true,
+            prefetch: true,
         }
     }
 }
@@ -422,6 +431,7 @@ static TUNE_CHUNK: AtomicUsize = AtomicUsize::new(0);
 static TUNE_PAR: AtomicUsize = AtomicUsize::new(0);
 static TUNE_STREAM: AtomicUsize = AtomicUsize::new(0);
 static TUNE_FUSED: AtomicBool = AtomicBool::new(true);
+static TUNE_PREFETCH: AtomicBool = AtomicBool::new(true);
 static TUNE_INIT: std::sync::Once = std::sync::Once::new();
 
 fn init_tuning() {
@@ -437,6 +447,7 @@ fn init_tuning() {
         TUNE_PAR.store(env("PROMOTE_PARALLEL_MIN", d.parallel_min), Relaxed);
         TUNE_STREAM.store(env("PROMOTE_STREAM_BYTES", d.stream_min_bytes), Relaxed);
         TUNE_FUSED.store(std::env::var_os("PROMOTE_NO_FUSED").is_none(), Relaxed);
+        TUNE_PREFETCH.store(std::env::var_os("PROMOTE_NO_PREFETCH").is_none(), Relaxed);
     });
 }
 
@@ -448,6 +459,7 @@ pub fn tuning() -> Tuning {
         parallel_min: TUNE_PAR.load(Relaxed),
         stream_min_bytes: TUNE_STREAM.load(Relaxed),
         fused: TUNE_FUSED.load(Relaxed),
+        prefetch: TUNE_PREFETCH.load(Relaxed),
     }
 }
 
@@ -458,6 +470,7 @@ pub fn set_tuning(t: Tuning) {
     TUNE_PAR.store(t.parallel_min, Relaxed);
     TUNE_STREAM.store(t.stream_min_bytes, Relaxed);
     TUNE_FUSED.store(t.fused, Relaxed);
+    TUNE_PREFETCH.store(t.prefetch, Relaxed);
 }
 
 fn chunk_bytes() -> usize {
@@ -514,6 +527,7 @@ fn elementwise<T: Work>(
     }
     let chunk = chunk_len::<T::W>();
     let stream = streams(&[a, b], &out);
+    let ahead = stream && tuning().prefetch;
     let sa = (a.len() == 1 && n != 1).then(|| scalar_of::<T>(a, via[0]));
     let sb = (b.len() == 1 && n != 1).then(|| scalar_of::<T>(b, via[1]));
     let run_block = |start: usize, out: ViewMut<'_>| -> Result<(), KernelError> {
@@ -525,6 +539,7 @@ fn elementwise<T: Work>(
         while s < len {
             let e = (s + chunk).min(len);
             let (gs, ge) = (start + s, start + e);
+            let next = next_inputs(ahead, [a, b], ge, ge + chunk);
             let xa = match sa {
                 Some(v) => Src::Scalar(v),
                 None => Src::Slice(la.load(gs, ge)),
@@ -533,7 +548,7 @@ fn elementwise<T: Work>(
                 Some(v) => Src::Scalar(v),
                 None => Src::Slice(lb.load(gs, ge)),
             };
-            out_buf.run(s, e, |dst| binary::<T::W>(op, xa, xb, dst, sem, half))?;
+            out_buf.run(s, e, next, |dst| binary::<T::W>(op, xa, xb, dst, sem, half))?;
             s = e;
         }
         out_buf.finish();
@@ -546,6 +561,60 @@ fn elementwise<T: Work>(
     let block = n.div_ceil(tasks).div_ceil(chunk) * chunk;
     let blocks = blocks_mut(out, block);
     blocks
+        .into_par_iter()
+        .enumerate()
+        .try_for_each(|(i, o)| run_block(i * block, o))
+}
+
+/// An elementwise map of one operand: chunks of `a` cast to `T` through `via` and widened,
+/// `k` from each input chunk into its result chunk (in the working type), narrowed and cast
+/// into `out` ([`OutBuf`]); blocks of the output run on the rayon pool. The result does not
+/// depend on the blocking (each element is computed alone).
+pub(crate) fn map_unary<T: Work>(
+    op: Op,
+    a: View<'_>,
+    via: DType,
+    out: ViewMut<'_>,
+    k: impl Fn(&[T::W], &mut [T::W]) + Sync,
+) -> Result<(), KernelError> {
+    let n = out.len();
+    if a.len() != n {
+        return Err(shape(format!(
+            "{op}: an operand of length {} into an output of length {n}",
+            a.len()
+        )));
+    }
+    let chunk = chunk_len::<T::W>();
+    let stream = streams(&[a], &out);
+    let ahead = stream && tuning().prefetch;
+    let run_block = |start: usize, out: ViewMut<'_>| -> Result<(), KernelError> {
+        let len = out.len();
+        let mut la = Loader::<T>::new(a, via);
+        let mut out_buf = OutBuf::<T>::new(op, out, stream);
+        let mut s = 0;
+        while s < len {
+            let e = (s + chunk).min(len);
+            let (gs, ge) = (start + s, start + e);
+            let next = next_inputs(ahead, [a, a.slice(0, 0)], ge, ge + chunk);
+            let x = la.load(gs, ge);
+            out_buf.run(s, e, next, |dst| match dst {
+                Dst::Same(d) => {
+                    k(x, d);
+                    Ok(())
+                }
+                Dst::Bool(_) => Err(shape(format!("{op} does not write bool"))),
+            })?;
+            s = e;
+        }
+        out_buf.finish();
+        Ok(())
+    };
+    if serial(n) {
+        return run_block(0, out);
+    }
+    let tasks = rayon::current_num_threads() * 4;
+    let block = n.div_ceil(tasks).div_ceil(chunk) * chunk;
+    blocks_mut(out, block)
         .into_par_iter()
         .enumerate()
         .try_for_each(|(i, o)| run_block(i * block, o))
@@ -641,6 +710,7 @@ fn fused_blocks(
 ) -> Result<(), KernelError> {
     let n = out.len();
     let stream = streams(&[a, b], &out);
+    let ahead = tuning().prefetch;
     let run_block = |start: usize, mut o: ViewMut<'_>| -> Result<(), KernelError> {
         if !stream {
             return f(op, a, b, start, o, sem);
@@ -652,7 +722,12 @@ fn fused_blocks(
         while s < len {
             let e = (s + chunk).min(len);
             f(op, a, b, start + s, head_mut(stage.view_mut(), e - s), sem)?;
-            stream_view(stage.view().slice(0, e - s), sub_mut(o.reborrow(), s, e));
+            let next = next_inputs(ahead, [a, b], start + e, start + e + chunk);
+            stream_view(
+                stage.view().slice(0, e - s),
+                sub_mut(o.reborrow(), s, e),
+                next,
+            );
             s = e;
         }
         super::simd::store_fence();
@@ -693,11 +768,13 @@ impl<'a, T: Work> OutBuf<'a, T> {
         }
     }
 
-    /// Run `k` for output elements `s..e` of this block.
+    /// Run `k` for output elements `s..e` of this block (when streaming, prefetching `next`
+    /// while the chunk is copied out).
     fn run(
         &mut self,
         s: usize,
         e: usize,
+        next: [&[u8]; 2],
         k: impl FnOnce(Dst<'_, T::W>) -> Result<(), KernelError>,
     ) -> Result<(), KernelError> {
         let n = e - s;
@@ -714,7 +791,11 @@ impl<'a, T: Work> OutBuf<'a, T> {
                     head_mut(stage.view_mut(), n),
                     k,
                 )?;
-                stream_view(stage.view().slice(0, n), sub_mut(self.out.reborrow(), s, e));
+                stream_view(
+                    stage.view().slice(0, n),
+                    sub_mut(self.out.reborrow(), s, e),
+                    next,
+                );
                 Ok(())
             }
             None => produce::<T>(
@@ -778,17 +859,42 @@ fn produce<T: Work>(
     Ok(())
 }
 
-/// Copy a view into a mutable view of the same dtype with streaming stores.
-fn stream_view(src: View<'_>, dst: ViewMut<'_>) {
-    crate::each_dtype!(ViewMut, dst, d, E => super::simd::stream_copy(d, E::slice(src).expect("same dtype")))
+/// What to prefetch while a chunk is streamed out: elements `s..e` of both operands (the
+/// next chunk), or nothing.
+fn next_inputs<'v>(on: bool, ops: [View<'v>; 2], s: usize, e: usize) -> [&'v [u8]; 2] {
+    match on {
+        true => ops.map(|v| bytes_range(v, s, e)),
+        false => [&[], &[]],
+    }
+}
+
+/// The bytes of elements `s..e` of an operand (clipped to it; none for a broadcast scalar).
+fn bytes_range(v: View<'_>, s: usize, e: usize) -> &[u8] {
+    let e = e.min(v.len());
+    if v.len() <= 1 || s >= e {
+        return &[];
+    }
+    crate::each_dtype!(View, v, x, E => {
+        let x = &x[s..e];
+        // SAFETY: the elements of the 15 dtypes are plain data without padding; any of their
+        // bytes may be read as `u8`, for the lifetime of the borrow.
+        unsafe { std::slice::from_raw_parts(x.as_ptr().cast::<u8>(), std::mem::size_of_val(x)) }
+    })
+}
+
+/// Copy a view into a mutable view of the same dtype with streaming stores, prefetching
+/// `next` along the way.
+fn stream_view(src: View<'_>, dst: ViewMut<'_>, next: [&[u8]; 2]) {
+    crate::each_dtype!(ViewMut, dst, d, E => super::arch::stream_copy_ahead(d, E::slice(src).expect("same dtype"), next))
 }
 
 /// Elementwise ops that move at least this many bytes (inputs plus output) write their
-/// output with streaming stores. Below it ordinary stores were as fast or faster on the
-/// measured machine (`benches/RESULTS.md`: a 32 MB L3, where part of a 10M-element output
-/// stays cached); above it the output cannot stay in any cache and streaming saves the
-/// read-for-ownership. `PROMOTE_STREAM_BYTES` overrides it (0: always).
-pub const STREAM_MIN_BYTES: usize = 256 << 20;
+/// output with streaming stores: the size of the measured machine's last-level cache (32 MB
+/// L3), above which the output cannot stay cached and streaming saves the
+/// read-for-ownership. At 10M elements (30–320 MB moved) streaming was faster than ordinary
+/// stores in 4 of the 5 cases timed side by side (`benches/RESULTS.md`).
+/// `PROMOTE_STREAM_BYTES` overrides it (0: always).
+pub const STREAM_MIN_BYTES: usize = 32 << 20;
 
 fn streams(inputs: &[View<'_>], out: &ViewMut<'_>) -> bool {
     let read: usize = inputs.iter().map(|v| v.len() * v.dtype().itemsize()).sum();
@@ -809,6 +915,16 @@ fn store_one<T: Work>(v: T, out: ViewMut<'_>) {
 }
 
 fn sum<T: Work>(a: View<'_>, via: DType, out: ViewMut<'_>) -> Result<(), KernelError> {
+    store_one(sum_total::<T>(a, via), out);
+    Ok(())
+}
+
+/// NumPy's `add.reduce` of a whole array in `T` (operands cast through `via`): in place, one
+/// pairwise sum (parallel halves for large inputs); with a cast, NumPy's buffered reduction,
+/// each chunk of [`NUMPY_BUFSIZE`] summed pairwise and added to the running total, rounded to
+/// `T`. The chunks' sums run on the rayon pool; the running total adds them in order (the
+/// same bits as one thread).
+pub(crate) fn sum_total<T: Work>(a: View<'_>, via: DType) -> T {
     let zero = T::W::zero();
     if a.dtype() == T::DTYPE && via == T::DTYPE {
         let s = T::slice(a).expect("dtype checked");
@@ -822,62 +938,31 @@ fn sum<T: Work>(a: View<'_>, via: DType, out: ViewMut<'_>) -> Result<(), KernelE
         } else {
             T::W::pairwise(s, &|x: T| x.widen())
         };
-        store_one(T::narrow(total), out);
-        return Ok(());
+        return T::narrow(total);
     }
-    // with a cast: NumPy's buffered reduction, chunk by chunk, rounding the running total to T
-    let mut acc = T::narrow(zero);
-    let mut loader = Loader::<T>::new(a, via);
     let n = a.len();
-    let mut s = 0;
-    if !T::W::DTYPE.is_inexact() && !serial(n) {
-        let step = NUMPY_BUFSIZE * 8;
-        let parts: Vec<T::W> = (0..n.div_ceil(step))
+    let chunk_sum = |l: &mut Loader<'_, T>, c: usize| {
+        let e = ((c + 1) * NUMPY_BUFSIZE).min(n);
+        T::W::pairwise(l.load(c * NUMPY_BUFSIZE, e), &|x| x)
+    };
+    let chunks = n.div_ceil(NUMPY_BUFSIZE);
+    let parts: Vec<T::W> = if serial(n) {
+        let mut l = Loader::<T>::new(a, via);
+        (0..chunks).map(|c| chunk_sum(&mut l, c)).collect()
+    } else {
+        (0..chunks)
             .into_par_iter()
-            .map(|i| {
-                let mut l = Loader::<T>::new(a, via);
-                let (s, e) = (i * step, ((i + 1) * step).min(n));
-                let mut part = zero;
-                let mut c = s;
-                while c < e {
-                    let ce = (c + NUMPY_BUFSIZE).min(e);
-                    part = T::W::add(part, T::W::pairwise(l.load(c, ce), &|x| x));
-                    c = ce;
-                }
-                part
-            })
-            .collect();
-        let total = parts.into_iter().fold(zero, T::W::add);
-        store_one(T::narrow(total), out);
-        return Ok(());
+            .map_init(|| Loader::<T>::new(a, via), chunk_sum)
+            .collect()
+    };
+    if !T::W::DTYPE.is_inexact() {
+        // integer sums wrap: any grouping gives the same total
+        return T::narrow(parts.into_iter().fold(zero, T::W::add));
     }
-    while s < n {
-        let e = (s + NUMPY_BUFSIZE).min(n);
-        let chunk = loader.load(s, e);
-        acc = T::narrow(T::W::add(acc.widen(), T::W::pairwise(chunk, &|x| x)));
-        s = e;
-    }
-    store_one(acc, out);
-    Ok(())
-}
-
-fn dot<T: Work>(inputs: &[View<'_>], via: &[DType], out: ViewMut<'_>) -> Result<(), KernelError> {
-    let n = inputs[0].len();
-    let chunk = chunk_len::<T::W>();
-    let mut la = Loader::<T>::new(inputs[0], via[0]);
-    let mut lb = Loader::<T>::new(inputs[1], via[1]);
-    let mut acc = T::W::zero();
-    let mut bbuf: Vec<T::W> = Vec::new();
-    let mut s = 0;
-    while s < n {
-        let e = (s + chunk).min(n);
-        bbuf.clear();
-        bbuf.extend_from_slice(lb.load(s, e));
-        acc = dot_acc(acc, la.load(s, e), &bbuf);
-        s = e;
-    }
-    store_one(T::narrow(acc), out);
-    Ok(())
+    // the running total, rounded to T after each chunk
+    parts.into_iter().fold(T::narrow(zero), |acc, p| {
+        T::narrow(T::W::add(acc.widen(), p))
+    })
 }
 
 /// Cast helper re-exported for callers that stage their own buffers.

@@ -6,6 +6,7 @@
 //! * [`compute`]: the per-op element semantics and chunk kernels;
 //! * [`xla`]: XLA's CPU element operations where they differ (the `xla-cpu` semantics);
 //! * [`dispatch`]: the one table from an op's kernel name to its kernel;
+//! * [`matmul`]: n-d `matmul` with each framework's order of summation;
 //! * [`exec`]: chunked, cast-on-the-fly, parallel execution of a plan;
 //! * [`narrow`]: the narrow dtypes (float8/6/4, int4/2, complex32) as data, and their exact casts;
 //! * [`value`]: values as text, both ways;
@@ -35,6 +36,7 @@ pub mod data;
 pub mod dispatch;
 pub mod eval;
 pub mod exec;
+pub mod matmul;
 pub mod narrow;
 pub mod npy;
 pub mod ops;

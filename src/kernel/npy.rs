@@ -87,6 +87,7 @@ fn typed_view(d: DType, b: &[u8]) -> Option<View<'_>> {
         DType::Float64 => View::Float64(cast(b).ok()?),
         DType::Complex64 => View::Complex64(cast::<u8, C32>(b).ok()?),
         DType::Complex128 => View::Complex128(cast::<u8, C64>(b).ok()?),
+        _ => return None,
     })
 }
 
@@ -130,6 +131,9 @@ pub fn descr(d: DType) -> &'static str {
         DType::Float64 => "<f8",
         DType::Complex64 => "<c8",
         DType::Complex128 => "<c16",
+        // ml_dtypes saves its dtypes as opaque bytes of their item size
+        d if d.itemsize() == 1 => "|V1",
+        _ => "|V4",
     }
 }
 
@@ -140,8 +144,7 @@ fn dtype_of_descr(text: &str) -> Result<DType, String> {
         ));
     }
     let little = text.replacen('=', "<", 1).replacen('>', "|", 1);
-    DType::ALL
-        .into_iter()
+    DType::classic()
         .find(|&d| {
             let ours = descr(d);
             little == ours || little[1..] == ours[1..] && d.itemsize() == 1
@@ -306,8 +309,8 @@ pub fn write(path: &Path, v: View<'_>, shape: &[usize]) -> Result<(), PromoteErr
     .map_err(io)?;
     out.write_all(header.as_bytes()).map_err(io)?;
     out.write_all(bytes_of(&v)).map_err(io)?;
-    out.into_inner()
-        .map_err(|e| io(e.into_error()))?
-        .sync_all()
-        .map_err(io)
+    // no fsync: the result goes to the page cache, as `np.save` leaves it (a sync to disk
+    // cost several times the computation for large results)
+    out.into_inner().map_err(|e| io(e.into_error()))?;
+    Ok(())
 }

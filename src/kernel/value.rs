@@ -245,8 +245,17 @@ impl Text for C64 {
     }
 }
 
-/// Parse texts into an array of a dtype.
+/// Why values of a narrow dtype (float8, int4, ...) cannot be held here: the typed kernels have
+/// the classic dtypes only; the narrow ones are cast by [`crate::kernel::narrow`].
+pub fn no_values(d: DType) -> String {
+    format!("{d} values cannot be held by the typed kernels yet; give the data as float32 (promote::kernel::narrow casts to and from {d})")
+}
+
+/// Parse texts into an array of a dtype (a classic one).
 pub fn parse_array<S: AsRef<str>>(d: DType, texts: &[S]) -> Result<Array, String> {
+    if !d.is_classic() {
+        return Err(no_values(d));
+    }
     crate::with_dtype!(d, T => {
         let v = texts.iter().map(|s| T::parse_text(s.as_ref())).collect::<Result<Vec<T>, String>>()?;
         Ok(Array::from(v))
@@ -307,7 +316,7 @@ mod tests {
     #[test]
     fn every_dtype_round_trips() {
         let edge = ["0", "1", "-1", "127", "-128", "255"];
-        for d in DType::ALL {
+        for d in DType::classic() {
             if d.is_integer() {
                 let (lo, hi) = d.int_range().unwrap();
                 round_trip(d, &[&lo.to_string(), &hi.to_string(), "0", "1"]);

@@ -27,7 +27,7 @@ pub struct Categories {
     pub lower_by_value: bool,
     /// A float meeting a lower complex: its complex counterpart (PyTorch); `Outside` where
     /// that counterpart is none of the 15 (complex32).
-    pub float_meets_complex: [Option<Meet>; 15],
+    pub float_meets_complex: [Option<Meet>; DType::COUNT],
     /// A bool or int meeting a lower complex takes the complex as it is (PyTorch).
     pub int_meets_complex_lower: bool,
     /// The rank of each kind (bool, unsigned, signed, float, complex) when categories compare.
@@ -114,13 +114,13 @@ pub struct OpRule {
     /// The op takes a `dtype=` argument: it computes and returns in that dtype.
     pub dtype_arg: bool,
     /// Compute dtype → result dtype, where they differ (`absolute` of complex: its real part).
-    pub returns: [Option<DType>; 15],
+    pub returns: [Option<DType>; DType::COUNT],
     /// A Python literal operand gives a plain Python number, its component (`np.real(1)`).
     pub literal_component: bool,
     /// The `dtype=` arguments it refuses.
-    pub dtype_unsupported: [bool; 15],
+    pub dtype_unsupported: [bool; DType::COUNT],
     /// Promoted dtype → action.
-    pub action: [Action; 15],
+    pub action: [Action; DType::COUNT],
     /// Result dtype (comparisons: bool); `None`: the compute dtype.
     pub result: Option<DType>,
     /// Tensors must share one dtype.

@@ -43,6 +43,9 @@ pub enum Then {
     /// The answer of the same call with its two operands in the other order (a function that
     /// takes `f(1, t)` as `f(t, 1)`).
     Swapped,
+    /// Convert the first operand, a Python literal, alone into a 0-d tensor (the rule's
+    /// `convert` dtypes) and resolve the call again with it.
+    ConvertFirst,
 }
 
 /// A target dtype of a fits / not_fits condition.
@@ -58,7 +61,7 @@ pub enum FitTarget {
 #[derive(Clone, Debug, Default)]
 pub struct Matcher {
     pub(crate) class: Option<[bool; 4]>,
-    pub(crate) dtype: Option<[bool; 15]>,
+    pub(crate) dtype: Option<[bool; DType::COUNT]>,
     pub(crate) literal: Option<[bool; 4]>,
     pub(crate) values: Vec<(f64, f64)>,
     pub(crate) negative: Option<bool>,
@@ -83,14 +86,20 @@ pub struct CornerRule {
     pub(crate) out_is_first: Option<bool>,
     pub(crate) promoted_is_first: Option<bool>,
     pub(crate) same_dtypes: Option<bool>,
-    pub(crate) out_dtype: Option<[bool; 15]>,
+    pub(crate) out_dtype: Option<[bool; DType::COUNT]>,
     pub(crate) weak: Option<bool>,
     /// The weak flag of a decided result (default: the first operand's for `first`, else false).
     pub weak_result: Option<bool>,
-    pub(crate) promoted: Option<[bool; 15]>,
-    pub(crate) compute: Option<[bool; 15]>,
+    pub(crate) promoted: Option<[bool; DType::COUNT]>,
+    pub(crate) compute: Option<[bool; DType::COUNT]>,
     /// What the rule decides.
     pub then: Then,
+    /// For [`Then::ConvertFirst`]: per literal kind (bool, int, float, complex), the dtypes a
+    /// literal is converted to alone, the first that holds its value.
+    pub(crate) convert: [Vec<DType>; 4],
+    /// For [`Then::ConvertFirst`]: per literal kind, the nodes the other literals enter at
+    /// (`None`: the op's).
+    pub(crate) literal: [Option<Vec<usize>>; 4],
     /// Where the rule comes from (`source` in the policy file).
     pub source: String,
 }

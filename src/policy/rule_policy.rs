@@ -29,14 +29,14 @@ pub struct RulePolicy {
     /// How the rules were obtained: `recorded` or `derived from source`.
     pub provenance: String,
     pub(crate) dtypes: Vec<DType>,
-    pub(crate) available: [bool; 15],
+    pub(crate) available: [bool; DType::COUNT],
     /// The default integer dtype (a Python int enters here unless the policy says otherwise).
     pub default_int: DType,
     /// The default floating dtype.
     pub default_float: DType,
     /// The default complex dtype.
     pub default_complex: DType,
-    pub(crate) canonical: [DType; 15],
+    pub(crate) canonical: [DType; DType::COUNT],
     /// The nodes of the promotion graph: the 15 dtypes (indices 0..15), the policy's own nodes, and a table's `!` node.
     pub nodes: Vec<Node>,
     /// The join of every two nodes.
@@ -44,7 +44,7 @@ pub struct RulePolicy {
     /// `lattice` or `table`.
     pub join_source: &'static str,
     pub(crate) literal_node: [Vec<usize>; 4],
-    pub(crate) weak_node: [usize; 15],
+    pub(crate) weak_node: [usize; DType::COUNT],
     /// How the promoted node is found.
     pub scheme: Scheme,
     pub(crate) range: Range,

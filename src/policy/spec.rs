@@ -131,8 +131,19 @@ pub struct RuleSpec {
     #[serde(default)]
     pub compute: Vec<Text>,
     /// `unsupported`, `no_promotion`, `overflow`, `accept` (the promoted dtype, skipping the
-    /// op's refusals), `first` (the first operand's dtype), or a dtype (the result).
+    /// op's refusals), `first` (the first operand's dtype), `convert_first` (see `convert`), or
+    /// a dtype (the result).
     pub then: Text,
+    /// With `then = "convert_first"`: literal kind to the dtype (or dtypes, tried in order) the
+    /// first operand, a Python literal, is converted to on its own; the call then resolves with
+    /// it as a 0-d tensor of that dtype (TensorFlow: `tf.math.add(1, 2.0)` converts 1 alone).
+    #[serde(default)]
+    pub convert: BTreeMap<String, Spanned<OneOrMany>>,
+    /// With `then = "convert_first"`: literal kind to the node (or nodes) the other Python
+    /// literals then enter at, where it differs from the op's (`[operands] literal`, `[[ops]]
+    /// literal`): TensorFlow's legacy mode converts them strictly to the first's dtype, `i.`.
+    #[serde(default)]
+    pub literal: BTreeMap<String, Spanned<OneOrMany>>,
     /// Where the rule comes from.
     #[serde(default)]
     pub source: String,

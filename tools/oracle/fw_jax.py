@@ -49,6 +49,10 @@ jax = None
 jnp = None
 _cet = None
 _LOG = os.environ.get("JAX_ORACLE_LOG")  # optional: append warnings/errors per cell to this file
+# JAX_ORACLE_ABSTRACT=1 (record_narrow.py): the binary op runs under jax.eval_shape, the operands
+# (literals included) passed as its arguments as the jitted jnp function receives them: the same
+# promotion code, without an XLA compilation per signature
+_ABSTRACT = os.environ.get("JAX_ORACLE_ABSTRACT") == "1"
 _last_op = None
 
 
@@ -146,6 +150,10 @@ _RULES = [
     ("OverflowError", "out of bounds for", "!overflow"),
     ("OverflowError", "An overflow was encountered while parsing an argument", "!overflow"),
     ("TypePromotionError", "jax_numpy_dtype_promotion=strict", "!no_promotion"),
+    # the narrow dtypes (float8, int4, ...) join nothing but themselves and the weak types
+    ("TypePromotionError", "have no available implicit dtype promotion path", "!no_promotion"),
+    # float6 arrays cannot be made on the CPU backend (jnp.ones: "Invalid XLA PrimitiveType")
+    ("JaxRuntimeError", "Invalid XLA PrimitiveType", "!unsupported"),
     # the op is not defined for the (promoted) dtype
     ("TypeError", "Accepted dtypes at position", "!unsupported"),  # and/or/xor/rem dtype checks
     ("TypeError", "does not support complex-valued inputs", "!unsupported"),  # floor_divide
@@ -190,6 +198,8 @@ def answer(cell):
             ops = [_make(o) for o in cell.operands]
             if cell.op == "sum":
                 r = jnp.sum(ops[0])
+            elif _ABSTRACT:
+                r = jax.eval_shape(lambda a, b: _binary(cell.op, a, b), ops[0], ops[1])
             else:
                 r = _binary(cell.op, ops[0], ops[1])
             if cell.out:

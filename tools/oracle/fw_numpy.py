@@ -64,13 +64,21 @@ def setup(mode):
     np.seterr(all="warn")  # the default, made explicit
 
 
+def np_dtype(name):
+    """The NumPy dtype of a name; the narrow ones are ml_dtypes' (record_narrow.py only)."""
+    if name in syntax.NARROW_DTYPES:
+        import ml_dtypes  # ml_dtypes==0.6.0 (requirements-numpy.txt)
+        return np.dtype(getattr(ml_dtypes, name))
+    return name
+
+
 def make(o):
     if o.kind == "literal":
         return o.py
     assert not o.weak, "numpy has no weak tensors"
     if o.kind == "tensor":
-        return np.ones(2, dtype=o.dtype)
-    return np.array(o.py, dtype=o.dtype)
+        return np.ones(2, dtype=np_dtype(o.dtype))
+    return np.array(o.py, dtype=np_dtype(o.dtype))
 
 
 def huge_int(cell):
@@ -118,6 +126,9 @@ def dtype_token(r, cell):
         name = r.dtype.name
         if name in NAMES:
             return name
+        if any(o.dtype in syntax.NARROW_DTYPES for o in cell.operands) and (
+                name in syntax.NARROW_DTYPES or name == "bfloat16"):
+            return name  # ml_dtypes' types, where a cell has one (record_narrow.py)
         if name == "object" and huge_int(cell):
             return "!overflow"
         return "?result dtype " + name

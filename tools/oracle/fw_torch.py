@@ -64,6 +64,14 @@ NAMES = {
     torch.complex128: "complex128",
 }
 DTYPES = {v: k for k, v in NAMES.items()}
+# the narrow dtypes (record_narrow.py): named in an answer only for a cell that has one of them
+# as an operand, so that the classic recordings keep answering complex32 as `!unsupported`
+NARROW_NAMES = {
+    torch.float8_e4m3fn: "float8_e4m3fn", torch.float8_e5m2: "float8_e5m2",
+    torch.float8_e4m3fnuz: "float8_e4m3fnuz", torch.float8_e5m2fnuz: "float8_e5m2fnuz",
+    torch.float8_e8m0fnu: "float8_e8m0fnu", torch.complex32: "complex32",
+}
+DTYPES.update({v: k for k, v in NARROW_NAMES.items()})
 
 OPERATOR = {
     **syntax.OPERATORS,
@@ -106,6 +114,11 @@ _RULES = [
     (TypeError, r"argument '\w+' \(position \d\) must be Tensor, not \w+", "!unsupported"),
     # maximum/minimum refuse complex inputs
     (TypeError, r"^(maximum|minimum) not implemented for complex tensors", "!unsupported"),
+    # float8 meets any other dtype: "Promotion for Float8 Types is not supported, attempted to
+    # promote Float8_e4m3fn and Float" (c10/core/ScalarType.cpp promoteTypes)
+    (RuntimeError, r"Promotion for Float8 Types is not supported", "!no_promotion"),
+    # float8 with a complex scalar: no complex counterpart ("Unknown Complex ScalarType")
+    (RuntimeError, r"Unknown Complex ScalarType for Float8", "!no_promotion"),
     # value-level refusals (the spec's `value`: the dtypes promote, these values are refused):
     # integer tensor ** negative integer scalar ...
     (RuntimeError, r"^Integers to negative integer powers are not allowed", "!value"),
@@ -161,6 +174,8 @@ def raw(cell):
     if not isinstance(r, torch.Tensor):
         return "?not a tensor: " + type(r).__name__, repr(r)
     name = NAMES.get(r.dtype)
+    if name is None and any(o.dtype in syntax.NARROW_DTYPES for o in cell.operands):
+        name = NARROW_NAMES.get(r.dtype)
     if name is None:
         # complex32 (ComplexHalf) etc.: a dtype outside the spec's 15 -> see notes/torch.md
         return "!unsupported", "dtype " + str(r.dtype)

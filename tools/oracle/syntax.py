@@ -17,7 +17,14 @@ KIND = {
     "complex64": "c", "complex128": "c",
 }
 
-_TENSOR = re.compile(r"^(~?)([a-z0-9]+)(?:\((.*)\))?$")
+# the narrow dtypes of ML (src/kernel/narrow/format.rs), recorded by record_narrow.py
+NARROW_DTYPES = [
+    "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e4m3b11fnuz",
+    "float8_e3m4", "float8_e4m3", "float8_e8m0fnu", "float6_e2m3fn", "float6_e3m2fn",
+    "float4_e2m1fn", "int2", "uint2", "int4", "uint4", "complex32",
+]
+
+_TENSOR = re.compile(r"^(~?)([a-z0-9_]+)(?:\((.*)\))?$")
 
 
 @dataclass(frozen=True)
@@ -54,7 +61,7 @@ class Operand:
 
 def parse_operand(tok: str) -> Operand:
     m = _TENSOR.match(tok)
-    if m and m.group(2) in DTYPES:
+    if m and (m.group(2) in DTYPES or m.group(2) in NARROW_DTYPES):
         weak, dt, val = m.group(1) == "~", m.group(2), m.group(3)
         if val is None:
             return Operand("tensor", dt, weak)

@@ -56,7 +56,11 @@ pub unsafe extern "C" fn promote_prepare(
 ) -> *mut Prepared {
     let made = catch_unwind(|| -> Option<Prepared> {
         let policy = unsafe { CStr::from_ptr(policy) }.to_str().ok()?;
-        let call: Call = unsafe { CStr::from_ptr(call) }.to_str().ok()?.parse().ok()?;
+        let call: Call = unsafe { CStr::from_ptr(call) }
+            .to_str()
+            .ok()?
+            .parse()
+            .ok()?;
         let p = builtin(policy).ok()?;
         let plan = p.resolve(&call).ok()?;
         let dtypes: Vec<Option<DType>> = call.operands.iter().map(|o| o.dtype()).collect();
@@ -148,7 +152,11 @@ pub unsafe extern "C" fn promote_run_into(
     };
     guarded(|| {
         let ins = unsafe { inputs(p, [a, b], n) };
-        let o = unsafe { view_mut(p.plan.result, out, n) };
+        let lens: Vec<usize> = ins.iter().map(|v| v.len()).collect();
+        let Ok(len) = promote::kernel::exec::result_len(p.plan.op, &lens) else {
+            return -2;
+        };
+        let o = unsafe { view_mut(p.plan.result, out, len) };
         match pool.install(|| execute_into(&p.plan, &ins, o, &p.sem)) {
             Ok(()) => 0,
             Err(_) => -2,
@@ -216,6 +224,24 @@ pub unsafe extern "C" fn promote_copy(
     })
 }
 
+/// Read `n` bytes on `threads` threads (`promote::kernel::bench::read`): the floor of a
+/// reduction.
+///
+/// # Safety
+///
+/// `src` is valid for `n` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn promote_read(threads: c_int, src: *const u8, n: usize) -> c_int {
+    let Some(pool) = pool(threads) else {
+        return -1;
+    };
+    guarded(|| {
+        let s = unsafe { std::slice::from_raw_parts(src, n) };
+        std::hint::black_box(pool.install(|| promote::kernel::bench::read(s)));
+        0
+    })
+}
+
 /// The SIMD path the kernels run (`avx512`, `avx2`, `baseline`), NUL-terminated.
 #[no_mangle]
 pub extern "C" fn promote_simd_path() -> *const c_char {
@@ -226,11 +252,11 @@ pub extern "C" fn promote_simd_path() -> *const c_char {
     }
 }
 
-/// For experiments: force SIMD path `path` (0 baseline, 1 AVX2, 2 AVX-512; negative: keep)
-/// and set the streaming threshold to `stream_min_bytes` (negative: keep). Returns -1 if the
-/// CPU lacks the path.
+/// For experiments: force SIMD path `path` (0 baseline, 1 AVX2, 2 AVX-512; negative: keep),
+/// set the streaming threshold to `stream_min_bytes` (negative: keep) and the prefetch of the
+/// streaming paths (0 off, 1 on; negative: keep). Returns -1 if the CPU lacks the path.
 #[no_mangle]
-pub extern "C" fn promote_configure(path: c_int, stream_min_bytes: i64) -> c_int {
+pub extern "C" fn promote_configure(path: c_int, stream_min_bytes: i64, prefetch: c_int) -> c_int {
     use promote::kernel::arch::{set_path, Path};
     use promote::kernel::exec::{set_tuning, tuning, Tuning};
     if let Some(&p) = usize::try_from(path).ok().and_then(|i| Path::ALL.get(i)) {
@@ -241,6 +267,12 @@ pub extern "C" fn promote_configure(path: c_int, stream_min_bytes: i64) -> c_int
     if let Ok(b) = usize::try_from(stream_min_bytes) {
         set_tuning(Tuning {
             stream_min_bytes: b,
+            ..tuning()
+        });
+    }
+    if prefetch >= 0 {
+        set_tuning(Tuning {
+            prefetch: prefetch > 0,
             ..tuning()
         });
     }
@@ -284,7 +316,9 @@ pub unsafe extern "C" fn promote_narrow_free(c: *mut promote::kernel::narrow::Co
 
 /// The pieces of `n` elements each of `threads` threads casts (whole pieces of 64 Ki).
 fn narrow_piece(n: usize, threads: c_int) -> usize {
-    n.div_ceil(threads.max(1) as usize).next_multiple_of(1 << 16).max(1)
+    n.div_ceil(threads.max(1) as usize)
+        .next_multiple_of(1 << 16)
+        .max(1)
 }
 
 /// float32 → codes (`decode == 0`) or codes → float32 (`decode != 0`), `n` elements, on the

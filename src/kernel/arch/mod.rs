@@ -182,18 +182,42 @@ pub(crate) use dispatch;
 ///
 /// If the lengths differ (as [`slice::copy_from_slice`] does).
 pub fn stream_copy<T: Copy>(dst: &mut [T], src: &[T]) {
+    stream_copy_ahead(dst, src, [&[], &[]])
+}
+
+/// [`stream_copy`], prefetching the bytes of `ahead` (the next chunk's inputs) a few lines
+/// at a time between the stores: the reads of the next chunk then overlap with the writes of
+/// this one, as they do in a plain copy, instead of waiting for them.
+///
+/// ```
+/// use promote::kernel::arch::{stream_copy_ahead, store_fence};
+/// let (src, next) = (vec![7u16; 5000], vec![1u8; 9000]);
+/// let mut dst = vec![0u16; 5000];
+/// stream_copy_ahead(&mut dst, &src, [&next, &[]]);
+/// store_fence();
+/// assert_eq!(dst, src);
+/// ```
+///
+/// # Panics
+///
+/// If the lengths of `dst` and `src` differ.
+pub fn stream_copy_ahead<T: Copy>(dst: &mut [T], src: &[T], ahead: [&[u8]; 2]) {
     assert_eq!(dst.len(), src.len(), "stream_copy: lengths differ");
     #[cfg(target_arch = "x86_64")]
     {
         let n = std::mem::size_of_val(dst);
         let d = dst.as_mut_ptr() as *mut u8;
         let s = src.as_ptr() as *const u8;
+        let mut pf = x86::Prefetcher::new(ahead);
         // SAFETY: both ranges are valid for `n` bytes and do not overlap (a shared and a
         // mutable borrow); the path is one the CPU supports.
-        unsafe { x86::stream_bytes(current(), d, s, n) }
+        unsafe { x86::stream_bytes(current(), d, s, n, &mut pf) }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    dst.copy_from_slice(src);
+    {
+        let _ = ahead;
+        dst.copy_from_slice(src);
+    }
 }
 
 /// Order the streaming stores of this thread before anything that follows.
@@ -249,7 +273,13 @@ mod tests {
                     #[cfg(target_arch = "x86_64")]
                     // SAFETY: in bounds, disjoint, supported path.
                     unsafe {
-                        x86::stream_bytes(p, dst.as_mut_ptr().add(off), src.as_ptr(), len)
+                        x86::stream_bytes(
+                            p,
+                            dst.as_mut_ptr().add(off),
+                            src.as_ptr(),
+                            len,
+                            &mut x86::Prefetcher::new([&src[..len / 2], &src[len / 2..]]),
+                        )
                     };
                     #[cfg(not(target_arch = "x86_64"))]
                     let _ = p;

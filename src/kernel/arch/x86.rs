@@ -31,18 +31,71 @@ pub fn has_avx512() -> bool {
     })
 }
 
-/// Copy `n` bytes with streaming stores of the width of `path`.
+/// Byte ranges to prefetch a few lines at a time during a streaming copy.
+pub struct Prefetcher<'a> {
+    ranges: [&'a [u8]; 2],
+    range: usize,
+    offset: usize,
+    per_step: usize,
+}
+
+impl<'a> Prefetcher<'a> {
+    /// Nothing issued yet.
+    pub fn new(ranges: [&'a [u8]; 2]) -> Self {
+        Prefetcher {
+            ranges,
+            range: 0,
+            offset: 0,
+            per_step: 0,
+        }
+    }
+
+    /// Spread what is left over `steps` calls of [`Prefetcher::step`].
+    fn spread(&mut self, steps: usize) {
+        let total: usize = self.ranges.iter().map(|r| r.len()).sum();
+        self.per_step = total.div_ceil(steps.max(1)).next_multiple_of(64);
+    }
+
+    /// Prefetch the next `per_step` bytes (a line per 64).
+    #[inline(always)]
+    fn step(&mut self) {
+        let mut left = self.per_step;
+        while left > 0 && self.range < 2 {
+            let r = self.ranges[self.range];
+            if self.offset >= r.len() {
+                self.range += 1;
+                self.offset = 0;
+                continue;
+            }
+            // SAFETY: SSE is part of x86-64; the address lies in `r`, and a prefetch never
+            // faults anyway.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(r.as_ptr().add(self.offset) as *const i8) };
+            self.offset += 64;
+            left -= 64;
+        }
+    }
+
+    /// Whatever is left (the copy was too short to spread it over).
+    fn finish(&mut self) {
+        self.per_step = usize::MAX - 63;
+        self.step();
+    }
+}
+
+/// Copy `n` bytes with streaming stores of the width of `path`, prefetching `pf`'s ranges
+/// along the way.
 ///
 /// # Safety
 ///
 /// `s` is valid for reads and `d` for writes of `n` bytes, the ranges do not overlap, and the
 /// CPU supports `path`.
-pub unsafe fn stream_bytes(path: Path, d: *mut u8, s: *const u8, n: usize) {
+pub unsafe fn stream_bytes(path: Path, d: *mut u8, s: *const u8, n: usize, pf: &mut Prefetcher) {
     match path {
-        Path::Avx512 => stream_64(d, s, n),
-        Path::Avx2 => stream_32(d, s, n),
-        Path::Baseline => stream_16(d, s, n),
+        Path::Avx512 => stream_64(d, s, n, pf),
+        Path::Avx2 => stream_32(d, s, n, pf),
+        Path::Baseline => stream_16(d, s, n, pf),
     }
+    pf.finish();
 }
 
 /// Plain copies up to the first `align`-byte boundary of `d` (or all of it if shorter);
@@ -56,9 +109,11 @@ unsafe fn head(d: *mut u8, s: *const u8, n: usize, align: usize) -> usize {
 }
 
 /// 16-byte stores (SSE2, part of x86-64).
-unsafe fn stream_16(d: *mut u8, s: *const u8, n: usize) {
+unsafe fn stream_16(d: *mut u8, s: *const u8, n: usize, pf: &mut Prefetcher) {
     let mut i = head(d, s, n, 16);
+    pf.spread(n / 64);
     while i + 64 <= n {
+        pf.step();
         for k in 0..4 {
             let v = _mm_loadu_si128(s.add(i + 16 * k) as *const __m128i);
             _mm_stream_si128(d.add(i + 16 * k) as *mut __m128i, v);
@@ -77,9 +132,11 @@ unsafe fn stream_16(d: *mut u8, s: *const u8, n: usize) {
 
 /// 32-byte stores.
 #[target_feature(enable = "avx2")]
-unsafe fn stream_32(d: *mut u8, s: *const u8, n: usize) {
+unsafe fn stream_32(d: *mut u8, s: *const u8, n: usize, pf: &mut Prefetcher) {
     let mut i = head(d, s, n, 32);
+    pf.spread(n / 128);
     while i + 128 <= n {
+        pf.step();
         for k in 0..4 {
             let v = _mm256_loadu_si256(s.add(i + 32 * k) as *const __m256i);
             _mm256_stream_si256(d.add(i + 32 * k) as *mut __m256i, v);
@@ -102,9 +159,11 @@ unsafe fn stream_32(d: *mut u8, s: *const u8, n: usize) {
 /// `rust-version` must be at least that (Cargo.toml still says 1.85; see the lead's note).
 #[clippy::msrv = "1.89"]
 #[target_feature(enable = "avx512f")]
-unsafe fn stream_64(d: *mut u8, s: *const u8, n: usize) {
+unsafe fn stream_64(d: *mut u8, s: *const u8, n: usize, pf: &mut Prefetcher) {
     let mut i = head(d, s, n, 64);
+    pf.spread(n / 256);
     while i + 256 <= n {
+        pf.step();
         for k in 0..4 {
             let v = _mm512_loadu_si512(s.add(i + 64 * k) as *const __m512i);
             _mm512_stream_si512(d.add(i + 64 * k) as *mut __m512i, v);

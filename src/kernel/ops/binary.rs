@@ -23,7 +23,7 @@ use half::{bf16, f16};
 
 use super::{with_slice, Args, OpError, OpSemantics};
 use crate::kernel::array::{Array, Element, C32, C64};
-use crate::kernel::compute::{Arith, KernelError, Semantics};
+use crate::kernel::compute::{Arith, IntDivZero, KernelError, Semantics};
 use crate::kernel::exec::Work;
 use crate::{with_dtype, DType};
 
@@ -316,6 +316,13 @@ pub fn run(
     args: &Args<'_>,
 ) -> Result<Option<Vec<Array>>, OpError> {
     let n = broadcast(args.inputs[0].len(), args.inputs[1].len())?;
+    if op == Binary::Fmod && args.compute.is_integer() && sem.int_div_zero == IntDivZero::Error {
+        // PyTorch refuses an integer `fmod` by zero as it refuses `remainder`
+        let nonzero = crate::kernel::cast::cast_array(args.inputs[1], DType::Bool);
+        if bool::slice(nonzero.view()).is_some_and(|b| b.contains(&false)) {
+            return Err(KernelError::DivisionByZero.into());
+        }
+    }
     let out = match (op, args.compute) {
         (Binary::Nextafter, DType::Float16) => next_after::<f16>(args, n, s),
         (Binary::Nextafter, DType::BFloat16) => next_after::<bf16>(args, n, s),

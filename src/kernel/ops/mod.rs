@@ -23,12 +23,14 @@
 //! ```
 
 pub mod binary;
+mod fast;
 pub mod reduce;
 pub mod unary;
 mod var;
 
-use super::array::{Array, View};
+use super::array::{Array, View, ViewMut};
 use super::compute::{KernelError, Semantics};
+use crate::plan::Plan;
 use crate::DType;
 
 pub use binary::Binary;
@@ -328,3 +330,63 @@ macro_rules! with_slice {
     }};
 }
 pub(crate) use with_slice;
+
+/// The [`dispatch`](super::dispatch) kernel of every op of this module: runs the op named by
+/// the plan's kernel name with the policy's semantics, each operand first cast to the plan's
+/// input dtype for it, computing in `plan.compute`, into `out` (of `plan.result`).
+pub(crate) fn run_planned(
+    plan: &Plan,
+    inputs: &[View<'_>],
+    out: ViewMut<'_>,
+    sem: &Semantics,
+) -> Result<(), KernelError> {
+    let name = plan.op.info().kernel;
+    let k = kernel(name, sem).ok_or(KernelError::NoKernel { op: plan.op })?;
+    let os = OpSemantics::of(sem);
+    let mut out = out;
+    let taken = match (k.class, inputs) {
+        (OpClass::Unary(u), [x]) => fast::unary(u, &os, plan, *x, out.reborrow()),
+        (OpClass::Reduce(Reduce::Mean), [x]) => fast::mean(&os, plan, *x, out.reborrow()),
+        (OpClass::Reduce(r), [x]) => fast::cumsum(r, &os, plan, *x, out.reborrow()),
+        _ => None,
+    };
+    if let Some(done) = taken {
+        return done;
+    }
+    let cast: Vec<Option<Array>> = inputs
+        .iter()
+        .zip(&plan.inputs)
+        .map(|(v, &d)| (v.dtype() != d).then(|| super::cast::cast_array(*v, d)))
+        .collect();
+    let views: Vec<View<'_>> = inputs
+        .iter()
+        .zip(&cast)
+        .map(|(v, c)| c.as_ref().map_or(*v, Array::view))
+        .collect();
+    let args = Args::elementwise(&views, plan.compute, plan.result);
+    let got = k.run(&args).map_err(|e| match e {
+        OpError::Kernel(e) => e,
+        OpError::Unsupported { dtype, .. } => KernelError::Unsupported { op: plan.op, dtype },
+    })?;
+    let first = got
+        .into_iter()
+        .next()
+        .expect("an op kernel answers one array");
+    super::cast::cast_view(first.view(), out);
+    Ok(())
+}
+
+/// The kernel of `sum`: NumPy's pairwise order ([`exec`](super::exec)'s buffered sum), or the
+/// framework's own order where its [`OpSemantics::summation`] differs for an inexact dtype
+/// (PyTorch's cascade sum).
+pub(crate) fn run_sum(
+    plan: &Plan,
+    inputs: &[View<'_>],
+    out: ViewMut<'_>,
+    sem: &Semantics,
+) -> Result<(), KernelError> {
+    if OpSemantics::of(sem).summation == Summation::Cascade && plan.compute.is_inexact() {
+        return run_planned(plan, inputs, out, sem);
+    }
+    super::exec::run_sum(plan, inputs, out, sem)
+}

@@ -45,6 +45,13 @@ pub enum Reduce {
     Std,
 }
 
+impl Reduce {
+    /// A scan (`cumsum`, `cumprod`): one result per element, not one per lane.
+    pub fn is_cumulative(self) -> bool {
+        matches!(self, Reduce::Cumsum | Reduce::Cumprod)
+    }
+}
+
 /// The reductions by NumPy name.
 pub const NAMES: &[(&str, Reduce)] = &[
     ("sum", Reduce::Sum),

@@ -77,8 +77,11 @@ fn lower_by_value(ctx: &Ctx, c: &CombineSpec) -> Result<bool, PromoteError> {
     }
 }
 
-fn float_meets_complex(ctx: &Ctx, c: &CombineSpec) -> Result<[Option<Meet>; 15], PromoteError> {
-    let mut fmc = [None; 15];
+fn float_meets_complex(
+    ctx: &Ctx,
+    c: &CombineSpec,
+) -> Result<[Option<Meet>; DType::COUNT], PromoteError> {
+    let mut fmc = [None; DType::COUNT];
     for (k, v) in &c.float_meets_complex {
         let f = DType::parse(k).map_err(|e| ctx.err(v.span(), e.to_string()))?;
         fmc[f.index()] = Some(if v.get_ref() == "outside" {

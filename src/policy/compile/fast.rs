@@ -12,6 +12,12 @@ use super::super::RulePolicy;
 /// The fast table of a compiled policy: dtype index | 0x80 if weak, or [`FAST_SLOW`] where the
 /// full resolver must answer (an error, with its message).
 pub(crate) fn table(p: &RulePolicy) -> Vec<u8> {
+    const {
+        assert!(
+            DType::COUNT < 0x7f,
+            "a fast cell holds a dtype index in 7 bits"
+        )
+    };
     let n = DType::ALL.len();
     let mut fast = vec![FAST_SLOW; p.ops.len() * n * n];
     for op in Op::all().into_iter().take(p.ops.len()) {

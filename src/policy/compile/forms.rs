@@ -12,7 +12,7 @@ use super::super::corner::CornerRule;
 use super::super::rule_policy::FormVariant;
 use super::super::spec;
 use super::super::RulePolicy;
-use super::nodes::Dtypes;
+use super::nodes::{Dtypes, Graph};
 use super::{fast, rules, Ctx};
 
 /// A `[forms.NAME]` section, its rules compiled.
@@ -28,6 +28,7 @@ pub(crate) fn form_rules<'s>(
     ctx: &Ctx,
     forms: &'s std::collections::BTreeMap<String, spec::FormSpec>,
     dt: &Dtypes,
+    g: &Graph,
 ) -> Result<Vec<FormRules<'s>>, PromoteError> {
     let mut out = Vec::new();
     for (name, f) in forms {
@@ -51,7 +52,7 @@ pub(crate) fn form_rules<'s>(
         let rules = f
             .rules
             .iter()
-            .map(|r| rules::rule(ctx, r, dt))
+            .map(|r| rules::rule(ctx, r, dt, g))
             .collect::<Result<Vec<_>, _>>()?;
         out.push(FormRules {
             form,

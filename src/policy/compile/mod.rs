@@ -55,9 +55,9 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
     let scheme = combine::scheme(&ctx, &spec.combine)?;
     let range = operands::range(&ctx, &spec.literal_range)?;
     let ops = ops::ops(&ctx, &spec, &dt, &graph)?;
-    let rules = rules::rules(&ctx, &spec, &dt)?;
+    let rules = rules::rules(&ctx, &spec, &dt, &graph)?;
     let form_specs = std::mem::take(&mut spec.forms);
-    let form_rules = forms::form_rules(&ctx, &form_specs, &dt)?;
+    let form_rules = forms::form_rules(&ctx, &form_specs, &dt, &graph)?;
     let out = out::out(&ctx, &spec.out)?;
     let (semantics, semantics_source) = kernel::kernel(&ctx, spec.kernel.as_ref())?;
     let mut p = RulePolicy {

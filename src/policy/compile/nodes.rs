@@ -13,8 +13,8 @@ use super::Ctx;
 /// The dtypes of a policy: which the framework has, which it replaces, its defaults.
 pub(crate) struct Dtypes {
     pub(crate) dtypes: Vec<DType>,
-    pub(crate) available: [bool; 15],
-    pub(crate) canonical: [DType; 15],
+    pub(crate) available: [bool; DType::COUNT],
+    pub(crate) canonical: [DType; DType::COUNT],
     pub(crate) default_int: DType,
     pub(crate) default_float: DType,
     pub(crate) default_complex: DType,
@@ -76,7 +76,9 @@ fn node_err(names: &BTreeMap<String, usize>, s: &str) -> String {
 
 /// `dtypes`, `canonical` and `defaults`.
 pub(crate) fn dtypes(ctx: &Ctx, spec: &spec::PolicySpec) -> Result<Dtypes, PromoteError> {
-    let mut available = [spec.dtypes.is_none(); 15];
+    // without a `dtypes` list, a policy has the classic dtypes (narrow ones are listed)
+    let mut available: [bool; DType::COUNT] =
+        std::array::from_fn(|i| spec.dtypes.is_none() && DType::ALL[i].is_classic());
     for t in spec.dtypes.iter().flatten() {
         let d = ctx.dtype(t)?;
         if std::mem::replace(&mut available[d.index()], true) {
@@ -113,7 +115,7 @@ pub(crate) fn dtypes(ctx: &Ctx, spec: &spec::PolicySpec) -> Result<Dtypes, Promo
 }
 
 /// `canonical`: each dtype replaced by one that stays itself (no chains, no swaps).
-fn canonical(ctx: &Ctx, spec: &spec::PolicySpec) -> Result<[DType; 15], PromoteError> {
+fn canonical(ctx: &Ctx, spec: &spec::PolicySpec) -> Result<[DType; DType::COUNT], PromoteError> {
     let mut canonical = DType::ALL;
     for (k, v) in &spec.canonical {
         let from = DType::parse(k).map_err(|e| ctx.err(v.span(), format!("canonical: {e}")))?;
@@ -138,7 +140,7 @@ pub(crate) fn graph(
     let names: BTreeMap<String, usize> = nodes
         .iter()
         .enumerate()
-        .skip(15)
+        .skip(DType::COUNT)
         .map(|(i, n)| (n.name.clone(), i))
         .collect();
     let (join, join_source) = match (&spec.lattice, &spec.table) {
@@ -160,8 +162,8 @@ pub(crate) fn graph(
     })
 }
 
-/// The 15 dtypes, then the policy's own nodes, then (for a table) the `!` node of a dtype
-/// outside the 15.
+/// Every dtype of the registry, then the policy's own nodes, then (for a table) the `!` node of
+/// a dtype the interface does not name.
 fn nodes(ctx: &Ctx, spec: &spec::PolicySpec, dt: &Dtypes) -> Result<Vec<Node>, PromoteError> {
     let mut nodes: Vec<Node> = DType::ALL
         .iter()
@@ -187,7 +189,7 @@ fn nodes(ctx: &Ctx, spec: &spec::PolicySpec, dt: &Dtypes) -> Result<Vec<Node>, P
         return Err(ctx.err(
             0..0,
             format!(
-                "{} nodes: a policy has at most 250 (the 15 dtypes and its weak nodes)",
+                "{} nodes: a policy has at most 250 (the dtypes and its weak nodes)",
                 nodes.len()
             ),
         ));

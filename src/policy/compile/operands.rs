@@ -13,7 +13,7 @@ use super::nodes::{Dtypes, Graph};
 use super::{selector_dtypes, Ctx};
 
 /// The literal nodes of each literal kind and the weak node of each dtype.
-pub(crate) type OperandNodes = ([Vec<usize>; 4], [usize; 15]);
+pub(crate) type OperandNodes = ([Vec<usize>; 4], [usize; DType::COUNT]);
 
 /// `[operands]`.
 pub(crate) fn operands(
@@ -32,8 +32,8 @@ pub(crate) fn operands(
         let (kind, nodes) = literal_entry(ctx, g, k, v)?;
         literal_node[kind] = nodes;
     }
-    let mut weak_node: [usize; 15] = std::array::from_fn(|i| i);
-    let mut weak_rank = [0u8; 15];
+    let mut weak_node: [usize; DType::COUNT] = std::array::from_fn(|i| i);
+    let mut weak_rank = [0u8; DType::COUNT];
     for (sel, v) in &spec.operands.weak {
         let (rank, ds) = selector_dtypes(sel)
             .ok_or_else(|| ctx.err(v.span(), format!("unknown selector `{sel}`")))?;

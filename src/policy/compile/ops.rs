@@ -17,11 +17,11 @@ use super::{selector_dtypes, Ctx, SELECTOR_WORDS};
 /// One `[[ops]]` entry, compiled; `None` fields leave an op's rule as it was.
 struct Entry {
     /// Compute dtype → result dtype, by selector rank.
-    returns: [Option<(u8, DType)>; 15],
+    returns: [Option<(u8, DType)>; DType::COUNT],
     /// `dtype=` arguments refused.
     dtype_unsupported: Vec<DType>,
     /// Promoted dtype → action, with the rank of the selector that set it.
-    actions: [Option<(u8, Action)>; 15],
+    actions: [Option<(u8, Action)>; DType::COUNT],
     result: Option<DType>,
     outside: Option<DType>,
     loops: Option<Vec<DType>>,
@@ -75,9 +75,9 @@ fn default_rule(op: Op) -> OpRule {
     OpRule {
         known: op.info().core,
         dtype_arg: false,
-        dtype_unsupported: [false; 15],
+        dtype_unsupported: [false; DType::COUNT],
         literal_component: false,
-        returns: [None; 15],
+        returns: [None; DType::COUNT],
         action: std::array::from_fn(|i| Action::Compute(DType::ALL[i])),
         result: None,
         same_dtype: false,
@@ -143,7 +143,7 @@ fn entry(ctx: &Ctx, r: &OpRuleSpec, dt: &Dtypes, g: &Graph) -> Result<Entry, Pro
             .ok_or_else(|| ctx.err(sel.span(), format!("unknown selector `{}`", sel.get_ref())))?;
         dtype_unsupported.extend(ds);
     }
-    let mut returns: [Option<(u8, DType)>; 15] = [None; 15];
+    let mut returns: [Option<(u8, DType)>; DType::COUNT] = [None; DType::COUNT];
     for (sel, v) in &r.returns {
         let (rank, ds) = selector_dtypes(sel)
             .ok_or_else(|| ctx.err(v.span(), format!("unknown selector `{sel}` in returns")))?;
@@ -183,8 +183,8 @@ fn actions(
     ctx: &Ctx,
     r: &OpRuleSpec,
     dt: &Dtypes,
-) -> Result<[Option<(u8, Action)>; 15], PromoteError> {
-    let mut acts: [Option<(u8, Action)>; 15] = [None; 15];
+) -> Result<[Option<(u8, Action)>; DType::COUNT], PromoteError> {
+    let mut acts: [Option<(u8, Action)>; DType::COUNT] = [None; DType::COUNT];
     for (sel, v) in &r.compute {
         let (rank, ds) = selector_dtypes(sel).ok_or_else(|| {
             ctx.err(

@@ -1,12 +1,14 @@
 //! `[[rules]]`: the corner rules, each with its stage (`at`), its conditions on the call and
 //! its operands, and its outcome (`then`).
 
+use crate::dtype::DType;
 use crate::error::{ErrorKind, PromoteError};
 use crate::operand::LiteralKind;
 
 use super::super::corner::{CornerRule, FitTarget, Matcher, Stage, Then};
 use super::super::spec::{self, OperandMatch, RuleSpec};
-use super::nodes::Dtypes;
+use super::nodes::{Dtypes, Graph};
+use super::operands::literal_entry;
 use super::ops::op_targets;
 use super::{selector_dtypes, Ctx, SELECTOR_WORDS};
 
@@ -15,11 +17,17 @@ pub(crate) fn rules(
     ctx: &Ctx,
     spec: &spec::PolicySpec,
     dt: &Dtypes,
+    g: &Graph,
 ) -> Result<Vec<CornerRule>, PromoteError> {
-    spec.rules.iter().map(|r| rule(ctx, r, dt)).collect()
+    spec.rules.iter().map(|r| rule(ctx, r, dt, g)).collect()
 }
 
-pub(crate) fn rule(ctx: &Ctx, r: &RuleSpec, dt: &Dtypes) -> Result<CornerRule, PromoteError> {
+pub(crate) fn rule(
+    ctx: &Ctx,
+    r: &RuleSpec,
+    dt: &Dtypes,
+    g: &Graph,
+) -> Result<CornerRule, PromoteError> {
     let mut ops = vec![false; crate::Op::all().len()];
     for op in op_targets(ctx, &r.ops)? {
         ops[op.index()] = true;
@@ -44,6 +52,7 @@ pub(crate) fn rule(ctx: &Ctx, r: &RuleSpec, dt: &Dtypes) -> Result<CornerRule, P
         "out" => Then::Out,
         "compute" => Then::Compute,
         "swapped" => Then::Swapped,
+        "convert_first" => Then::ConvertFirst,
         x => match ErrorKind::parse(x) {
             Some(k) => Then::Error(k),
             None => Then::DType(dt.target(ctx, &r.then)?),
@@ -55,6 +64,7 @@ pub(crate) fn rule(ctx: &Ctx, r: &RuleSpec, dt: &Dtypes) -> Result<CornerRule, P
             "`accept` needs a promoted dtype: use it at promoted or computed",
         ));
     }
+    let (convert, literal) = convert_first(ctx, r, at, then, g)?;
     Ok(CornerRule {
         ops,
         at,
@@ -72,16 +82,94 @@ pub(crate) fn rule(ctx: &Ctx, r: &RuleSpec, dt: &Dtypes) -> Result<CornerRule, P
         promoted: selector_mask(ctx, &r.promoted)?,
         compute: selector_mask(ctx, &r.compute)?,
         then,
+        convert,
+        literal,
         source: r.source.clone(),
     })
 }
 
+/// A `convert_first` rule's parts (`convert`, `literal`), checked: at `arguments`, on a first
+/// operand that is a literal, and only with `then = "convert_first"`.
+#[allow(clippy::type_complexity)]
+fn convert_first(
+    ctx: &Ctx,
+    r: &RuleSpec,
+    at: Stage,
+    then: Then,
+    g: &Graph,
+) -> Result<([Vec<DType>; 4], [Option<Vec<usize>>; 4]), PromoteError> {
+    if at != Stage::Arguments && then == Then::ConvertFirst {
+        return Err(ctx.err(
+            r.then.span(),
+            "`convert_first` converts a literal before anything else: use it at arguments",
+        ));
+    }
+    let literal_first = r
+        .first
+        .as_ref()
+        .is_some_and(|m| !m.class.is_empty() && m.class.iter().all(|c| c.get_ref() == "literal"));
+    if then == Then::ConvertFirst && !literal_first {
+        return Err(ctx.err(
+            r.then.span(),
+            "`convert_first` converts a Python literal: add `first = { class = [\"literal\"] }`",
+        ));
+    }
+    let convert = convert(ctx, r)?;
+    if (then == Then::ConvertFirst) != convert.iter().any(|c| !c.is_empty()) {
+        return Err(ctx.err(
+            r.then.span(),
+            "`then = \"convert_first\"` and `convert = { KIND = DTYPE, ... }` go together",
+        ));
+    }
+    let mut literal: [Option<Vec<usize>>; 4] = Default::default();
+    for (k, v) in &r.literal {
+        if then != Then::ConvertFirst {
+            return Err(ctx.err(
+                v.span(),
+                "a rule's `literal` goes with `then = \"convert_first\"`",
+            ));
+        }
+        let (kind, nodes) = literal_entry(ctx, g, k, v)?;
+        literal[kind] = Some(nodes);
+    }
+    Ok((convert, literal))
+}
+
+/// `convert`: literal kind to the dtypes a literal is converted to alone.
+fn convert(ctx: &Ctx, r: &RuleSpec) -> Result<[Vec<DType>; 4], PromoteError> {
+    let mut out: [Vec<DType>; 4] = Default::default();
+    for (k, v) in &r.convert {
+        let kind = LiteralKind::ALL
+            .iter()
+            .position(|x| x.name() == k)
+            .ok_or_else(|| {
+                ctx.err(
+                    v.span(),
+                    format!("convert's keys are bool, int, float, complex; not `{k}`"),
+                )
+            })?;
+        out[kind] = v
+            .get_ref()
+            .items()
+            .iter()
+            .map(|d| DType::parse(d).map_err(|e| ctx.err(v.span(), e.to_string())))
+            .collect::<Result<_, _>>()?;
+        if out[kind].is_empty() {
+            return Err(ctx.err(v.span(), format!("convert.{k} is an empty list")));
+        }
+    }
+    Ok(out)
+}
+
 /// The dtypes a list of selectors covers (`None`: the list is empty, any dtype).
-fn selector_mask(ctx: &Ctx, v: &[spec::Text]) -> Result<Option<[bool; 15]>, PromoteError> {
+fn selector_mask(
+    ctx: &Ctx,
+    v: &[spec::Text],
+) -> Result<Option<[bool; DType::COUNT]>, PromoteError> {
     if v.is_empty() {
         return Ok(None);
     }
-    let mut m = [false; 15];
+    let mut m = [false; DType::COUNT];
     for t in v {
         let (_, ds) = selector_dtypes(t.get_ref()).ok_or_else(|| {
             ctx.err(

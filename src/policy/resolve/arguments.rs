@@ -10,9 +10,9 @@ use crate::operand::Operand;
 use crate::plan::Step;
 
 use super::super::compiled::OpRule;
-use super::super::corner::{value_fits, Stage};
+use super::super::corner::{value_fits, CornerRule, Stage, Then};
 use super::super::RulePolicy;
-use super::{Entered, Flow, Input, Resolution, Trace};
+use super::{Entered, Flow, Input, LiteralNodes, Resolution, Trace};
 
 impl RulePolicy {
     /// Stage 1: check the call and enter its operands as nodes.
@@ -20,6 +20,7 @@ impl RulePolicy {
         &'a self,
         call: &'a Call,
         steps: &'a mut Trace,
+        literal: Option<&'a LiteralNodes>,
     ) -> Result<Flow<Entered<'a>>, PromoteError> {
         if call.operands.len() != call.op.arity() {
             return Err(PromoteError::invalid(format!(
@@ -45,7 +46,7 @@ impl RulePolicy {
         let ins = call
             .operands
             .iter()
-            .map(|o| self.input(o, rule, steps))
+            .map(|o| self.input(o, rule, literal, steps))
             .collect();
         let mut r = Resolution {
             call: std::borrow::Cow::Borrowed(call),
@@ -54,11 +55,62 @@ impl RulePolicy {
             steps,
         };
         if let Some(c) = self.corner(&r, Stage::Arguments, None, None, false) {
+            if c.then == Then::ConvertFirst {
+                let converted = self.convert_first(call, c, r.steps)?;
+                return self
+                    .resolve_entering(&converted, r.steps, Some(&c.literal))
+                    .map(Flow::Decided);
+            }
             if let Some(decided) = self.outcome(&mut r, c, None) {
                 return decided.map(Flow::Decided);
             }
         }
         Ok(Flow::Next(Entered(r)))
+    }
+
+    /// `then = "convert_first"`: the call with its first operand, a Python literal, converted
+    /// alone into a 0-d tensor of the first of the rule's `convert` dtypes for its kind that
+    /// holds its value (none holds it: an overflow).
+    fn convert_first(
+        &self,
+        call: &Call,
+        c: &CornerRule,
+        steps: &mut Trace,
+    ) -> Result<Call, PromoteError> {
+        let Some(l) = call.operands.first().and_then(|o| o.literal()).cloned() else {
+            return Err(PromoteError::invalid(format!(
+                "{}: a convert_first rule matched a call whose first operand is not a Python literal; give the rule `first = {{ class = [\"literal\"] }}`",
+                self.name
+            )));
+        };
+        let dtypes = &c.convert[l.kind() as usize];
+        let Some(&dtype) = dtypes.iter().find(|&&d| value_fits(&l, d)) else {
+            return Err(PromoteError::Overflow {
+                policy: self.name.clone(),
+                op: call.op.name().into(),
+                literal_kind: l.kind().name().into(),
+                value: l.to_string(),
+                dtype: format!("{} ({})", dtypes.last().map_or("", |d| d.name()), c.source),
+            });
+        };
+        steps.note(|| Step::Corner {
+            detail: format!(
+                "{}: the first Python scalar {l} is converted alone, to a 0-d {dtype} tensor",
+                call.op
+            ),
+            source: c.source.clone(),
+        });
+        let mut operands = call.operands.clone();
+        operands[0] = Operand::Tensor {
+            dtype,
+            weak: false,
+            zero_dim: true,
+            value: Some(l),
+        };
+        Ok(Call {
+            operands,
+            ..call.clone()
+        })
     }
 
     fn check_available(&self, d: DType) -> Result<(), PromoteError> {
@@ -79,12 +131,20 @@ impl RulePolicy {
     }
 
     /// An operand entered as a node.
-    fn input<'a>(&self, o: &'a Operand, rule: &OpRule, steps: &mut Trace) -> Input<'a> {
+    fn input<'a>(
+        &self,
+        o: &'a Operand,
+        rule: &OpRule,
+        literal: Option<&LiteralNodes>,
+        steps: &mut Trace,
+    ) -> Input<'a> {
         match o {
             Operand::Literal(l) => {
-                let cands = rule.literal[l.kind() as usize]
-                    .as_ref()
-                    .unwrap_or(&self.literal_node[l.kind() as usize]);
+                let k = l.kind() as usize;
+                let cands = literal
+                    .and_then(|n| n[k].as_ref())
+                    .or(rule.literal[k].as_ref())
+                    .unwrap_or(&self.literal_node[k]);
                 let node = cands
                     .iter()
                     .copied()

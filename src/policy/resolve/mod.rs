@@ -41,6 +41,10 @@ use crate::plan::{JoinSource, Plan, Step};
 use super::compiled::{OpRule, Range};
 use super::RulePolicy;
 
+/// Per literal kind (bool, int, float, complex), the nodes a Python literal enters at, the
+/// first whose dtype holds its value (`None`: the op's or the policy's).
+pub(crate) type LiteralNodes = [Option<Vec<usize>>; 4];
+
 /// An operand as the resolver sees it: the node it entered the promotion at.
 #[derive(Clone, Debug)]
 pub(crate) struct Input<'a> {
@@ -150,7 +154,18 @@ impl RulePolicy {
         if !call.op.info().parts.is_empty() {
             return self.resolve_parts(call, trace);
         }
-        let entered = next!(self.arguments(call, trace)?);
+        self.resolve_entering(call, trace, None)
+    }
+
+    /// [`Self::resolve_call`] of a one-result op, its literals entered at `literal`'s nodes
+    /// where given (a `convert_first` rule's), else at the op's.
+    pub(crate) fn resolve_entering<'a>(
+        &'a self,
+        call: &'a Call,
+        trace: &'a mut Trace,
+        literal: Option<&'a LiteralNodes>,
+    ) -> Result<Plan, PromoteError> {
+        let entered = next!(self.arguments(call, trace, literal)?);
         let operands = next!(self.operands(entered)?);
         let promoted = next!(self.promotion(operands)?);
         let computed = next!(self.compute(promoted)?);

@@ -141,24 +141,23 @@ impl RulePolicy {
 /// assert_eq!(min_scalar_type_of(&"(inf+0j)".parse().unwrap()), (DType::Complex128, false));
 /// ```
 pub fn min_scalar_type_of(o: &Operand) -> (DType, bool) {
-    use DType::*;
     let dtype = o.dtype();
     let Some(v) = o.value() else {
-        return (dtype.unwrap_or(Bool), false);
+        return (dtype.unwrap_or(DType::Bool), false);
     };
     match (&v, dtype) {
-        (_, Some(Float16)) => (Float16, false),
-        (_, Some(Complex64)) => (Complex64, false),
-        (Literal::Bool(_), _) => (Bool, false),
+        (_, Some(DType::Float16)) => (DType::Float16, false),
+        (_, Some(DType::Complex64)) => (DType::Complex64, false),
+        (Literal::Bool(_), _) => (DType::Bool, false),
         (Literal::Int(i), _) if dtype.is_none_or(|d| d.is_integer() || d.is_bool()) => {
             let order: &[DType] = if i.is_negative() {
-                &[Int8, Int16, Int32, Int64]
+                &[DType::Int8, DType::Int16, DType::Int32, DType::Int64]
             } else {
-                &[UInt8, UInt16, UInt32, UInt64]
+                &[DType::UInt8, DType::UInt16, DType::UInt32, DType::UInt64]
             };
             match order.iter().copied().find(|d| i.fits(*d)) {
                 Some(d) => (d, !i.is_negative() && i.fits(signed_of(d))),
-                None => (Float64, false),
+                None => (DType::Float64, false),
             }
         }
         _ => {
@@ -167,13 +166,20 @@ pub fn min_scalar_type_of(o: &Operand) -> (DType, bool) {
                 matches!(v, Literal::Complex(..)) || dtype.is_some_and(|d| d.is_complex());
             if complex {
                 let small = [re, im].iter().all(|x| -3.4e38 < *x && *x < 3.4e38);
-                (if small { Complex64 } else { Complex128 }, false)
+                (
+                    if small {
+                        DType::Complex64
+                    } else {
+                        DType::Complex128
+                    },
+                    false,
+                )
             } else if !re.is_finite() || (-65000.0 < re && re < 65000.0) {
-                (Float16, false)
-            } else if dtype == Some(Float32) || (-3.4e38 < re && re < 3.4e38) {
-                (Float32, false)
+                (DType::Float16, false)
+            } else if dtype == Some(DType::Float32) || (-3.4e38 < re && re < 3.4e38) {
+                (DType::Float32, false)
             } else {
-                (Float64, false)
+                (DType::Float64, false)
             }
         }
     }
