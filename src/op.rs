@@ -8,10 +8,11 @@ use crate::error::{suggest, PromoteError};
 use crate::operand::Operand;
 
 mod casting;
+mod form;
 mod registry;
 
 pub use casting::Casting;
-
+pub use form::Form;
 pub use registry::{register, OpEntry, OpForm, OpInfo, CATALOGUE};
 
 /// An op: an id into the op registry (`policies/ops.toml`, built in, plus the ops policy files
@@ -171,6 +172,8 @@ pub struct Call {
     /// NumPy's `casting=` argument: the casts allowed into the loop and into `out`, where the
     /// policy's functions take it.
     pub casting: Option<Casting>,
+    /// The entry point: the operator (the default), the namespace function, or a named variant.
+    pub form: Form,
 }
 
 impl Call {
@@ -200,6 +203,7 @@ impl Call {
             out,
             dtype: None,
             casting: None,
+            form: Form::Operator,
         })
     }
 
@@ -227,13 +231,26 @@ impl Call {
         self.dtype = dtype;
         self
     }
+
+    /// The same call through another entry point.
+    ///
+    /// ```
+    /// use promote::{Call, Form};
+    /// let c: Call = "add int8 1".parse().unwrap();
+    /// assert_eq!(c.with_form(Form::Function).to_string(), "add:function int8 1");
+    /// ```
+    pub fn with_form(mut self, form: Form) -> Call {
+        self.form = form;
+        self
+    }
 }
 
 impl FromStr for Call {
     type Err = PromoteError;
-    /// `[OP] OPERAND [OPERAND] [dtype=DTYPE] [casting=C] [out=DTYPE]` (the keys in any order),
-    /// operands in the compact syntax; without an op word the op is `add` (the one call grammar
-    /// of every subcommand).
+    /// `[OP[:FORM]] OPERAND [OPERAND] [dtype=DTYPE] [casting=C] [out=DTYPE]` (the keys in any
+    /// order), operands in the compact syntax; without an op word the op is `add` (the one call
+    /// grammar of every subcommand); `OP:FORM` names the entry point ([`Form`]:
+    /// `add:function int8 1`).
     ///
     /// ```
     /// use promote::{Call, Op};
@@ -252,6 +269,13 @@ impl FromStr for Call {
                 _ => break,
             }
             words.pop();
+        }
+        let mut form = Form::Operator;
+        if let Some((op, f)) = words.first().copied().and_then(|w| w.split_once(':')) {
+            if Op::parse(op).is_ok() {
+                form = Form::parse(f)?;
+                words[0] = op;
+            }
         }
         let (op, operands) = match words.split_first() {
             None => {
@@ -276,7 +300,8 @@ impl FromStr for Call {
             .collect::<Result<Vec<Operand>, _>>()?;
         Ok(Call::new(op, operands, out)?
             .with_dtype(dtype)
-            .with_casting(casting))
+            .with_casting(casting)
+            .with_form(form))
     }
 }
 
@@ -292,6 +317,9 @@ fn op_suggestion(word: &str) -> Option<String> {
 impl fmt::Display for Call {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.op.name())?;
+        if self.form != Form::Operator {
+            write!(f, ":{}", self.form)?;
+        }
         for o in &self.operands {
             write!(f, " {o}")?;
         }

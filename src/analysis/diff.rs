@@ -192,12 +192,37 @@ pub fn parse_ops(s: &str) -> Result<Vec<Op>, PromoteError> {
     s.split(',').map(|o| Op::parse(o.trim())).collect()
 }
 
-/// A built-in policy by name, or a policy file (a path ending in `.toml`, or any existing file).
+/// A built-in policy by name, or a policy file (a path ending in `.toml`, or any existing file);
+/// `NAME:FORM` is one entry point of it as a policy of its own ([`RulePolicy::as_form`]):
+/// `tf:function`, `tf:operator`; `NAME@KEY=VALUE` is it under framework settings
+/// ([`RulePolicy::with_settings`]): `torch@default_float=float64`, `jax@enable_x64=true`.
 pub fn load_policy(name: &str) -> Result<Arc<RulePolicy>, PromoteError> {
     if name.ends_with(".toml") || std::path::Path::new(name).is_file() {
-        policy::load_file(std::path::Path::new(name)).map(Arc::new)
-    } else {
-        policy::builtin(name)
+        return policy::load_file(std::path::Path::new(name)).map(Arc::new);
+    }
+    match name.rsplit_once(':') {
+        // `tf:function`: one entry point of a policy, as a policy of its own
+        Some((base, form)) => {
+            let form = crate::op::Form::parse(form)?;
+            load_policy(base)?.as_form(form).map(Arc::new)
+        }
+        // `torch@default_float=float64`: a policy under framework settings (`@KEY=VALUE` each)
+        None => match name.split_once('@') {
+            Some((base, set)) => {
+                let pairs = set
+                    .split('@')
+                    .map(|kv| {
+                        kv.split_once('=').ok_or_else(|| {
+                            PromoteError::invalid(format!(
+                                "`{kv}` in `{name}` is not KEY=VALUE: write e.g. torch@default_float=float64"
+                            ))
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                load_policy(base)?.with_settings(&pairs)
+            }
+            None => policy::builtin(name),
+        },
     }
 }
 

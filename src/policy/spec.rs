@@ -61,6 +61,10 @@ pub struct PolicySpec {
     /// `[settings.KEY]`: the framework settings this policy takes (`--set KEY=VALUE`).
     #[serde(default)]
     pub settings: BTreeMap<String, SettingSpec>,
+    /// `[forms.NAME]`: how another entry point (`function`, `tnp`, `flexible`) differs from the
+    /// operator the rest of the file describes.
+    #[serde(default)]
+    pub forms: BTreeMap<String, FormSpec>,
 }
 
 /// `[settings.KEY]`: one framework setting (`torch.set_default_dtype`, `jax_enable_x64`, ...)
@@ -77,7 +81,7 @@ pub struct SettingSpec {
 }
 
 /// One value of a setting: another built-in policy (`policy`), or this file with `patch`
-/// merged into it; then `set` (more settings) applied to that.
+/// merged into it.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SettingValueSpec {
@@ -86,9 +90,23 @@ pub struct SettingValueSpec {
     /// Tables merged into this file (a table into a table, key by key; `rules` entries go in
     /// front of the file's own; any other value replaces the file's).
     pub patch: Option<toml::Table>,
-    /// Settings applied after `policy` or `patch`, as `--set` would.
+}
+
+/// `[forms.NAME]`: an entry point's differences from the operator form, as data.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FormSpec {
+    /// Where the differences come from (recordings, the framework's source).
+    pub source: String,
+    /// Answer as this built-in policy's same form (TensorFlow's legacy mode leaves `tf.math`
+    /// as mode off has it); nothing else may be given then.
+    pub like: Option<Text>,
+    /// The policy's own corner rules this form does not have, by the start of their `source`.
     #[serde(default)]
-    pub set: BTreeMap<String, String>,
+    pub without_rules: Vec<Text>,
+    /// `[[forms.NAME.rules]]`: corner rules of this form, checked before the policy's own.
+    #[serde(default)]
+    pub rules: Vec<RuleSpec>,
 }
 
 /// `[kernel]`: which named element semantics the framework's kernels have.
@@ -154,6 +172,10 @@ pub struct RuleSpec {
     /// literal`): TensorFlow's legacy mode converts them strictly to the first's dtype, `i.`.
     #[serde(default)]
     pub literal: BTreeMap<String, Spanned<OneOrMany>>,
+    /// With a conversion: a float literal beyond the dtype's range becomes ±inf (the framework
+    /// casts it, as `paddle.full` does) instead of overflowing.
+    #[serde(default)]
+    pub saturate: bool,
     /// Where the rule comes from.
     #[serde(default)]
     pub source: String,

@@ -34,6 +34,7 @@ impl RulePolicy {
                 out: None,
                 dtype: r.call.dtype,
                 casting: r.call.casting,
+                form: r.call.form,
             });
         }
         self.check_ranges(
