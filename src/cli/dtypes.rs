@@ -205,13 +205,17 @@ pub(crate) fn policies() -> Result<i32, PromoteError> {
         "policy".to_string(),
         "framework".into(),
         "rules".into(),
+        "settings (--set KEY=VALUE; this policy's value first)".into(),
     ]];
     for name in policy::BUILTIN {
         let p = policy::builtin(name)?;
+        let settings = p.settings().into_iter();
+        let settings = settings.map(|s| format!("{}={}", s.key, s.values.join("|")));
         rows.push(vec![
             name.to_string(),
             p.framework.clone(),
             p.provenance.clone(),
+            settings.collect::<Vec<_>>().join(" "),
         ]);
     }
     emit(&aligned(&rows));
