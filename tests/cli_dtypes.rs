@@ -49,8 +49,18 @@ fn policies_lists_the_builtins() {
         );
     }
     // each policy's settings, its own value first
-    let row = |n: &str| out.lines().find(|l| l.starts_with(&format!("| {n} "))).unwrap();
-    assert!(row("torch").contains("default_float=float32|float64"), "{out}");
+    let row = |n: &str| {
+        out.lines()
+            .find(|l| l.starts_with(&format!("| {n} ")))
+            .unwrap()
+    };
+    assert!(
+        row("torch").contains("default_float=float32|float64"),
+        "{out}"
+    );
     assert!(row("jax-x64").contains("enable_x64=true|false"), "{out}");
-    assert!(row("tf-all").contains("dtype_conversion_mode=all|"), "{out}");
+    assert!(
+        row("tf-all").contains("dtype_conversion_mode=all|"),
+        "{out}"
+    );
 }
