@@ -126,10 +126,13 @@ fn jax_strict_without_x64_replays_its_recording() {
     );
 }
 
+/// Settings as KEY=VALUE pairs.
+type Settings<'a> = &'a [(&'a str, &'a str)];
+
 /// Each mode's recording, reached by a setting from another mode's policy.
 #[test]
 fn each_mode_is_its_setting() {
-    let cases: &[(&str, &[(&str, &str)], &str)] = &[
+    let cases: &[(&str, Settings, &str)] = &[
         ("tf", &[("dtype_conversion_mode", "all")], "tf-all"),
         ("tf", &[("dtype_conversion_mode", "safe")], "tf-safe"),
         (
