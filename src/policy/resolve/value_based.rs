@@ -16,9 +16,14 @@ use super::{Input, Trace};
 impl RulePolicy {
     /// NumPy 1's `should_use_min_scalar`: some operand of the top category, and no lower
     /// operand of a higher kind rank.
+    /// A `[combine.legacy]` dtype ranks above every kind (its NumPy kind is `V`).
     fn use_min_scalar(&self, cs: &Categories, cats: &[Vec<&Input>]) -> bool {
-        let top = cats[0].iter().map(|i| cs.rank(i.dtype)).max();
-        let low = cats[1..].iter().flatten().map(|i| cs.rank(i.dtype)).max();
+        let rank = |d: DType| match &cs.legacy {
+            Some(l) if l.has(d) => u8::MAX,
+            _ => cs.rank(d),
+        };
+        let top = cats[0].iter().map(|i| rank(i.dtype)).max();
+        let low = cats[1..].iter().flatten().map(|i| rank(i.dtype)).max();
         matches!((top, low), (Some(t), Some(l)) if l <= t)
     }
 
@@ -146,6 +151,8 @@ pub fn min_scalar_type_of(o: &Operand) -> (DType, bool) {
         return (dtype.unwrap_or(DType::Bool), false);
     };
     match (&v, dtype) {
+        // a narrow dtype (ml_dtypes' user dtypes) is its own min_scalar_type
+        (_, Some(d)) if !d.is_classic() => (d, false),
         (_, Some(DType::Float16)) => (DType::Float16, false),
         (_, Some(DType::Complex64)) => (DType::Complex64, false),
         (Literal::Bool(_), _) => (DType::Bool, false),
