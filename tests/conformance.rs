@@ -277,9 +277,8 @@ fn every_recorded_scalar_pair_matches() {
     assert!(failed.is_empty(), "{failed:#?}");
 }
 
-/// The policies whose narrow recordings must replay at 100%, but for [`NARROW_KNOWN_MISSES`]:
-/// every recording in `tests/fixtures/resolve-narrow/`. (TF's legacy mode is recorded but has no
-/// rules yet: its recording waits in `pending/`.)
+/// The policies whose narrow recordings must replay at 100%: every recording in
+/// `tests/fixtures/resolve-narrow/` (every policy whose framework has a narrow dtype).
 const NARROW_COMPLETE: &[&str] = &[
     "jax",
     "jax-x64",
@@ -289,38 +288,21 @@ const NARROW_COMPLETE: &[&str] = &[
     "paddle",
     "tf",
     "tf-all",
+    "tf-legacy",
     "tf-safe",
     "torch",
 ];
 
-/// The narrow cells that do not match, each for the same reason: a float16 meeting a 0-d
-/// complex32 is complex32 in PyTorch's narrow recording, but the torch policy answers
-/// `!unsupported` for a float16 meeting a lower complex, because its classic recordings
-/// (`tests/fixtures/resolve/torch.txt.gz`, whose vocabulary had no complex32) record the
-/// complex32 that float16 + `1j` gives as `!unsupported`. Both cannot pass until the classic
-/// recordings are re-recorded with complex32 in their vocabulary.
-const NARROW_KNOWN_MISSES: &[(&str, &str)] = &[
-    (
-        "torch",
-        "add complex32(1) float16 : want complex32, got !unsupported",
-    ),
-    (
-        "torch",
-        "add float16 complex32(1) : want complex32, got !unsupported",
-    ),
-];
-
 /// The narrow dtypes (issue 11: float8, float6, float4, int4, int2, complex32): `add` of each
 /// with every dtype, with literals, as 0-d and weak tensors (`tests/fixtures/resolve-narrow/`,
-/// recorded by `tools/oracle/record_narrow.py`). 100% for the policies of [`NARROW_COMPLETE`]
-/// but for the [`NARROW_KNOWN_MISSES`], which are counted.
+/// recorded by `tools/oracle/record_narrow.py`). 100% for the policies of [`NARROW_COMPLETE`].
 #[test]
 fn every_recorded_narrow_cell_matches() {
     let failed = replay_table(
         "resolve-narrow",
         "narrow dtype cells",
         |n| NARROW_COMPLETE.contains(&n),
-        NARROW_KNOWN_MISSES,
+        &[],
     );
     assert!(failed.is_empty(), "{failed:#?}");
 }

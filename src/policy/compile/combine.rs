@@ -127,14 +127,20 @@ fn legacy(ctx: &Ctx, l: &spec::LegacySpec) -> Result<Legacy, PromoteError> {
         .collect::<Result<Vec<_>, _>>()?;
     if loops.is_empty() == l.literal.is_empty() {
         let first = l.dtypes.first().map(|t| t.span()).unwrap_or(0..0);
-        return Err(ctx.err(first, "legacy takes either `literal` (one dtype per literal kind) or `loops`"));
+        return Err(ctx.err(
+            first,
+            "legacy takes either `literal` (one dtype per literal kind) or `loops`",
+        ));
     }
     let literal = if loops.is_empty() {
         let mut literal = [DType::Bool; 4];
         for (i, kind) in LiteralKind::ALL.iter().enumerate() {
             let t = l.literal.get(kind.name()).ok_or_else(|| {
                 let first = l.dtypes.first().map(|t| t.span()).unwrap_or(0..0);
-                ctx.err(first, format!("legacy.literal has no `{}` entry", kind.name()))
+                ctx.err(
+                    first,
+                    format!("legacy.literal has no `{}` entry", kind.name()),
+                )
             })?;
             literal[i] = ctx.dtype(t)?;
         }

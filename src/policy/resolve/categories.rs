@@ -164,7 +164,11 @@ impl RulePolicy {
         let legacy = m.cs.legacy.as_ref()?;
         let literal = legacy.literal?;
         let hd = self.nodes[m.node].dtype;
-        let scalars = m.lower.members.iter().all(|i| i.class == OperandClass::Literal);
+        let scalars = m
+            .lower
+            .members
+            .iter()
+            .all(|i| i.class == OperandClass::Literal);
         if !(legacy.has(hd) && scalars) {
             return None;
         }
@@ -187,7 +191,12 @@ impl RulePolicy {
             let Some(j) = self.join_or_refuse(m.call, d, entry.index())? else {
                 return Ok(None);
             };
-            steps.note(|| Step::Category(format!("category {lc} meets {hd}, a legacy dtype, as {entry}: {}", self.node_name(j))));
+            steps.note(|| {
+                Step::Category(format!(
+                    "category {lc} meets {hd}, a legacy dtype, as {entry}: {}",
+                    self.node_name(j)
+                ))
+            });
             return Ok(Some(j));
         }
         Ok(Some(match cs.merge[lower_cat] {

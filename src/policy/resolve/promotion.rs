@@ -237,9 +237,17 @@ impl RulePolicy {
 /// legacy dtypes, in call order), then the policy's builtin loops.
 fn legacy_loops(cs: &Categories, ins: &[Input]) -> Option<Vec<DType>> {
     let legacy = cs.legacy.as_ref().filter(|l| !l.loops.is_empty())?;
-    let own: Vec<DType> = ins.iter().map(|i| i.dtype).filter(|d| legacy.has(*d)).collect();
+    let own: Vec<DType> = ins
+        .iter()
+        .map(|i| i.dtype)
+        .filter(|d| legacy.has(*d))
+        .collect();
     if own.is_empty() {
         return None;
     }
-    Some(own.into_iter().chain(legacy.loops.iter().copied()).collect())
+    Some(
+        own.into_iter()
+            .chain(legacy.loops.iter().copied())
+            .collect(),
+    )
 }

@@ -77,7 +77,11 @@ impl RulePolicy {
     ) -> Result<DType, PromoteError> {
         let cats = self.group(cs, ins)?;
         let by_value = cs.lower_by_value && self.use_min_scalar(cs, &cats);
-        let safe = |d: DType, l: DType| self.promote_types(d, l) == Some(l);
+        // d casts to l safely when their promotion is l; a table that is not symmetric (NumPy's
+        // legacy user dtypes, whose first operand's loop comes first) gives it in one order
+        let safe = |d: DType, l: DType| {
+            self.promote_types(d, l) == Some(l) || self.promote_types(l, d) == Some(l)
+        };
         // NumPy 2 (NEP 50): a Python scalar counts as the dtype the promotion gives it
         let weak_as = if cs.lower_by_value || ins.iter().all(|i| i.operand.literal().is_none()) {
             None
