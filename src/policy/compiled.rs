@@ -36,7 +36,7 @@ pub struct Categories {
     pub merge: Vec<Merge>,
     /// A Python scalar meeting a dtype marked here enters as the dtype of its kind (bool, int,
     /// float, complex) and joins by the table (NumPy's legacy loop search, ml_dtypes).
-    pub legacy: Option<Legacy>,
+    pub legacy: Option<Box<Legacy>>,
 }
 
 /// `[combine.legacy]`, compiled.

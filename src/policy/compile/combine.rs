@@ -27,7 +27,11 @@ pub(crate) fn scheme(ctx: &Ctx, c: &CombineSpec) -> Result<Scheme, PromoteError>
                 None => [0, 1, 1, 2, 3],
             },
             merge: merge(ctx, c)?,
-            legacy: c.legacy.as_ref().map(|l| legacy(ctx, l)).transpose()?,
+            legacy: c
+                .legacy
+                .as_ref()
+                .map(|l| legacy(ctx, l).map(Box::new))
+                .transpose()?,
         })),
         x => Err(ctx.err(
             c.scheme.span(),
