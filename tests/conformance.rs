@@ -277,17 +277,29 @@ fn every_recorded_scalar_pair_matches() {
     assert!(failed.is_empty(), "{failed:#?}");
 }
 
-/// The policies whose narrow recordings must replay at 100%, but for [`NARROW_KNOWN_MISSES`].
-/// (Only PyTorch's narrow recording is checked in so far: JAX's lattice rows for the narrow
-/// dtypes are checked by the tests of `promote check`/`lattice`, not by a recording.)
-const NARROW_COMPLETE: &[&str] = &["jax", "jax-x64", "jax-strict", "torch"];
+/// The policies whose narrow recordings must replay at 100% (but for [`NARROW_KNOWN_MISSES`]):
+/// every recording in
+/// `tests/fixtures/resolve-narrow/` (every policy whose framework has a narrow dtype).
+const NARROW_COMPLETE: &[&str] = &[
+    "jax",
+    "jax-x64",
+    "jax-strict",
+    "numpy",
+    "numpy1",
+    "paddle",
+    "tf",
+    "tf-all",
+    "tf-legacy",
+    "tf-safe",
+    "torch",
+];
 
 /// The narrow cells that do not match, each for the same reason: a float16 meeting a 0-d
 /// complex32 is complex32 in PyTorch's narrow recording, but the torch policy answers
-/// `!unsupported` for a float16 meeting a lower complex, because its classic recordings
-/// (`tests/fixtures/resolve/torch.txt.gz`, whose vocabulary had no complex32) record the
-/// complex32 that float16 + `1j` gives as `!unsupported`. Both cannot pass until the classic
-/// recordings are re-recorded with complex32 in their vocabulary.
+/// `!unsupported` for a float16 meeting a lower complex, because its classic, ops and autocast
+/// recordings answer the complex32 that float16 + `1j` gives as `!unsupported` (recorded before
+/// complex32 had a name). Both pass once those cells are re-recorded (`rerecord.py --cells`
+/// does it for `resolve/`; the autocast recordings need the same).
 const NARROW_KNOWN_MISSES: &[(&str, &str)] = &[
     (
         "torch",
@@ -301,9 +313,7 @@ const NARROW_KNOWN_MISSES: &[(&str, &str)] = &[
 
 /// The narrow dtypes (issue 11: float8, float6, float4, int4, int2, complex32): `add` of each
 /// with every dtype, with literals, as 0-d and weak tensors (`tests/fixtures/resolve-narrow/`,
-/// recorded by `tools/oracle/record_narrow.py`). 100% for the policies of [`NARROW_COMPLETE`]
-/// but for the [`NARROW_KNOWN_MISSES`], which are counted. (NumPy's recording, whose rules are
-/// not written yet, waits in `resolve-narrow/pending/`.)
+/// recorded by `tools/oracle/record_narrow.py`). 100% for the policies of [`NARROW_COMPLETE`].
 #[test]
 fn every_recorded_narrow_cell_matches() {
     let failed = replay_table(

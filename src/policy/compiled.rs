@@ -34,6 +34,27 @@ pub struct Categories {
     pub rank: [u8; 5],
     /// How each category merges into the higher ones.
     pub merge: Vec<Merge>,
+    /// A Python scalar meeting a dtype marked here enters as the dtype of its kind (bool, int,
+    /// float, complex) and joins by the table (NumPy's legacy loop search, ml_dtypes).
+    pub legacy: Option<Box<Legacy>>,
+}
+
+/// `[combine.legacy]`, compiled.
+#[derive(Clone, Debug)]
+pub struct Legacy {
+    /// The dtypes it applies to, by dtype index.
+    pub dtypes: [bool; DType::COUNT],
+    /// The dtype a literal of each kind (bool, int, float, complex) enters as (NumPy 2).
+    pub literal: Option<[DType; 4]>,
+    /// The builtin loops searched after the operands' own (NumPy 1); empty: by `literal`.
+    pub loops: Vec<DType>,
+}
+
+impl Legacy {
+    /// Whether `d` is one of the legacy dtypes.
+    pub fn has(&self, d: DType) -> bool {
+        self.dtypes[d.index()]
+    }
 }
 
 /// How a lower category merges into a higher one.

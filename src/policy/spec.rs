@@ -301,6 +301,30 @@ pub struct CombineSpec {
     /// For `join`: when every operand is weak, join their dtypes as strong ones and mark the result weak (JAX).
     #[serde(default)]
     pub all_weak_join_dtypes: bool,
+    /// For `categories`: the dtypes a Python scalar meets as a strong dtype of its kind (NumPy's
+    /// legacy loop search for ml_dtypes' user dtypes).
+    pub legacy: Option<LegacySpec>,
+}
+
+/// `[combine.legacy]`: a Python scalar meeting one of `dtypes` enters at the dtype `literal`
+/// gives for its kind and joins by the table, instead of merging by kind (NumPy 2); or, with
+/// `loops`, the call takes the first loop every operand casts to safely (NumPy 1).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LegacySpec {
+    /// The dtypes (names or selectors).
+    pub dtypes: Vec<Text>,
+    /// Literal kind (`bool`, `int`, `float`, `complex`) to the dtype it enters as.
+    #[serde(default)]
+    pub literal: BTreeMap<String, Text>,
+    /// Instead of `literal`: a call with one of `dtypes` takes the first loop every operand
+    /// casts to safely, scalars by value (NumPy 1's linear search): the operands' own
+    /// `T, T -> T` loops, then these builtin loops in order.
+    #[serde(default)]
+    pub loops: Vec<Text>,
+    /// Where the rule comes from.
+    #[serde(default)]
+    pub source: String,
 }
 
 /// Which dtypes a literal's value must fit: a list of `node` (the dtype the literal's node stands for),

@@ -55,17 +55,27 @@ def main():
     cs = [c for c in cases.cells(dtypes, weak) if a.grep in str(c)]
     if a.limit:
         cs = cs[: a.limit]
-    rows = harness.run(cs, a.python, adapter, mode, timeout=a.timeout)
+    write(a.policy, cs, "resolve", a, by="record.py")
+
+
+def write(policy, cells, folder, a, by, env=None):
+    """Run the cells through the policy's adapter (a.python, a.timeout) and write
+    tests/fixtures/FOLDER/POLICY.txt.gz, or print them with a.dry_run; the one driver of
+    record.py and record_narrow.py. Adapter errors (`?...`) leave the fixture unwritten."""
+    adapter, mode, pin, _, _ = POLICIES[policy]
+    rows = harness.run(cells, a.python, adapter, mode, timeout=a.timeout, env=env)
     if a.dry_run:
         for c, ans in rows:
             print(f"{c} : {ans}")
         return
-    path = os.path.join(ROOT, "tests", "fixtures", "resolve", a.policy + ".txt.gz")
+    out = os.path.join(ROOT, "tests", "fixtures", folder)
+    os.makedirs(out, exist_ok=True)
+    path = os.path.join(out, policy + ".txt.gz")
     tmp = path + ".tmp"
     bad = 0
     with gzip.open(tmp, "wt", compresslevel=9) as f:
-        f.write(f"# policy={a.policy} framework={pin} python={platform.python_version()} "
-                f"recorded={datetime.date.today()} by tools/oracle/record.py\n")
+        f.write(f"# policy={policy} framework={pin} python={platform.python_version()} "
+                f"recorded={datetime.date.today()} by tools/oracle/{by}\n")
         for c, ans in rows:
             if ans.startswith("?"):
                 bad += 1
@@ -76,7 +86,6 @@ def main():
         sys.exit(1)
     os.replace(tmp, path)
     print(f"wrote {path}")
-
 
 if __name__ == "__main__":
     main()

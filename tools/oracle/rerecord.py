@@ -39,6 +39,8 @@ def main():
     ap.add_argument("--expect", default="!value", help="the only new answer accepted")
     ap.add_argument("--old", default="", help="only cells whose recorded answer is one of these "
                     "(comma list; `dtype` stands for any dtype answer)")
+    ap.add_argument("--cells", default="", help="a file of cells (one a line, `CELL` or `CELL : "
+                    "...`): only these, whatever their op")
     ap.add_argument("--dry-run", action="store_true")
     ap.add_argument("--timeout", type=float, default=20.0)
     a = ap.parse_args()
@@ -47,6 +49,10 @@ def main():
                                      a.policy + ".txt.gz")
     ops = set(a.ops.split(","))
     olds = set(a.old.split(",")) if a.old else set()
+    only = None
+    if a.cells:
+        with open(a.cells) as f:
+            only = {ln.split(" : ")[0].strip() for ln in f if ln.strip()}
     with gzip.open(path, "rt") as f:
         lines = f.read().splitlines()
     chosen = {}
@@ -55,6 +61,10 @@ def main():
             continue
         text, old = line.rsplit(" : ", 1)
         cell = parse_cell(text)
+        if only is not None:
+            if text in only:
+                chosen[n] = (cell, old)
+            continue
         if cell.op not in ops:
             continue
         if olds and old not in olds and not ("dtype" in olds and old.lstrip("~") in DTYPES):

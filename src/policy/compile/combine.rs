@@ -4,7 +4,9 @@
 use crate::dtype::DType;
 use crate::error::PromoteError;
 
-use super::super::compiled::{Categories, Meet, Merge, Scheme};
+use crate::operand::LiteralKind;
+
+use super::super::compiled::{Categories, Legacy, Meet, Merge, Scheme};
 use super::super::spec::{self, CombineSpec};
 use super::{kind_levels, Ctx};
 
@@ -25,6 +27,11 @@ pub(crate) fn scheme(ctx: &Ctx, c: &CombineSpec) -> Result<Scheme, PromoteError>
                 None => [0, 1, 1, 2, 3],
             },
             merge: merge(ctx, c)?,
+            legacy: c
+                .legacy
+                .as_ref()
+                .map(|l| legacy(ctx, l).map(Box::new))
+                .transpose()?,
         })),
         x => Err(ctx.err(
             c.scheme.span(),
@@ -105,6 +112,51 @@ fn int_meets_complex_lower(ctx: &Ctx, c: &CombineSpec) -> Result<bool, PromoteEr
             )),
         },
     }
+}
+
+/// `[combine.legacy]`: every literal kind must be given.
+fn legacy(ctx: &Ctx, l: &spec::LegacySpec) -> Result<Legacy, PromoteError> {
+    let mut dtypes = [false; DType::COUNT];
+    for sel in &l.dtypes {
+        let (_, ds) = super::selector_dtypes(sel.get_ref())
+            .ok_or_else(|| ctx.err(sel.span(), format!("unknown selector `{}`", sel.get_ref())))?;
+        for d in ds {
+            dtypes[d.index()] = true;
+        }
+    }
+    let loops = l
+        .loops
+        .iter()
+        .map(|t| ctx.dtype(t))
+        .collect::<Result<Vec<_>, _>>()?;
+    if loops.is_empty() == l.literal.is_empty() {
+        let first = l.dtypes.first().map(|t| t.span()).unwrap_or(0..0);
+        return Err(ctx.err(
+            first,
+            "legacy takes either `literal` (one dtype per literal kind) or `loops`",
+        ));
+    }
+    let literal = if loops.is_empty() {
+        let mut literal = [DType::Bool; 4];
+        for (i, kind) in LiteralKind::ALL.iter().enumerate() {
+            let t = l.literal.get(kind.name()).ok_or_else(|| {
+                let first = l.dtypes.first().map(|t| t.span()).unwrap_or(0..0);
+                ctx.err(
+                    first,
+                    format!("legacy.literal has no `{}` entry", kind.name()),
+                )
+            })?;
+            literal[i] = ctx.dtype(t)?;
+        }
+        Some(literal)
+    } else {
+        None
+    };
+    Ok(Legacy {
+        dtypes,
+        literal,
+        loops,
+    })
 }
 
 fn merge(ctx: &Ctx, c: &CombineSpec) -> Result<Vec<Merge>, PromoteError> {

@@ -6,6 +6,7 @@
 use crate::dtype::{DType, Kind};
 use crate::error::PromoteError;
 use crate::op::Call;
+use crate::operand::{LiteralKind, OperandClass};
 use crate::plan::Step;
 
 use super::super::compiled::{class_index, Categories, Meet, Merge};
@@ -158,11 +159,46 @@ impl RulePolicy {
         }
     }
 
+    /// Python scalars meeting a `[combine.legacy]` dtype: the dtype they enter as.
+    fn legacy_entry(&self, m: &Meeting) -> Option<DType> {
+        let legacy = m.cs.legacy.as_ref()?;
+        let literal = legacy.literal?;
+        let hd = self.nodes[m.node].dtype;
+        let scalars = m
+            .lower
+            .members
+            .iter()
+            .all(|i| i.class == OperandClass::Literal);
+        if !(legacy.has(hd) && scalars) {
+            return None;
+        }
+        let kind = match self.nodes[m.lower.node].dtype.kind() {
+            Kind::Bool => LiteralKind::Bool,
+            Kind::Signed | Kind::Unsigned => LiteralKind::Int,
+            Kind::Float => LiteralKind::Float,
+            Kind::Complex => LiteralKind::Complex,
+        };
+        let at = LiteralKind::ALL.iter().position(|k| *k == kind)?;
+        Some(literal[at])
+    }
+
     /// A higher category merged with the lower ones, as the lower category's `merge` says.
     fn merge(&self, m: &Meeting, steps: &mut Trace) -> Result<Option<usize>, PromoteError> {
         let (cs, d, lower, lower_cat, ci) = (m.cs, m.node, m.lower.node, m.lower.cat, m.cat);
         let (ld, hd) = (self.nodes[lower].dtype, self.nodes[d].dtype);
         let (hc, lc) = (ci + 1, lower_cat + 1);
+        if let Some(entry) = self.legacy_entry(m) {
+            let Some(j) = self.join_or_refuse(m.call, d, entry.index())? else {
+                return Ok(None);
+            };
+            steps.note(|| {
+                Step::Category(format!(
+                    "category {lc} meets {hd}, a legacy dtype, as {entry}: {}",
+                    self.node_name(j)
+                ))
+            });
+            return Ok(Some(j));
+        }
         Ok(Some(match cs.merge[lower_cat] {
             Merge::Nothing => {
                 steps.note(|| {

@@ -9,7 +9,7 @@ use crate::error::PromoteError;
 use crate::op::Call;
 use crate::plan::{Plan, Step};
 
-use super::super::compiled::Scheme;
+use super::super::compiled::{Categories, Scheme};
 use super::super::join::Joined;
 use super::super::RulePolicy;
 use super::{op_step, Flow, Input, Operands, Promoted, Resolution, Trace};
@@ -64,9 +64,9 @@ impl RulePolicy {
             Scheme::Join {
                 all_weak_join_dtypes,
             } => self.join_inputs(call, ins, *all_weak_join_dtypes, r.steps)?,
-            Scheme::Categories(cs) => match &rule.loops {
+            Scheme::Categories(cs) => match legacy_loops(cs, ins).or_else(|| rule.loops.clone()) {
                 Some(loops) => (
-                    Some(self.linear_search(call, ins, cs, loops, r.steps)?),
+                    Some(self.linear_search(call, ins, cs, &loops, r.steps)?),
                     false,
                 ),
                 None => (self.categorize(call, ins, cs, r.steps)?, false),
@@ -231,4 +231,23 @@ impl RulePolicy {
         }
         Ok(d)
     }
+}
+
+/// NumPy 1 with a `[combine.legacy]` dtype among the operands: the operands' own loops (their
+/// legacy dtypes, in call order), then the policy's builtin loops.
+fn legacy_loops(cs: &Categories, ins: &[Input]) -> Option<Vec<DType>> {
+    let legacy = cs.legacy.as_ref().filter(|l| !l.loops.is_empty())?;
+    let own: Vec<DType> = ins
+        .iter()
+        .map(|i| i.dtype)
+        .filter(|d| legacy.has(*d))
+        .collect();
+    if own.is_empty() {
+        return None;
+    }
+    Some(
+        own.into_iter()
+            .chain(legacy.loops.iter().copied())
+            .collect(),
+    )
 }

@@ -16,9 +16,14 @@ use super::{Input, Trace};
 impl RulePolicy {
     /// NumPy 1's `should_use_min_scalar`: some operand of the top category, and no lower
     /// operand of a higher kind rank.
+    /// A `[combine.legacy]` dtype ranks above every kind (its NumPy kind is `V`).
     fn use_min_scalar(&self, cs: &Categories, cats: &[Vec<&Input>]) -> bool {
-        let top = cats[0].iter().map(|i| cs.rank(i.dtype)).max();
-        let low = cats[1..].iter().flatten().map(|i| cs.rank(i.dtype)).max();
+        let rank = |d: DType| match &cs.legacy {
+            Some(l) if l.has(d) => u8::MAX,
+            _ => cs.rank(d),
+        };
+        let top = cats[0].iter().map(|i| rank(i.dtype)).max();
+        let low = cats[1..].iter().flatten().map(|i| rank(i.dtype)).max();
         matches!((top, low), (Some(t), Some(l)) if l <= t)
     }
 
@@ -72,7 +77,11 @@ impl RulePolicy {
     ) -> Result<DType, PromoteError> {
         let cats = self.group(cs, ins)?;
         let by_value = cs.lower_by_value && self.use_min_scalar(cs, &cats);
-        let safe = |d: DType, l: DType| self.promote_types(d, l) == Some(l);
+        // d casts to l safely when their promotion is l; a table that is not symmetric (NumPy's
+        // legacy user dtypes, whose first operand's loop comes first) gives it in one order
+        let safe = |d: DType, l: DType| {
+            self.promote_types(d, l) == Some(l) || self.promote_types(l, d) == Some(l)
+        };
         // NumPy 2 (NEP 50): a Python scalar counts as the dtype the promotion gives it
         let weak_as = if cs.lower_by_value || ins.iter().all(|i| i.operand.literal().is_none()) {
             None
@@ -146,6 +155,8 @@ pub fn min_scalar_type_of(o: &Operand) -> (DType, bool) {
         return (dtype.unwrap_or(DType::Bool), false);
     };
     match (&v, dtype) {
+        // a narrow dtype (ml_dtypes' user dtypes) is its own min_scalar_type
+        (_, Some(d)) if !d.is_classic() => (d, false),
         (_, Some(DType::Float16)) => (DType::Float16, false),
         (_, Some(DType::Complex64)) => (DType::Complex64, false),
         (Literal::Bool(_), _) => (DType::Bool, false),
