@@ -8,9 +8,11 @@ use crate::error::{suggest, PromoteError};
 use crate::operand::Operand;
 
 mod form;
+mod casting;
 mod registry;
 
 pub use form::Form;
+pub use casting::Casting;
 pub use registry::{register, OpEntry, OpForm, OpInfo, CATALOGUE};
 
 /// An op: an id into the op registry (`policies/ops.toml`, built in, plus the ops policy files
@@ -99,7 +101,12 @@ impl Op {
         self.info().form.operands()
     }
 
-    /// Unary, binary or reduction.
+    /// Whether the op takes `n` operands (a variadic op takes any number, at least one).
+    pub fn accepts(self, n: usize) -> bool {
+        self.info().form.accepts(n)
+    }
+
+    /// Unary, binary, reduction, ternary or variadic.
     pub fn form(self) -> OpForm {
         self.info().form
     }
@@ -169,19 +176,15 @@ pub struct Call {
     pub dtype: Option<DType>,
     /// The entry point: the operator (the default), the namespace function, or a named variant.
     pub form: Form,
+    /// The `casting=` argument (`np.can_cast(a, b, casting="safe")`), where the op takes one.
+    pub casting: Option<Casting>,
 }
 
 impl Call {
     /// A call, checked for the op's arity.
     pub fn new(op: Op, operands: Vec<Operand>, out: Option<DType>) -> Result<Call, PromoteError> {
-        if operands.len() != op.arity() {
-            return Err(PromoteError::invalid(format!(
-                "{} takes {} operand{}, got {}",
-                op,
-                op.arity(),
-                if op.arity() == 1 { "" } else { "s" },
-                operands.len()
-            )));
+        if !op.accepts(operands.len()) {
+            return Err(arity_error(op, operands.len()));
         }
         if op == Op::Matmul
             && operands
@@ -198,6 +201,7 @@ impl Call {
             out,
             dtype: None,
             form: Form::Operator,
+            casting: None,
         })
     }
 
@@ -224,6 +228,20 @@ impl Call {
         self.form = form;
         self
     }
+
+    /// The same call with a `casting=` argument.
+    ///
+    /// ```
+    /// use promote::{Call, Casting};
+    /// let c: Call = "can_cast int8 uint8".parse().unwrap();
+    /// let c = c.with_casting(Some(Casting::SameKind));
+    /// assert_eq!(c.to_string(), "can_cast int8 uint8 casting=same_kind");
+    /// assert_eq!(c.to_string().parse::<Call>().unwrap(), c);
+    /// ```
+    pub fn with_casting(mut self, casting: Option<Casting>) -> Call {
+        self.casting = casting;
+        self
+    }
 }
 
 impl FromStr for Call {
@@ -243,6 +261,11 @@ impl FromStr for Call {
         let mut out = None;
         if let Some(d) = words.last().and_then(|w| w.strip_prefix("out=")) {
             out = Some(DType::parse(d)?);
+            words.pop();
+        }
+        let mut casting = None;
+        if let Some(c) = words.last().and_then(|w| w.strip_prefix("casting=")) {
+            casting = Some(Casting::parse(c)?);
             words.pop();
         }
         let mut dtype = None;
@@ -280,8 +303,19 @@ impl FromStr for Call {
             .collect::<Result<Vec<Operand>, _>>()?;
         Ok(Call::new(op, operands, out)?
             .with_dtype(dtype)
-            .with_form(form))
+            .with_form(form)
+            .with_casting(casting))
     }
+}
+
+/// The error of a call with the wrong number of operands.
+pub(crate) fn arity_error(op: Op, n: usize) -> PromoteError {
+    let takes = match op.form() {
+        OpForm::Variadic => "one or more operands".to_string(),
+        f if f.operands() == 1 => "1 operand".to_string(),
+        f => format!("{} operands", f.operands()),
+    };
+    PromoteError::invalid(format!("{op} takes {takes}, got {n}"))
 }
 
 fn op_suggestion(word: &str) -> Option<String> {
@@ -304,6 +338,9 @@ impl fmt::Display for Call {
         }
         if let Some(d) = self.dtype {
             write!(f, " dtype={d}")?;
+        }
+        if let Some(c) = self.casting {
+            write!(f, " casting={c}")?;
         }
         if let Some(d) = self.out {
             write!(f, " out={d}")?;

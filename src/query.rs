@@ -13,7 +13,7 @@ use serde_json::{json, Map, Value};
 
 use crate::dtype::DType;
 use crate::error::PromoteError;
-use crate::op::{Call, Form, Op};
+use crate::op::{Call, Casting, Form, Op};
 use crate::operand::{held_value, Literal, Operand};
 use crate::plan::Plan;
 use crate::policy::Policy;
@@ -43,10 +43,10 @@ pub enum Interface {
 }
 
 /// The keys a query object has.
-pub const QUERY_KEYS: &[&str] = &["op", "operands", "out", "dtype", "form"];
+pub const QUERY_KEYS: &[&str] = &["op", "operands", "out", "dtype", "form", "casting"];
 /// Keys the spec adds in version 2 that this engine does not implement yet: a query that
 /// carries one is answered `invalid`, never silently as if the key were absent.
-pub const VERSION_2_KEYS: &[&str] = &["casting", "set"];
+pub const VERSION_2_KEYS: &[&str] = &["set"];
 /// The keys of a Python-scalar operand.
 pub const SCALAR_KEYS: &[&str] = &["scalar", "value"];
 /// The keys of a tensor operand (`data` is read by `eval`, and checked then ignored by
@@ -267,9 +267,16 @@ pub fn parse_query_for(v: &Value, interface: Interface) -> Result<Call, PromoteE
             PromoteError::invalid("\"form\" is \"operator\" (the default) or \"function\"")
         })?)?,
     };
+    let casting = match field(o, "casting") {
+        None => None,
+        Some(v) => Some(Casting::parse(v.as_str().ok_or_else(|| {
+            PromoteError::invalid("\"casting\" is no, equiv, safe, same_kind or unsafe")
+        })?)?),
+    };
     Ok(Call::new(op, operands, out)?
         .with_dtype(dtype)
-        .with_form(form))
+        .with_form(form)
+        .with_casting(casting))
 }
 
 /// The answer object for a resolved plan or an error; an op of several results (`divmod`)
@@ -284,6 +291,9 @@ pub fn answer_value(r: &Result<Plan, PromoteError>) -> Value {
     if let (Ok(p), Value::Object(m)) = (r, &mut v) {
         if let Some(k) = p.scalar {
             m.insert("scalar".into(), json!(k.name()));
+        }
+        if let Some(v) = p.verdict {
+            m.insert("value".into(), json!(if v { "True" } else { "False" }));
         }
         if !p.parts.is_empty() {
             let results = p.results().into_iter();
@@ -357,8 +367,9 @@ pub fn answer_line_under(
 /// The answer to a call: `(dtype, weak)` from the policy's fastest path, the whole plan where
 /// it says more (several results, a Python number as the result, an autocast's steps).
 fn answer_call(policy: &dyn Policy, layer: Option<&crate::autocast::Autocast>, c: &Call) -> Value {
-    let more =
-        !c.op.info().parts.is_empty() || c.op.arity() == 1 && c.operands[0].literal().is_some();
+    let more = !c.op.info().parts.is_empty()
+        || c.op.info().verdict
+        || c.op.arity() == 1 && c.operands[0].literal().is_some();
     match layer {
         None if !more => answer_of(&policy.result(c)),
         _ => answer_value(&crate::autocast::resolve_under(policy, layer, c)),
@@ -425,6 +436,9 @@ pub fn call_json(c: &Call) -> Value {
     if c.form != Form::Operator {
         m.insert("form".into(), json!(c.form.name()));
     }
+    if let Some(k) = c.casting {
+        m.insert("casting".into(), json!(k.name()));
+    }
     Value::Object(m)
 }
 
@@ -439,6 +453,9 @@ pub fn answer_token(answer: &Value) -> String {
     }
     if let Some(rs) = answer.get("results").and_then(|r| r.as_array()) {
         return rs.iter().map(answer_token).collect::<Vec<_>>().join(",");
+    }
+    if let Some(v) = answer.get("value").and_then(|v| v.as_str()) {
+        return v.to_string(); // a yes/no answer (`can_cast`): `True` / `False`
     }
     let weak = answer
         .get("weak")

@@ -143,6 +143,13 @@ pub struct OpRule {
     pub weak_only_scalars: bool,
     /// A weak result takes the default dtype of its kind (JAX's matmul: `dtypes.result_type`).
     pub weak_default: bool,
+    /// The first operand is a condition, not promoted (`where`).
+    pub condition_first: bool,
+    /// Within a category, a dtype every other one promotes to wins before the pairwise fold.
+    pub dominant: bool,
+    /// A yes/no op: the relation per `casting=` level ([`crate::Casting::ALL`]'s order, then
+    /// a call without `casting=`); `None` where the op does not take that level.
+    pub can_cast: Option<[Option<OutRule>; 6]>,
 }
 
 /// The `out` casting rule.

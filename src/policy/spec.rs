@@ -337,6 +337,18 @@ pub struct OpRuleSpec {
     /// Selectors of `dtype=` arguments the op refuses.
     #[serde(default)]
     pub dtype_unsupported: Vec<Text>,
+    /// The first operand is a condition (`where(cond, x, y)`): not promoted with the others.
+    pub condition_first: Option<bool>,
+    /// How the strong dtypes of one category combine: `fold` (pairwise, in call order; the
+    /// default) or `dominant` (a dtype every other one promotes to wins outright, else the fold:
+    /// NumPy's `PyArray_PromoteDTypeSequence`).
+    pub sequence: Option<Text>,
+    /// A yes/no op (`can_cast(from, to)`): per `casting=` level (`no`, `equiv`, `safe`,
+    /// `same_kind`, `unsafe`, and `none` for a call without one), the relation `from` must have
+    /// to `to`: `equal`, `safe` (they promote to `to`), `any`, or a kind order
+    /// (`"bool < unsigned < signed < float < complex"`: `from`'s kind not after `to`'s).
+    #[serde(default)]
+    pub can_cast: BTreeMap<String, Text>,
 }
 
 /// Writing into an existing tensor.

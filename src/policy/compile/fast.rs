@@ -37,6 +37,7 @@ pub(crate) fn table(p: &RulePolicy) -> Vec<u8> {
                     out: None,
                     dtype: None,
                     form: p.form,
+                    casting: None,
                 };
                 if let Ok(plan) = p.resolve_call(&call, &mut Trace::new(false)) {
                     fast[(op.index() * n + a.index()) * n + b.index()] =

@@ -8,11 +8,11 @@ use crate::dtype::DType;
 use crate::error::{suggest, PromoteError};
 use crate::op::Op;
 
-use super::super::compiled::{Action, OpRule, Range};
+use super::super::compiled::{Action, OpRule, OutRule, Range};
 use super::super::spec::{self, OpRuleSpec};
 use super::nodes::{Dtypes, Graph};
 use super::operands::{literal_entry, range};
-use super::{selector_dtypes, Ctx, SELECTOR_WORDS};
+use super::{kind_levels, selector_dtypes, Ctx, SELECTOR_WORDS};
 
 /// One `[[ops]]` entry, compiled; `None` fields leave an op's rule as it was.
 struct Entry {
@@ -27,6 +27,8 @@ struct Entry {
     loops: Option<Vec<DType>>,
     literal: [Option<Vec<usize>>; 4],
     range: Option<Range>,
+    dominant: Option<bool>,
+    can_cast: Option<[Option<OutRule>; 6]>,
 }
 
 /// `[[ops]]`: the rule of every op.
@@ -90,6 +92,9 @@ fn default_rule(op: Op) -> OpRule {
         ignore_out: false,
         weak_only_scalars: false,
         weak_default: false,
+        condition_first: false,
+        dominant: false,
+        can_cast: None,
     }
 }
 
@@ -175,7 +180,52 @@ fn entry(ctx: &Ctx, r: &OpRuleSpec, dt: &Dtypes, g: &Graph) -> Result<Entry, Pro
             .as_ref()
             .map(|x| range(ctx, x))
             .transpose()?,
+        dominant: r
+            .sequence
+            .as_ref()
+            .map(|s| match s.get_ref().as_str() {
+                "fold" => Ok(false),
+                "dominant" => Ok(true),
+                x => Err(ctx.err(s.span(), format!("sequence is fold or dominant; not `{x}`"))),
+            })
+            .transpose()?,
+        can_cast: can_cast(ctx, r)?,
     })
+}
+
+/// `can_cast = { LEVEL = RELATION }`: the relation per `casting=` level (`none`: a call
+/// without one), in [`crate::Casting::ALL`]'s order then `none`.
+fn can_cast(ctx: &Ctx, r: &OpRuleSpec) -> Result<Option<[Option<OutRule>; 6]>, PromoteError> {
+    if r.can_cast.is_empty() {
+        return Ok(None);
+    }
+    let mut levels: [Option<OutRule>; 6] = Default::default();
+    for (level, v) in &r.can_cast {
+        let i = crate::Casting::ALL
+            .iter()
+            .map(|c| c.name())
+            .chain(["none"])
+            .position(|n| n == level)
+            .ok_or_else(|| {
+                ctx.err(
+                    v.span(),
+                    format!("can_cast level `{level}`: use no, equiv, safe, same_kind, unsafe or none"),
+                )
+            })?;
+        levels[i] = Some(match v.get_ref().as_str() {
+            "equal" => OutRule::Equal,
+            "safe" => OutRule::Safe,
+            "any" => OutRule::Any,
+            k if k.contains('<') => OutRule::Kinds(kind_levels(ctx, v)?, k.to_string()),
+            x => {
+                return Err(ctx.err(
+                    v.span(),
+                    format!("a can_cast relation is equal, safe, any or a kind order such as \"bool < unsigned < signed < float < complex\"; not `{x}`"),
+                ))
+            }
+        });
+    }
+    Ok(Some(levels))
 }
 
 /// `compute` and `unsupported`: selector → action, the most specific selector wins.
@@ -246,6 +296,11 @@ fn apply(rule: &mut OpRule, r: &OpRuleSpec, e: &Entry) {
         rule.dtype_unsupported[d.index()] = true;
     }
     rule.same_dtype = r.same_dtype.unwrap_or(rule.same_dtype);
+    rule.condition_first = r.condition_first.unwrap_or(rule.condition_first);
+    rule.dominant = e.dominant.unwrap_or(rule.dominant);
+    if e.can_cast.is_some() {
+        rule.can_cast = e.can_cast.clone();
+    }
     rule.keep_weak = r.keep_weak.unwrap_or(rule.keep_weak);
     if e.range.is_some() {
         rule.range = e.range.clone();

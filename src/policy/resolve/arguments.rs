@@ -22,13 +22,8 @@ impl RulePolicy {
         steps: &'a mut Trace,
         literal: Option<&'a LiteralNodes>,
     ) -> Result<Flow<Entered<'a>>, PromoteError> {
-        if call.operands.len() != call.op.arity() {
-            return Err(PromoteError::invalid(format!(
-                "{} takes {} operands, got {}",
-                call.op,
-                call.op.arity(),
-                call.operands.len()
-            )));
+        if !call.op.accepts(call.operands.len()) {
+            return Err(crate::op::arity_error(call.op, call.operands.len()));
         }
         for d in call
             .operands
@@ -40,6 +35,7 @@ impl RulePolicy {
             self.check_available(d)?;
         }
         let rule = self.rule_of(call.op)?;
+        self.check_casting(call, rule.can_cast.is_some())?;
         if let ([Operand::Literal(l)], true) = (call.operands.as_slice(), rule.literal_component) {
             return Ok(Flow::Decided(self.literal_component(call, l, rule, steps)));
         }
@@ -221,6 +217,7 @@ impl RulePolicy {
             steps: std::mem::take(&mut steps.steps),
             parts: Vec::new(),
             scalar: Some(kind),
+            verdict: None,
         }
     }
 }

@@ -71,8 +71,20 @@ impl RulePolicy {
                     return Ok(None);
                 }
             }
-            let mut d = members[0].node;
-            for m in &members[1..] {
+            let top = match self.rule_of(call.op) {
+                Ok(r) if r.dominant => self.dominant(members),
+                _ => None,
+            };
+            if let Some(t) = top {
+                steps.note(|| {
+                    Step::Category(format!(
+                        "every other operand of its category promotes to {}: it wins outright (NumPy's PyArray_PromoteDTypeSequence)",
+                        self.node_name(t)
+                    ))
+                });
+            }
+            let mut d = top.unwrap_or(members[0].node);
+            for m in members.iter().skip(1).filter(|_| top.is_none()) {
                 let Some(j) = self.join_or_refuse(call, d, m.node)? else {
                     return Ok(None);
                 };
@@ -108,6 +120,15 @@ impl RulePolicy {
         }
         let n = acc.expect("at least one operand").node;
         Ok(Some(self.canonical(self.nodes[n].dtype)))
+    }
+
+    /// The node of a category that every other member's node joins to, if one does.
+    fn dominant(&self, members: &[&Input]) -> Option<usize> {
+        members.iter().map(|m| m.node).find(|&t| {
+            members
+                .iter()
+                .all(|m| matches!(self.join_nodes(t, m.node), Joined::Node(j) if j == t))
+        })
     }
 
     /// PyTorch: a lone float meeting a lower complex becomes its complex counterpart; when that

@@ -84,6 +84,7 @@ impl RulePolicy {
             steps: std::mem::take(&mut steps.steps),
             parts: Vec::new(),
             scalar: None,
+            verdict: None,
         })
     }
 

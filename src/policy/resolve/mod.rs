@@ -29,6 +29,7 @@ mod parts;
 mod promotion;
 mod ranges;
 pub(crate) mod value_based;
+mod verdict;
 
 use std::borrow::Cow;
 
@@ -166,6 +167,9 @@ impl RulePolicy {
         literal: Option<&'a LiteralNodes>,
     ) -> Result<Plan, PromoteError> {
         let entered = next!(self.arguments(call, trace, literal)?);
+        if let Some(levels) = &entered.0.rule.can_cast {
+            return self.verdict(entered, levels);
+        }
         let operands = next!(self.operands(entered)?);
         let promoted = next!(self.promotion(operands)?);
         let computed = next!(self.compute(promoted)?);

@@ -34,6 +34,7 @@ impl RulePolicy {
                 out: None,
                 dtype: r.call.dtype,
                 form: r.call.form,
+                casting: r.call.casting,
             });
         }
         self.check_ranges(

@@ -1,0 +1,96 @@
+//! Yes/no ops (`can_cast(from, to, casting)`): after the arguments stage, the relation the
+//! op's `can_cast` table gives the call's casting level decides; nothing is promoted.
+
+use crate::dtype::DType;
+use crate::error::PromoteError;
+use crate::op::{Call, Casting};
+use crate::operand::Operand;
+use crate::plan::Plan;
+
+use super::super::compiled::OutRule;
+use super::super::RulePolicy;
+use super::{op_step, Entered};
+
+impl RulePolicy {
+    /// A call's `casting=` is read by yes/no ops only: elsewhere it is refused, never ignored.
+    pub(crate) fn check_casting(&self, call: &Call, takes: bool) -> Result<(), PromoteError> {
+        match call.casting {
+            Some(c) if !takes => Err(PromoteError::invalid(format!(
+                "{} takes no casting={c} in this engine yet (can_cast does); drop it",
+                call.op
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    /// The answer of a yes/no op: `from` (the first operand, as the arguments stage entered it)
+    /// against the dtype `to` under the relation of the call's casting level.
+    pub(crate) fn verdict(
+        &self,
+        Entered(r): Entered,
+        levels: &[Option<OutRule>; 6],
+    ) -> Result<Plan, PromoteError> {
+        let call = &*r.call;
+        let level = call.casting.map_or(5, |c| c as usize);
+        let rel = levels[level].as_ref().ok_or_else(|| {
+            let takes: Vec<&str> = Casting::ALL
+                .iter()
+                .map(|c| c.name())
+                .chain(["no casting argument"])
+                .zip(levels)
+                .filter_map(|(n, l)| l.as_ref().map(|_| n))
+                .collect();
+            PromoteError::invalid(format!(
+                "{}'s {} takes {}: {}",
+                self.name,
+                call.op,
+                match call.casting {
+                    Some(c) => format!("no casting={c}"),
+                    None => "a casting= argument".into(),
+                },
+                takes.join(", ")
+            ))
+        })?;
+        let (from, to) = match (&r.ins[..], call.operands.get(1)) {
+            ([f, t], Some(Operand::Tensor { zero_dim: false, weak: false, .. })) => {
+                (f.dtype, self.canonical(t.dtype))
+            }
+            _ => {
+                return Err(PromoteError::invalid(format!(
+                    "{} takes two operands, [from, to]; `to` is a dtype ({{\"dtype\": \"int8\"}})",
+                    call.op
+                )))
+            }
+        };
+        let yes = match rel {
+            OutRule::Any | OutRule::Rebind => true,
+            OutRule::Equal => from == to,
+            OutRule::Safe => self.promote_types(from, to) == Some(to),
+            OutRule::Kinds(l, _) => l[from.kind() as usize] <= l[to.kind() as usize],
+        };
+        let rule = r.rule;
+        r.steps.note(|| {
+            op_step(rule, {
+                let how = match rel {
+                    OutRule::Any | OutRule::Rebind => "any cast is allowed".to_string(),
+                    OutRule::Equal => "only the same dtype".into(),
+                    OutRule::Safe => "from must promote to to".into(),
+                    OutRule::Kinds(_, k) => format!("kinds {k}"),
+                };
+                format!("{} {from} to {to}: {how}: {}", call.op, if yes { "True" } else { "False" })
+            })
+        });
+        Ok(Plan {
+            op: call.op,
+            inputs: vec![from, to],
+            compute: DType::Bool,
+            result: DType::Bool,
+            weak: false,
+            promoted: from,
+            steps: std::mem::take(&mut r.steps.steps),
+            parts: Vec::new(),
+            scalar: None,
+            verdict: Some(yes),
+        })
+    }
+}
