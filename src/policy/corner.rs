@@ -46,6 +46,9 @@ pub enum Then {
     /// Convert the first operand, a Python literal, alone into a 0-d tensor (the rule's
     /// `convert` dtypes) and resolve the call again with it.
     ConvertFirst,
+    /// Convert every Python literal operand into a 0-d tensor (the rule's `convert` dtypes) and
+    /// resolve the call again with them (`np.stack` makes every operand an array first).
+    ConvertLiterals,
 }
 
 /// A target dtype of a fits / not_fits condition.
@@ -79,8 +82,10 @@ pub struct CornerRule {
     /// The stage the rule is checked at.
     pub at: Stage,
     pub(crate) any: Option<Matcher>,
+    pub(crate) all: Option<Matcher>,
     pub(crate) first: Option<Matcher>,
     pub(crate) second: Option<Matcher>,
+    pub(crate) third: Option<Matcher>,
     pub(crate) other: Option<Matcher>,
     pub(crate) out: Option<bool>,
     pub(crate) out_is_first: Option<bool>,
@@ -235,6 +240,9 @@ impl CornerRule {
         if let Some(m) = by_value(&self.second) {
             return ins.get(1).filter(|i| m.matches(i, compute)).map(|_| 1);
         }
+        if let Some(m) = by_value(&self.third) {
+            return ins.get(2).filter(|i| m.matches(i, compute)).map(|_| 2);
+        }
         let m = by_value(&self.any)?;
         ins.iter().position(|i| m.matches(i, compute))
     }
@@ -302,6 +310,11 @@ impl CornerRule {
                 return false;
             }
         }
+        if let Some(m) = &self.all {
+            if !ins.iter().all(|i| m.matches(i, c)) {
+                return false;
+            }
+        }
         if let Some(m) = &self.first {
             if !ins.first().is_some_and(|i| m.matches(i, c)) {
                 return false;
@@ -309,6 +322,11 @@ impl CornerRule {
         }
         if let Some(m) = &self.second {
             if !ins.get(1).is_some_and(|i| m.matches(i, c)) {
+                return false;
+            }
+        }
+        if let Some(m) = &self.third {
+            if !ins.get(2).is_some_and(|i| m.matches(i, c)) {
                 return false;
             }
         }

@@ -102,10 +102,14 @@ pub struct RuleSpec {
     pub at: Text,
     /// Some operand matches.
     pub any: Option<OperandMatch>,
+    /// Every operand matches.
+    pub all: Option<OperandMatch>,
     /// The first operand matches.
     pub first: Option<OperandMatch>,
     /// The second operand matches.
     pub second: Option<OperandMatch>,
+    /// The third operand matches (`where`, `clip`).
+    pub third: Option<OperandMatch>,
     /// With `any`: another operand (not the one `any` matched) matches this.
     pub other: Option<OperandMatch>,
     /// The call writes into `out` (true) or not (false).

@@ -53,6 +53,7 @@ pub(crate) fn rule(
         "compute" => Then::Compute,
         "swapped" => Then::Swapped,
         "convert_first" => Then::ConvertFirst,
+        "convert_literals" => Then::ConvertLiterals,
         x => match ErrorKind::parse(x) {
             Some(k) => Then::Error(k),
             None => Then::DType(dt.target(ctx, &r.then)?),
@@ -69,8 +70,10 @@ pub(crate) fn rule(
         ops,
         at,
         any: matcher(ctx, &r.any)?,
+        all: matcher(ctx, &r.all)?,
         first: matcher(ctx, &r.first)?,
         second: matcher(ctx, &r.second)?,
+        third: matcher(ctx, &r.third)?,
         other: matcher(ctx, &r.other)?,
         out: r.out,
         out_is_first: r.out_is_first,
@@ -98,7 +101,8 @@ fn convert_first(
     then: Then,
     g: &Graph,
 ) -> Result<([Vec<DType>; 4], [Option<Vec<usize>>; 4]), PromoteError> {
-    if at != Stage::Arguments && then == Then::ConvertFirst {
+    let converts = matches!(then, Then::ConvertFirst | Then::ConvertLiterals);
+    if at != Stage::Arguments && converts {
         return Err(ctx.err(
             r.then.span(),
             "`convert_first` converts a literal before anything else: use it at arguments",
@@ -115,15 +119,15 @@ fn convert_first(
         ));
     }
     let convert = convert(ctx, r)?;
-    if (then == Then::ConvertFirst) != convert.iter().any(|c| !c.is_empty()) {
+    if converts != convert.iter().any(|c| !c.is_empty()) {
         return Err(ctx.err(
             r.then.span(),
-            "`then = \"convert_first\"` and `convert = { KIND = DTYPE, ... }` go together",
+            "`then = \"convert_first\"` (or `convert_literals`) and `convert = { KIND = DTYPE, ... }` go together",
         ));
     }
     let mut literal: [Option<Vec<usize>>; 4] = Default::default();
     for (k, v) in &r.literal {
-        if then != Then::ConvertFirst {
+        if !converts {
             return Err(ctx.err(
                 v.span(),
                 "a rule's `literal` goes with `then = \"convert_first\"`",

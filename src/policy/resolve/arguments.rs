@@ -51,7 +51,7 @@ impl RulePolicy {
             steps,
         };
         if let Some(c) = self.corner(&r, Stage::Arguments, None, None, false) {
-            if c.then == Then::ConvertFirst {
+            if matches!(c.then, Then::ConvertFirst | Then::ConvertLiterals) {
                 let converted = self.convert_first(call, c, r.steps)?;
                 return self
                     .resolve_entering(&converted, r.steps, Some(&c.literal))
@@ -73,12 +73,38 @@ impl RulePolicy {
         c: &CornerRule,
         steps: &mut Trace,
     ) -> Result<Call, PromoteError> {
+        if c.then == Then::ConvertLiterals {
+            let mut call = call.clone();
+            for i in 0..call.operands.len() {
+                if let Some(l) = call.operands[i].literal().cloned() {
+                    call.operands[i] = self.converted(&call, c, l, steps)?;
+                }
+            }
+            return Ok(call);
+        }
         let Some(l) = call.operands.first().and_then(|o| o.literal()).cloned() else {
             return Err(PromoteError::invalid(format!(
                 "{}: a convert_first rule matched a call whose first operand is not a Python literal; give the rule `first = {{ class = [\"literal\"] }}`",
                 self.name
             )));
         };
+        let mut operands = call.operands.clone();
+        operands[0] = self.converted(call, c, l, steps)?;
+        Ok(Call {
+            operands,
+            ..call.clone()
+        })
+    }
+
+    /// A Python literal converted alone into a 0-d tensor of the first of the rule's `convert`
+    /// dtypes for its kind that holds its value (none holds it: an overflow).
+    fn converted(
+        &self,
+        call: &Call,
+        c: &CornerRule,
+        l: crate::operand::Literal,
+        steps: &mut Trace,
+    ) -> Result<Operand, PromoteError> {
         let dtypes = &c.convert[l.kind() as usize];
         let Some(&dtype) = dtypes.iter().find(|&&d| value_fits(&l, d)) else {
             return Err(PromoteError::Overflow {
@@ -91,21 +117,16 @@ impl RulePolicy {
         };
         steps.note(|| Step::Corner {
             detail: format!(
-                "{}: the first Python scalar {l} is converted alone, to a 0-d {dtype} tensor",
+                "{}: the Python scalar {l} is converted alone, to a 0-d {dtype} tensor",
                 call.op
             ),
             source: c.source.clone(),
         });
-        let mut operands = call.operands.clone();
-        operands[0] = Operand::Tensor {
+        Ok(Operand::Tensor {
             dtype,
             weak: false,
             zero_dim: true,
             value: Some(l),
-        };
-        Ok(Call {
-            operands,
-            ..call.clone()
         })
     }
 
