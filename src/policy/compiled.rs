@@ -143,6 +143,8 @@ pub struct OpRule {
     pub weak_only_scalars: bool,
     /// A weak result takes the default dtype of its kind (JAX's matmul: `dtypes.result_type`).
     pub weak_default: bool,
+    /// The numbers of operands the op takes in this framework (`None`: the catalogue's).
+    pub operand_counts: Option<Vec<usize>>,
     /// The first operand is a condition, not promoted (`where`).
     pub condition_first: bool,
     /// Within a category, a dtype every other one promotes to wins before the pairwise fold.

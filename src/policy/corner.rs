@@ -49,6 +49,9 @@ pub enum Then {
     /// Convert every Python literal operand into a 0-d tensor (the rule's `convert` dtypes) and
     /// resolve the call again with them (`np.stack` makes every operand an array first).
     ConvertLiterals,
+    /// Read every 0-d tensor after the first operand as a Python literal of its value and
+    /// resolve the call again (`torch.clamp(t, Scalar, Scalar)` takes a 0-d bound as a scalar).
+    ZeroDimAsLiterals,
 }
 
 /// A target dtype of a fits / not_fits condition.

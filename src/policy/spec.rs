@@ -341,6 +341,9 @@ pub struct OpRuleSpec {
     /// Selectors of `dtype=` arguments the op refuses.
     #[serde(default)]
     pub dtype_unsupported: Vec<Text>,
+    /// The numbers of operands the framework's op takes where it takes fewer than the
+    /// catalogue's (`torch.result_type` takes two); another count is `unsupported`.
+    pub operand_counts: Option<Vec<usize>>,
     /// The first operand is a condition (`where(cond, x, y)`): not promoted with the others.
     pub condition_first: Option<bool>,
     /// How the strong dtypes of one category combine: `fold` (pairwise, in call order; the

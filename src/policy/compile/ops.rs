@@ -93,6 +93,7 @@ fn default_rule(op: Op) -> OpRule {
         weak_only_scalars: false,
         weak_default: false,
         condition_first: false,
+        operand_counts: None,
         dominant: false,
         can_cast: None,
     }
@@ -297,6 +298,9 @@ fn apply(rule: &mut OpRule, r: &OpRuleSpec, e: &Entry) {
     }
     rule.same_dtype = r.same_dtype.unwrap_or(rule.same_dtype);
     rule.condition_first = r.condition_first.unwrap_or(rule.condition_first);
+    if r.operand_counts.is_some() {
+        rule.operand_counts = r.operand_counts.clone();
+    }
     rule.dominant = e.dominant.unwrap_or(rule.dominant);
     if e.can_cast.is_some() {
         rule.can_cast = e.can_cast.clone();

@@ -54,6 +54,7 @@ pub(crate) fn rule(
         "swapped" => Then::Swapped,
         "convert_first" => Then::ConvertFirst,
         "convert_literals" => Then::ConvertLiterals,
+        "zero_dim_as_literals" => Then::ZeroDimAsLiterals,
         x => match ErrorKind::parse(x) {
             Some(k) => Then::Error(k),
             None => Then::DType(dt.target(ctx, &r.then)?),

@@ -36,6 +36,21 @@ impl RulePolicy {
         }
         let rule = self.rule_of(call.op)?;
         self.check_casting(call, rule.can_cast.is_some())?;
+        if let Some(counts) = rule.operand_counts.as_ref() {
+            if !counts.contains(&call.operands.len()) {
+                return Err(PromoteError::Unsupported {
+                    policy: self.name.clone(),
+                    op: call.op.name().into(),
+                    dtype: format!("{} operands", call.operands.len()),
+                    rule: format!(
+                        "the framework's {} takes {:?} operands ({}); call it on pairs",
+                        call.op,
+                        counts,
+                        rule.sources.join("; ")
+                    ),
+                });
+            }
+        }
         if let ([Operand::Literal(l)], true) = (call.operands.as_slice(), rule.literal_component) {
             return Ok(Flow::Decided(self.literal_component(call, l, rule, steps)));
         }
@@ -51,8 +66,17 @@ impl RulePolicy {
             steps,
         };
         if let Some(c) = self.corner(&r, Stage::Arguments, None, None, false) {
-            if matches!(c.then, Then::ConvertFirst | Then::ConvertLiterals) {
+            if matches!(
+                c.then,
+                Then::ConvertFirst | Then::ConvertLiterals | Then::ZeroDimAsLiterals
+            ) {
                 let converted = self.convert_first(call, c, r.steps)?;
+                if converted == *call {
+                    return Err(PromoteError::invalid(format!(
+                        "{}: the rule `{}` converts nothing in this call; give it a condition that the converted call no longer meets",
+                        self.name, c.source
+                    )));
+                }
                 return self
                     .resolve_entering(&converted, r.steps, Some(&c.literal))
                     .map(Flow::Decided);
@@ -73,6 +97,19 @@ impl RulePolicy {
         c: &CornerRule,
         steps: &mut Trace,
     ) -> Result<Call, PromoteError> {
+        if c.then == Then::ZeroDimAsLiterals {
+            let mut call = call.clone();
+            for o in call.operands.iter_mut().skip(1) {
+                if let (true, Some(v)) = (o.is_zero_dim(), o.value()) {
+                    steps.note(|| Step::Corner {
+                        detail: format!("the 0-d tensor {o} is read as the Python scalar {v}"),
+                        source: c.source.clone(),
+                    });
+                    *o = Operand::Literal(v);
+                }
+            }
+            return Ok(call);
+        }
         if c.then == Then::ConvertLiterals {
             let mut call = call.clone();
             for i in 0..call.operands.len() {
