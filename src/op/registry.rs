@@ -88,6 +88,9 @@ pub struct OpInfo {
     pub parts: Vec<Op>,
     /// The answer is a yes/no value (`can_cast`), not a dtype.
     pub verdict: bool,
+    /// Named on its own: a policy's `ops = ["all"]` does not include it (the op-less questions
+    /// and n-ary ops, whose rules are not those of the elementwise ops).
+    pub apart: bool,
 }
 
 /// One `[[op]]` entry as written (the catalogue's or a policy file's).
@@ -114,6 +117,9 @@ pub struct OpEntry {
     /// The answer is a yes/no value (`can_cast`).
     #[serde(default)]
     pub verdict: bool,
+    /// Not among the ops a policy's `ops = ["all"]` names.
+    #[serde(default)]
+    pub apart: bool,
 }
 
 #[derive(Deserialize)]
@@ -181,6 +187,7 @@ fn build(e: &OpEntry, find: impl Fn(&str) -> Option<Op>) -> Result<OpInfo, Strin
         core: e.core,
         parts,
         verdict: e.verdict,
+        apart: e.apart,
     })
 }
 
@@ -279,6 +286,7 @@ mod tests {
             core: false,
             parts: vec![],
             verdict: false,
+            apart: false,
         };
         assert!(register(&e).unwrap_err().contains("exists already"));
     }

@@ -110,7 +110,7 @@ pub(crate) fn op_targets(ctx: &Ctx, names: &[spec::Text]) -> Result<Vec<Op>, Pro
             .iter()
             .copied()
             .filter(|op| {
-                name == "all"
+                (name == "all" && !op.info().apart)
                     || op.name() == name
                     || op.class() == name
                     || op.info().aliases.contains(&name)
