@@ -147,6 +147,8 @@ pub struct OpRule {
     pub operand_counts: Option<Vec<usize>>,
     /// The first operand is a condition, not promoted (`where`).
     pub condition_first: bool,
+    /// NumPy 1's value-based `result_type`: every operand promoted in call order.
+    pub value_in_order: bool,
     /// Within a category, a dtype every other one promotes to wins before the pairwise fold.
     pub dominant: bool,
     /// A yes/no op: the relation per `casting=` level ([`crate::Casting::ALL`]'s order, then

@@ -350,6 +350,9 @@ pub struct OpRuleSpec {
     /// default) or `dominant` (a dtype every other one promotes to wins outright, else the fold:
     /// NumPy's `PyArray_PromoteDTypeSequence`).
     pub sequence: Option<Text>,
+    /// NumPy 1's value-based `result_type`: where value-based casting applies, every operand
+    /// (a scalar as its `min_scalar_type`) is promoted in call order, so the order matters.
+    pub value_in_order: Option<bool>,
     /// A yes/no op (`can_cast(from, to)`): per `casting=` level (`no`, `equiv`, `safe`,
     /// `same_kind`, `unsafe`, and `none` for a call without one), the relation `from` must have
     /// to `to`: `equal`, `safe` (they promote to `to`), `any`, or a kind order

@@ -94,6 +94,7 @@ fn default_rule(op: Op) -> OpRule {
         weak_default: false,
         condition_first: false,
         operand_counts: None,
+        value_in_order: false,
         dominant: false,
         can_cast: None,
     }
@@ -302,6 +303,7 @@ fn apply(rule: &mut OpRule, r: &OpRuleSpec, e: &Entry) {
         rule.operand_counts = r.operand_counts.clone();
     }
     rule.dominant = e.dominant.unwrap_or(rule.dominant);
+    rule.value_in_order = r.value_in_order.unwrap_or(rule.value_in_order);
     if e.can_cast.is_some() {
         rule.can_cast = e.can_cast.clone();
     }

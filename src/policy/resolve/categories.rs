@@ -60,6 +60,11 @@ impl RulePolicy {
         cs: &Categories,
         steps: &mut Trace,
     ) -> Result<Option<DType>, PromoteError> {
+        if self.rule_of(call.op).is_ok_and(|r| r.value_in_order) {
+            if let Some(d) = self.value_in_order(call, ins, cs, steps)? {
+                return Ok(Some(d));
+            }
+        }
         let cats = self.group(cs, ins)?;
         let mut acc: Option<Merged> = None;
         for (ci, members) in cats.iter().enumerate().rev() {
