@@ -147,6 +147,8 @@ pub struct OpRule {
     pub operand_counts: Option<Vec<usize>>,
     /// The first operand is a condition, not promoted (`where`).
     pub condition_first: bool,
+    /// `can_cast`: a 0-d or Python scalar `from` counts by its value (NumPy 1).
+    pub can_cast_by_value: bool,
     /// NumPy 1's value-based `result_type`: every operand promoted in call order.
     pub value_in_order: bool,
     /// Within a category, a dtype every other one promotes to wins before the pairwise fold.

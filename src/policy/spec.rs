@@ -353,6 +353,9 @@ pub struct OpRuleSpec {
     /// NumPy 1's value-based `result_type`: where value-based casting applies, every operand
     /// (a scalar as its `min_scalar_type`) is promoted in call order, so the order matters.
     pub value_in_order: Option<bool>,
+    /// `can_cast`: a 0-d or Python scalar `from` counts by its value (NumPy 1: its
+    /// `min_scalar_type`, a small unsigned value also as the signed type of its size).
+    pub can_cast_by_value: Option<bool>,
     /// A yes/no op (`can_cast(from, to)`): per `casting=` level (`no`, `equiv`, `safe`,
     /// `same_kind`, `unsafe`, and `none` for a call without one), the relation `from` must have
     /// to `to`: `equal`, `safe` (they promote to `to`), `any`, or a kind order

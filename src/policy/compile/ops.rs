@@ -95,6 +95,7 @@ fn default_rule(op: Op) -> OpRule {
         condition_first: false,
         operand_counts: None,
         value_in_order: false,
+        can_cast_by_value: false,
         dominant: false,
         can_cast: None,
     }
@@ -304,6 +305,7 @@ fn apply(rule: &mut OpRule, r: &OpRuleSpec, e: &Entry) {
     }
     rule.dominant = e.dominant.unwrap_or(rule.dominant);
     rule.value_in_order = r.value_in_order.unwrap_or(rule.value_in_order);
+    rule.can_cast_by_value = r.can_cast_by_value.unwrap_or(rule.can_cast_by_value);
     if e.can_cast.is_some() {
         rule.can_cast = e.can_cast.clone();
     }

@@ -241,7 +241,7 @@ pub fn min_scalar_type_of(o: &Operand) -> (DType, bool) {
 }
 
 /// The signed integer of the same size as an unsigned one (others unchanged).
-fn signed_of(d: DType) -> DType {
+pub(crate) fn signed_of(d: DType) -> DType {
     match d {
         DType::UInt8 => DType::Int8,
         DType::UInt16 => DType::Int16,

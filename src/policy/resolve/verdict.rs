@@ -4,11 +4,12 @@
 use crate::dtype::DType;
 use crate::error::PromoteError;
 use crate::op::{Call, Casting};
-use crate::operand::Operand;
+use crate::operand::{Literal, Operand};
 use crate::plan::Plan;
 
 use super::super::compiled::OutRule;
 use super::super::RulePolicy;
+use super::value_based::min_scalar_type_of;
 use super::{op_step, Entered};
 
 impl RulePolicy {
@@ -62,11 +63,30 @@ impl RulePolicy {
                 )))
             }
         };
-        let yes = match rel {
+        let holds = |from: DType| match rel {
             OutRule::Any | OutRule::Rebind => true,
             OutRule::Equal => from == to,
             OutRule::Safe => self.promote_types(from, to) == Some(to),
             OutRule::Kinds(l, _) => l[from.kind() as usize] <= l[to.kind() as usize],
+        };
+        let operand = &call.operands[0];
+        let yes = match (r.rule.can_cast_by_value, operand.value()) {
+            (true, Some(Literal::Int(i))) if !i.fits(DType::Int64) && !i.fits(DType::UInt64) => {
+                // an int beyond every integer dtype is an object array: only an unsafe cast
+                matches!(rel, OutRule::Any)
+            }
+            (true, Some(_)) if !operand.is_weak() => {
+                // NumPy 1: the dtype, its min_scalar_type, or (a small unsigned value) the
+                // signed type of that size
+                let (min, small) = min_scalar_type_of(operand);
+                let signed = super::value_based::signed_of(min);
+                holds(from) && matches!(rel, OutRule::Any)
+                    || [min, if small { signed } else { min }]
+                        .into_iter()
+                        .chain(matches!(rel, OutRule::Equal).then_some(from))
+                        .any(holds)
+            }
+            _ => holds(from),
         };
         let rule = r.rule;
         r.steps.note(|| {
