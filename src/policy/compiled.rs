@@ -151,8 +151,9 @@ pub struct OpRule {
     pub can_cast_by_value: bool,
     /// NumPy 1's value-based `result_type`: every operand promoted in call order.
     pub value_in_order: bool,
-    /// Within a category, a dtype every other one promotes to wins before the pairwise fold.
-    pub dominant: bool,
+    /// Within a category, each dtype is promoted with the first of the highest kind and those
+    /// results joined (NumPy's `PyArray_PromoteDTypeSequence`), not folded pairwise.
+    pub by_highest_kind: bool,
     /// A yes/no op: the relation per `casting=` level ([`crate::Casting::ALL`]'s order, then
     /// a call without `casting=`); `None` where the op does not take that level.
     pub can_cast: Option<[Option<OutRule>; 6]>,

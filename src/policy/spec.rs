@@ -347,8 +347,9 @@ pub struct OpRuleSpec {
     /// The first operand is a condition (`where(cond, x, y)`): not promoted with the others.
     pub condition_first: Option<bool>,
     /// How the strong dtypes of one category combine: `fold` (pairwise, in call order; the
-    /// default) or `dominant` (a dtype every other one promotes to wins outright, else the fold:
-    /// NumPy's `PyArray_PromoteDTypeSequence`).
+    /// default) or `highest_kind` (each promoted with the first dtype of the highest kind, then
+    /// those results joined: NumPy's `PyArray_PromoteDTypeSequence`, whose answer does not
+    /// depend on the order).
     pub sequence: Option<Text>,
     /// NumPy 1's value-based `result_type`: where value-based casting applies, every operand
     /// (a scalar as its `min_scalar_type`) is promoted in call order, so the order matters.

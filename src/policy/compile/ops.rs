@@ -27,7 +27,7 @@ struct Entry {
     loops: Option<Vec<DType>>,
     literal: [Option<Vec<usize>>; 4],
     range: Option<Range>,
-    dominant: Option<bool>,
+    by_highest_kind: Option<bool>,
     can_cast: Option<[Option<OutRule>; 6]>,
 }
 
@@ -96,7 +96,7 @@ fn default_rule(op: Op) -> OpRule {
         operand_counts: None,
         value_in_order: false,
         can_cast_by_value: false,
-        dominant: false,
+        by_highest_kind: false,
         can_cast: None,
     }
 }
@@ -183,13 +183,13 @@ fn entry(ctx: &Ctx, r: &OpRuleSpec, dt: &Dtypes, g: &Graph) -> Result<Entry, Pro
             .as_ref()
             .map(|x| range(ctx, x))
             .transpose()?,
-        dominant: r
+        by_highest_kind: r
             .sequence
             .as_ref()
             .map(|s| match s.get_ref().as_str() {
                 "fold" => Ok(false),
-                "dominant" => Ok(true),
-                x => Err(ctx.err(s.span(), format!("sequence is fold or dominant; not `{x}`"))),
+                "highest_kind" => Ok(true),
+                x => Err(ctx.err(s.span(), format!("sequence is fold or highest_kind; not `{x}`"))),
             })
             .transpose()?,
         can_cast: can_cast(ctx, r)?,
@@ -303,7 +303,7 @@ fn apply(rule: &mut OpRule, r: &OpRuleSpec, e: &Entry) {
     if r.operand_counts.is_some() {
         rule.operand_counts = r.operand_counts.clone();
     }
-    rule.dominant = e.dominant.unwrap_or(rule.dominant);
+    rule.by_highest_kind = e.by_highest_kind.unwrap_or(rule.by_highest_kind);
     rule.value_in_order = r.value_in_order.unwrap_or(rule.value_in_order);
     rule.can_cast_by_value = r.can_cast_by_value.unwrap_or(rule.can_cast_by_value);
     if e.can_cast.is_some() {

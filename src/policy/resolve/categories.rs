@@ -77,13 +77,13 @@ impl RulePolicy {
                 }
             }
             let top = match self.rule_of(call.op) {
-                Ok(r) if r.dominant => self.dominant(members),
+                Ok(r) if r.by_highest_kind => self.by_highest_kind(cs, members),
                 _ => None,
             };
             if let Some(t) = top {
                 steps.note(|| {
                     Step::Category(format!(
-                        "every other operand of its category promotes to {}: it wins outright (NumPy's PyArray_PromoteDTypeSequence)",
+                        "each operand of its category joined with the first of the highest kind, then those joins: {} (NumPy's PyArray_PromoteDTypeSequence)",
                         self.node_name(t)
                     ))
                 });
@@ -127,13 +127,27 @@ impl RulePolicy {
         Ok(Some(self.canonical(self.nodes[n].dtype)))
     }
 
-    /// The node of a category that every other member's node joins to, if one does.
-    fn dominant(&self, members: &[&Input]) -> Option<usize> {
-        members.iter().map(|m| m.node).find(|&t| {
-            members
-                .iter()
-                .all(|m| matches!(self.join_nodes(t, m.node), Joined::Node(j) if j == t))
-        })
+    /// NumPy's `PyArray_PromoteDTypeSequence` over a category's nodes: each joined with the
+    /// first node of the highest kind, and those joins joined (the operands' order does not
+    /// matter); `None` where a join is refused (the plain fold then says which).
+    fn by_highest_kind(&self, cs: &Categories, members: &[&Input]) -> Option<usize> {
+        let rank = |n: usize| cs.rank(self.nodes[n].dtype);
+        let main = members.iter().map(|m| m.node).max_by_key(|&n| rank(n))?;
+        let main = members
+            .iter()
+            .map(|m| m.node)
+            .find(|&n| rank(n) == rank(main))?;
+        let mut acc = main;
+        for m in members {
+            let Joined::Node(j) = self.join_nodes(main, m.node) else {
+                return None;
+            };
+            let Joined::Node(a) = self.join_nodes(acc, j) else {
+                return None;
+            };
+            acc = a;
+        }
+        Some(acc)
     }
 
     /// PyTorch: a lone float meeting a lower complex becomes its complex counterpart; when that

@@ -80,15 +80,20 @@ impl RulePolicy {
             return Ok(None);
         }
         if !self.use_min_scalar(cs, &cats) {
-            // no value-based casting: every operand's dtype as one sequence
-            let dts: Vec<DType> = ins.iter().map(|i| i.dtype).collect();
-            if let Some(&top) = dts
-                .iter()
-                .find(|&&t| dts.iter().all(|&d| self.promote_types(t, d) == Some(t)))
-            {
-                return Ok(Some(top));
-            }
-            return self.join_dtypes(call, ins).map(Some);
+            // no value-based casting: every operand's dtype as one sequence, each promoted with
+            // the first of the highest kind and those joined (PyArray_PromoteDTypeSequence)
+            let rank = |d: DType| cs.rank(d);
+            let top = ins.iter().map(|i| rank(i.dtype)).max().unwrap_or(0);
+            let main = ins.iter().map(|i| i.dtype).find(|&d| rank(d) == top);
+            let seq = main.and_then(|m| {
+                ins.iter().try_fold(m, |acc, i| {
+                    self.promote_types(acc, self.promote_types(m, i.dtype)?)
+                })
+            });
+            return match seq {
+                Some(d) => Ok(Some(d)),
+                None => self.join_dtypes(call, ins).map(Some),
+            };
         }
         let item = |i: &Input| match cs.category[super::super::compiled::class_index(i.class)] {
             Some(0) => (i.dtype, false),
