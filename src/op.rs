@@ -7,12 +7,12 @@ use crate::dtype::DType;
 use crate::error::{suggest, PromoteError};
 use crate::operand::Operand;
 
-mod form;
 mod casting;
+mod form;
 mod registry;
 
-pub use form::Form;
 pub use casting::Casting;
+pub use form::Form;
 pub use registry::{register, OpEntry, OpForm, OpInfo, CATALOGUE};
 
 /// An op: an id into the op registry (`policies/ops.toml`, built in, plus the ops policy files

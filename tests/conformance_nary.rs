@@ -126,13 +126,21 @@ fn fixture(dir: &str, name: &str) -> PathBuf {
 /// The fixtures whose name is a built-in policy (a setting such as
 /// `torch@default_float=float64` is another helper's), sorted.
 fn policies() -> Vec<String> {
-    let dir = fixture("resolve-forms", "x").parent().expect("dir").to_path_buf();
+    let dir = fixture("resolve-forms", "x")
+        .parent()
+        .expect("dir")
+        .to_path_buf();
     let only = std::env::var("PROMOTE_POLICY").ok();
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .expect("fixtures dir")
         .filter_map(|e| {
             let p = e.ok()?.path();
-            Some(p.file_name()?.to_str()?.strip_suffix(".txt.gz")?.to_string())
+            Some(
+                p.file_name()?
+                    .to_str()?
+                    .strip_suffix(".txt.gz")?
+                    .to_string(),
+            )
         })
         .filter(|n| builtin(n).is_ok())
         .filter(|n| only.as_deref().is_none_or(|o| o == n))
@@ -228,10 +236,16 @@ fn orders(name: &str) -> BTreeMap<Vec<String>, Vec<(String, String)>> {
 fn numpy_result_type_does_not_depend_on_operand_order_where_recorded() {
     let numpy = builtin("numpy").expect("numpy");
     let groups = orders("numpy");
-    assert!(groups.values().filter(|g| g.len() >= 6).count() > 500, "the permutation grid is recorded");
+    assert!(
+        groups.values().filter(|g| g.len() >= 6).count() > 500,
+        "the permutation grid is recorded"
+    );
     for (key, cells) in &groups {
         let first = &cells[0].1;
-        assert!(cells.iter().all(|(_, a)| a == first), "NumPy 2 recorded {key:?} in orders with different answers: {cells:?}");
+        assert!(
+            cells.iter().all(|(_, a)| a == first),
+            "NumPy 2 recorded {key:?} in orders with different answers: {cells:?}"
+        );
         for (cell, want) in cells {
             assert_eq!(&answer(&*numpy, cell), want, "{cell}");
         }
@@ -254,21 +268,42 @@ fn numpy1_result_type_depends_on_operand_order_where_recorded() {
             assert_eq!(&answer(&*numpy1, cell), want, "{cell}");
         }
     }
-    assert!(counterexamples >= 10, "only {counterexamples} order-dependent sets recorded");
+    assert!(
+        counterexamples >= 10,
+        "only {counterexamples} order-dependent sets recorded"
+    );
 }
 
 /// The operands the order property draws from: arrays of every NumPy dtype, 0-d arrays holding
 /// edge values, and Python scalars (the kinds of the recordings).
 fn numpy_operand() -> impl Strategy<Value = String> {
     let dtypes = [
-        "bool", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64",
-        "float16", "float32", "float64", "complex64", "complex128",
+        "bool",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "float16",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
     ];
     prop_oneof![
         proptest::sample::select(dtypes.to_vec()).prop_map(String::from),
         proptest::sample::select(vec![
-            "uint8(255)", "int8(-1)", "int16(1)", "uint64(1)", "float16(1.0)", "float64(1.0)",
-            "complex64(1j)", "bool(True)",
+            "uint8(255)",
+            "int8(-1)",
+            "int16(1)",
+            "uint64(1)",
+            "float16(1.0)",
+            "float64(1.0)",
+            "complex64(1j)",
+            "bool(True)",
         ])
         .prop_map(String::from),
         proptest::sample::select(vec!["True", "1", "-1", "300", "1.0", "1e+300", "1j"])

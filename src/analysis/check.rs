@@ -15,7 +15,10 @@ use serde_json::{json, Value};
 use crate::op::Op;
 use crate::policy::RulePolicy;
 
-use super::{call_text, nary_laws, JoinAlgebra, NaryCase, NaryLaws, OperandAlgebra, TensorLaws, Triple, Verdict};
+use super::{
+    call_text, nary_laws, JoinAlgebra, NaryCase, NaryLaws, OperandAlgebra, TensorLaws, Triple,
+    Verdict,
+};
 
 /// Everything `check` finds out about one policy.
 #[derive(Clone, Debug)]

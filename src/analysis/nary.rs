@@ -112,9 +112,15 @@ fn fold(p: &RulePolicy, op: Op, [a, b, c]: &[Operand; 3]) -> Option<(String, Out
     let Outcome::Value(dtype, weak) = outcome(p, &inner) else {
         return None;
     };
-    let nd = [a, b]
-        .iter()
-        .any(|o| matches!(o, Operand::Tensor { zero_dim: false, .. }));
+    let nd = [a, b].iter().any(|o| {
+        matches!(
+            o,
+            Operand::Tensor {
+                zero_dim: false,
+                ..
+            }
+        )
+    });
     let fed = Operand::Tensor {
         dtype,
         weak,

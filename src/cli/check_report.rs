@@ -73,10 +73,10 @@ fn nary_laws(n: &crate::analysis::NaryLaws, l: &Layout) -> String {
             l.q(&format!("{} = {}", c.other, c.other_answer))
         )
     };
-    let mut s = format!(
-        "{}",
-        l.bold(format!("whole calls of {} over three operands ({} calls)", n.op, n.calls))
-    );
+    let mut s = l.bold(format!(
+        "whole calls of {} over three operands ({} calls)",
+        n.op, n.calls
+    ));
     s.push_str(&match n.not_a_fold.examples.first() {
         None => format!("{item}the whole call is its pairwise fold: yes\n"),
         Some(c) => format!(

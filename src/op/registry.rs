@@ -64,8 +64,8 @@ impl OpForm {
             OpForm::Ternary,
             OpForm::Variadic,
         ]
-            .into_iter()
-            .find(|f| f.name() == s)
+        .into_iter()
+        .find(|f| f.name() == s)
     }
 }
 

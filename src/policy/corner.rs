@@ -300,6 +300,12 @@ impl CornerRule {
                 return false;
             }
         }
+        self.operands_match(ins, c)
+    }
+
+    /// The conditions on the operands: `any` (with `other`), `all`, `first`, `second`, `third`,
+    /// read against the compute dtype `c`.
+    fn operands_match(&self, ins: &[Input], c: DType) -> bool {
         if let Some(m) = &self.any {
             let hit = ins.iter().enumerate().any(|(k, i)| {
                 m.matches(i, c)
@@ -313,26 +319,19 @@ impl CornerRule {
                 return false;
             }
         }
-        if let Some(m) = &self.all {
-            if !ins.iter().all(|i| m.matches(i, c)) {
-                return false;
-            }
+        if self
+            .all
+            .as_ref()
+            .is_some_and(|m| !ins.iter().all(|i| m.matches(i, c)))
+        {
+            return false;
         }
-        if let Some(m) = &self.first {
-            if !ins.first().is_some_and(|i| m.matches(i, c)) {
-                return false;
-            }
-        }
-        if let Some(m) = &self.second {
-            if !ins.get(1).is_some_and(|i| m.matches(i, c)) {
-                return false;
-            }
-        }
-        if let Some(m) = &self.third {
-            if !ins.get(2).is_some_and(|i| m.matches(i, c)) {
-                return false;
-            }
-        }
-        true
+        [&self.first, &self.second, &self.third]
+            .into_iter()
+            .enumerate()
+            .all(|(k, m)| {
+                m.as_ref()
+                    .is_none_or(|m| ins.get(k).is_some_and(|i| m.matches(i, c)))
+            })
     }
 }

@@ -189,7 +189,10 @@ fn entry(ctx: &Ctx, r: &OpRuleSpec, dt: &Dtypes, g: &Graph) -> Result<Entry, Pro
             .map(|s| match s.get_ref().as_str() {
                 "fold" => Ok(false),
                 "highest_kind" => Ok(true),
-                x => Err(ctx.err(s.span(), format!("sequence is fold or highest_kind; not `{x}`"))),
+                x => Err(ctx.err(
+                    s.span(),
+                    format!("sequence is fold or highest_kind; not `{x}`"),
+                )),
             })
             .transpose()?,
         can_cast: can_cast(ctx, r)?,
@@ -212,7 +215,9 @@ fn can_cast(ctx: &Ctx, r: &OpRuleSpec) -> Result<Option<[Option<OutRule>; 6]>, P
             .ok_or_else(|| {
                 ctx.err(
                     v.span(),
-                    format!("can_cast level `{level}`: use no, equiv, safe, same_kind, unsafe or none"),
+                    format!(
+                        "can_cast level `{level}`: use no, equiv, safe, same_kind, unsafe or none"
+                    ),
                 )
             })?;
         levels[i] = Some(match v.get_ref().as_str() {

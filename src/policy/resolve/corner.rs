@@ -43,9 +43,11 @@ impl RulePolicy {
             Then::Second => (ins[ins.len() - 1].dtype, false),
             Then::Out => (call.out.unwrap_or(ins[0].dtype), false),
             Then::Compute => (compute.unwrap_or(ins[0].dtype), false),
-            Then::Accept | Then::Join | Then::ConvertFirst | Then::ConvertLiterals | Then::ZeroDimAsLiterals => {
-                return None
-            }
+            Then::Accept
+            | Then::Join
+            | Then::ConvertFirst
+            | Then::ConvertLiterals
+            | Then::ZeroDimAsLiterals => return None,
             Then::Swapped => {
                 let mut swapped = call.clone();
                 swapped.operands.reverse();

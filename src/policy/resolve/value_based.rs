@@ -109,7 +109,12 @@ impl RulePolicy {
                 _ => (r, d),
             };
             let nr = self.promote_types(a, b).ok_or_else(|| {
-                self.no_promotion(call, a.name(), b.name(), format!("no promotion of {a} and {b}"))
+                self.no_promotion(
+                    call,
+                    a.name(),
+                    b.name(),
+                    format!("no promotion of {a} and {b}"),
+                )
             })?;
             steps.note(|| {
                 Step::Value(format!(

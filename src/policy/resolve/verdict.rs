@@ -24,16 +24,49 @@ impl RulePolicy {
         }
     }
 
-    /// The answer of a yes/no op: `from` (the first operand, as the arguments stage entered it)
-    /// against the dtype `to` under the relation of the call's casting level.
-    pub(crate) fn verdict(
+    /// Whether `from` (the first operand, entered as `from`) casts to `to` under `rel`; by value
+    /// where the op says so (NumPy 1).
+    fn holds(
         &self,
-        Entered(r): Entered,
-        levels: &[Option<OutRule>; 6],
-    ) -> Result<Plan, PromoteError> {
-        let call = &*r.call;
+        rel: &OutRule,
+        from: DType,
+        to: DType,
+        operand: &Operand,
+        by_value: bool,
+    ) -> bool {
+        let holds = |from: DType| match rel {
+            OutRule::Any | OutRule::Rebind => true,
+            OutRule::Equal => from == to,
+            OutRule::Safe => self.promote_types(from, to) == Some(to),
+            OutRule::Kinds(l, _) => l[from.kind() as usize] <= l[to.kind() as usize],
+        };
+        match (by_value, operand.value()) {
+            (true, Some(Literal::Int(i))) if !i.fits(DType::Int64) && !i.fits(DType::UInt64) => {
+                // an int beyond every integer dtype is an object array: only an unsafe cast
+                matches!(rel, OutRule::Any)
+            }
+            (true, Some(_)) if !operand.is_weak() => {
+                // NumPy 1: the dtype, its min_scalar_type, or (a small unsigned value) the
+                // signed type of that size
+                let (min, small) = min_scalar_type_of(operand);
+                let signed = super::value_based::signed_of(min);
+                [min, if small { signed } else { min }]
+                    .into_iter()
+                    .chain(matches!(rel, OutRule::Equal).then_some(from))
+                    .any(holds)
+            }
+            _ => holds(from),
+        }
+    }
+
+    /// The relation of the call's casting level, or the error naming the levels the op takes.
+    fn relation<'l>(
+        &self,
+        call: &Call,
+        levels: &'l [Option<OutRule>; 6],
+    ) -> Result<&'l OutRule, PromoteError> {
         let level = call.casting.map_or(5, |c| c as usize);
-        let rel = levels[level].as_ref().ok_or_else(|| {
+        levels[level].as_ref().ok_or_else(|| {
             let takes: Vec<&str> = Casting::ALL
                 .iter()
                 .map(|c| c.name())
@@ -51,11 +84,27 @@ impl RulePolicy {
                 },
                 takes.join(", ")
             ))
-        })?;
+        })
+    }
+
+    /// The answer of a yes/no op: `from` (the first operand, as the arguments stage entered it)
+    /// against the dtype `to` under the relation of the call's casting level.
+    pub(crate) fn verdict(
+        &self,
+        Entered(r): Entered,
+        levels: &[Option<OutRule>; 6],
+    ) -> Result<Plan, PromoteError> {
+        let call = &*r.call;
+        let rel = self.relation(call, levels)?;
         let (from, to) = match (&r.ins[..], call.operands.get(1)) {
-            ([f, t], Some(Operand::Tensor { zero_dim: false, weak: false, .. })) => {
-                (f.dtype, self.canonical(t.dtype))
-            }
+            (
+                [f, t],
+                Some(Operand::Tensor {
+                    zero_dim: false,
+                    weak: false,
+                    ..
+                }),
+            ) => (f.dtype, self.canonical(t.dtype)),
             _ => {
                 return Err(PromoteError::invalid(format!(
                     "{} takes two operands, [from, to]; `to` is a dtype ({{\"dtype\": \"int8\"}})",
@@ -63,31 +112,7 @@ impl RulePolicy {
                 )))
             }
         };
-        let holds = |from: DType| match rel {
-            OutRule::Any | OutRule::Rebind => true,
-            OutRule::Equal => from == to,
-            OutRule::Safe => self.promote_types(from, to) == Some(to),
-            OutRule::Kinds(l, _) => l[from.kind() as usize] <= l[to.kind() as usize],
-        };
-        let operand = &call.operands[0];
-        let yes = match (r.rule.can_cast_by_value, operand.value()) {
-            (true, Some(Literal::Int(i))) if !i.fits(DType::Int64) && !i.fits(DType::UInt64) => {
-                // an int beyond every integer dtype is an object array: only an unsafe cast
-                matches!(rel, OutRule::Any)
-            }
-            (true, Some(_)) if !operand.is_weak() => {
-                // NumPy 1: the dtype, its min_scalar_type, or (a small unsigned value) the
-                // signed type of that size
-                let (min, small) = min_scalar_type_of(operand);
-                let signed = super::value_based::signed_of(min);
-                holds(from) && matches!(rel, OutRule::Any)
-                    || [min, if small { signed } else { min }]
-                        .into_iter()
-                        .chain(matches!(rel, OutRule::Equal).then_some(from))
-                        .any(holds)
-            }
-            _ => holds(from),
-        };
+        let yes = self.holds(rel, from, to, &call.operands[0], r.rule.can_cast_by_value);
         let rule = r.rule;
         r.steps.note(|| {
             op_step(rule, {
@@ -97,7 +122,11 @@ impl RulePolicy {
                     OutRule::Safe => "from must promote to to".into(),
                     OutRule::Kinds(_, k) => format!("kinds {k}"),
                 };
-                format!("{} {from} to {to}: {how}: {}", call.op, if yes { "True" } else { "False" })
+                format!(
+                    "{} {from} to {to}: {how}: {}",
+                    call.op,
+                    if yes { "True" } else { "False" }
+                )
             })
         });
         Ok(Plan {
