@@ -27,6 +27,11 @@ const COMPLETE: &[(&str, &str)] = &[
     ("tf-legacy", "function"),
     ("tf-all", "function"),
     ("tf-safe", "function"),
+    ("jax", "function"),
+    ("jax-x64", "function"),
+    ("jax-strict", "function"),
+    ("array-api", "function"),
+    ("paddle", "function"),
 ];
 
 #[derive(Default)]

@@ -72,11 +72,17 @@ pub(crate) struct PolicyArg {
 }
 
 impl PolicyArg {
+    /// The policy (`--policy` or `--policy-file`), every entry point of it.
+    pub(crate) fn load_all_forms(&self) -> Result<Arc<RulePolicy>, PromoteError> {
+        match &self.policy_file {
+            Some(p) => policy::load_file(p).map(Arc::new),
+            None => crate::analysis::load_policy(&self.policy),
+        }
+    }
+
+    /// The policy, as the `--form` entry point when one is given.
     pub(crate) fn load(&self) -> Result<Arc<RulePolicy>, PromoteError> {
-        let p = match &self.policy_file {
-            Some(p) => policy::load_file(p).map(Arc::new)?,
-            None => crate::analysis::load_policy(&self.policy)?,
-        };
+        let p = self.load_all_forms()?;
         match &self.form {
             Some(f) => p.as_form(crate::op::Form::parse(f)?).map(Arc::new),
             None => Ok(p),

@@ -104,7 +104,10 @@ impl Policy for RulePolicy {
     #[inline]
     fn result(&self, call: &Call) -> Result<(DType, bool), PromoteError> {
         if call.form != self.form {
-            return self.for_form(call.form)?.result(call);
+            let p = self.for_form(call.form)?;
+            if !std::ptr::eq(p, self) {
+                return p.result(call);
+            }
         }
         if call.out.is_none() && call.dtype.is_none() {
             let strong = |o: &Operand| match o {
@@ -159,15 +162,11 @@ impl RulePolicy {
         match self.forms.iter().find(|v| v.form == form) {
             Some(v) => Ok(&v.policy),
             None if form == Form::Function && self.form == Form::Operator => Ok(self),
-            None => Err(PromoteError::Unsupported {
+            None => Err(PromoteError::FormMissing {
                 policy: self.name.clone(),
-                op: form.name().into(),
-                dtype: "any dtype".into(),
-                rule: format!(
-                    "{} has no `{form}` entry point; it has {}",
-                    self.framework,
-                    self.form_names().join(", ")
-                ),
+                form: form.name().into(),
+                framework: self.framework.clone(),
+                has: self.form_names().join(", "),
             }),
         }
     }

@@ -148,6 +148,10 @@ pub struct RuleSpec {
     /// literal`): TensorFlow's legacy mode converts them strictly to the first's dtype, `i.`.
     #[serde(default)]
     pub literal: BTreeMap<String, Spanned<OneOrMany>>,
+    /// With a conversion: a float literal beyond the dtype's range becomes ±inf (the framework
+    /// casts it, as `paddle.full` does) instead of overflowing.
+    #[serde(default)]
+    pub saturate: bool,
     /// Where the rule comes from.
     #[serde(default)]
     pub source: String,

@@ -53,6 +53,7 @@ pub(crate) fn rule(
         "compute" => Then::Compute,
         "swapped" => Then::Swapped,
         "convert_first" => Then::ConvertFirst,
+        "convert_second" => Then::ConvertSecond,
         "convert_literals" => Then::ConvertLiterals,
         "zero_dim_as_literals" => Then::ZeroDimAsLiterals,
         x => match ErrorKind::parse(x) {
@@ -88,12 +89,14 @@ pub(crate) fn rule(
         then,
         convert,
         literal,
+        saturate: r.saturate,
         source: r.source.clone(),
     })
 }
 
-/// A `convert_first` rule's parts (`convert`, `literal`), checked: at `arguments`, on a first
-/// operand that is a literal, and only with `then = "convert_first"`.
+/// A conversion rule's parts (`convert`, `literal`), checked: at `arguments`, on an operand
+/// that is a literal (the first for `convert_first`, the second for `convert_second`), and
+/// only with one of those `then`s.
 #[allow(clippy::type_complexity)]
 fn convert_first(
     ctx: &Ctx,
@@ -102,28 +105,48 @@ fn convert_first(
     then: Then,
     g: &Graph,
 ) -> Result<([Vec<DType>; 4], [Option<Vec<usize>>; 4]), PromoteError> {
-    let converts = matches!(then, Then::ConvertFirst | Then::ConvertLiterals);
+    let (which, operand) = match then {
+        Then::ConvertFirst => ("convert_first", Some(&r.first)),
+        Then::ConvertSecond => ("convert_second", Some(&r.second)),
+        Then::ConvertLiterals => ("convert_literals", None),
+        _ => ("", None),
+    };
+    let converts = !which.is_empty();
     if at != Stage::Arguments && converts {
         return Err(ctx.err(
             r.then.span(),
-            "`convert_first` converts a literal before anything else: use it at arguments",
+            format!("`{which}` converts a literal before anything else: use it at arguments"),
         ));
     }
-    let literal_first = r
-        .first
-        .as_ref()
-        .is_some_and(|m| !m.class.is_empty() && m.class.iter().all(|c| c.get_ref() == "literal"));
-    if then == Then::ConvertFirst && !literal_first {
+    let on_literal = operand.is_none_or(|m| {
+        m.as_ref().is_some_and(|m| {
+            !m.class.is_empty() && m.class.iter().all(|c| c.get_ref() == "literal")
+        })
+    });
+    if converts && !on_literal {
+        let side = if then == Then::ConvertFirst {
+            "first"
+        } else {
+            "second"
+        };
         return Err(ctx.err(
             r.then.span(),
-            "`convert_first` converts a Python literal: add `first = { class = [\"literal\"] }`",
+            format!(
+                "`{which}` converts a Python literal: add `{side} = {{ class = [\"literal\"] }}`"
+            ),
         ));
     }
     let convert = convert(ctx, r)?;
     if converts != convert.iter().any(|c| !c.is_empty()) {
         return Err(ctx.err(
             r.then.span(),
-            "`then = \"convert_first\"` (or `convert_literals`) and `convert = { KIND = DTYPE, ... }` go together",
+            "`then = \"convert_first\"` (or `convert_second`, `convert_literals`) and `convert = { KIND = DTYPE, ... }` go together",
+        ));
+    }
+    if r.saturate && !converts {
+        return Err(ctx.err(
+            r.then.span(),
+            "`saturate` goes with `then = \"convert_first\"`, `convert_second` or `convert_literals`",
         ));
     }
     let mut literal: [Option<Vec<usize>>; 4] = Default::default();
@@ -131,7 +154,7 @@ fn convert_first(
         if !converts {
             return Err(ctx.err(
                 v.span(),
-                "a rule's `literal` goes with `then = \"convert_first\"`",
+                "a rule's `literal` goes with `then = \"convert_first\"` or `convert_second`",
             ));
         }
         let (kind, nodes) = literal_entry(ctx, g, k, v)?;

@@ -6,7 +6,7 @@
 use crate::dtype::DType;
 use crate::error::PromoteError;
 use crate::op::Call;
-use crate::operand::Operand;
+use crate::operand::{Literal, Operand};
 use crate::plan::Step;
 
 use super::super::compiled::OpRule;
@@ -36,21 +36,7 @@ impl RulePolicy {
         }
         let rule = self.rule_of(call.op)?;
         self.check_casting(call, rule.can_cast.is_some())?;
-        if let Some(counts) = rule.operand_counts.as_ref() {
-            if !counts.contains(&call.operands.len()) {
-                return Err(PromoteError::Unsupported {
-                    policy: self.name.clone(),
-                    op: call.op.name().into(),
-                    dtype: format!("{} operands", call.operands.len()),
-                    rule: format!(
-                        "the framework's {} takes {:?} operands ({}); call it on pairs",
-                        call.op,
-                        counts,
-                        rule.sources.join("; ")
-                    ),
-                });
-            }
-        }
+        self.check_counts(call, rule)?;
         if let ([Operand::Literal(l)], true) = (call.operands.as_slice(), rule.literal_component) {
             return Ok(Flow::Decided(self.literal_component(call, l, rule, steps)));
         }
@@ -66,17 +52,7 @@ impl RulePolicy {
             steps,
         };
         if let Some(c) = self.corner(&r, Stage::Arguments, None, None, false) {
-            if matches!(
-                c.then,
-                Then::ConvertFirst | Then::ConvertLiterals | Then::ZeroDimAsLiterals
-            ) {
-                let converted = self.convert_first(call, c, r.steps)?;
-                if converted == *call {
-                    return Err(PromoteError::invalid(format!(
-                        "{}: the rule `{}` converts nothing in this call; give it a condition that the converted call no longer meets",
-                        self.name, c.source
-                    )));
-                }
+            if let Some(converted) = self.converted_call(call, c, r.steps)? {
                 return self
                     .resolve_entering(&converted, r.steps, Some(&c.literal))
                     .map(Flow::Decided);
@@ -88,45 +64,27 @@ impl RulePolicy {
         Ok(Flow::Next(Entered(r)))
     }
 
-    /// `then = "convert_first"`: the call with its first operand, a Python literal, converted
-    /// alone into a 0-d tensor of the first of the rule's `convert` dtypes for its kind that
-    /// holds its value (none holds it: an overflow).
-    fn convert_first(
+    /// `then = "convert_first"` / `"convert_second"`: the call with its operand `at`, a Python
+    /// literal, converted alone into a 0-d tensor of the first of the rule's `convert` dtypes
+    /// for its kind that holds its value (none holds it: an overflow; with `saturate`, a float
+    /// becomes ±inf of the last).
+    fn convert_literal(
         &self,
         call: &Call,
         c: &CornerRule,
+        at: usize,
         steps: &mut Trace,
     ) -> Result<Call, PromoteError> {
-        if c.then == Then::ZeroDimAsLiterals {
-            let mut call = call.clone();
-            for o in call.operands.iter_mut().skip(1) {
-                if let (true, Some(v)) = (o.is_zero_dim(), o.value()) {
-                    steps.note(|| Step::Corner {
-                        detail: format!("the 0-d tensor {o} is read as the Python scalar {v}"),
-                        source: c.source.clone(),
-                    });
-                    *o = Operand::Literal(v);
-                }
-            }
-            return Ok(call);
-        }
-        if c.then == Then::ConvertLiterals {
-            let mut call = call.clone();
-            for i in 0..call.operands.len() {
-                if let Some(l) = call.operands[i].literal().cloned() {
-                    call.operands[i] = self.converted(&call, c, l, steps)?;
-                }
-            }
-            return Ok(call);
-        }
-        let Some(l) = call.operands.first().and_then(|o| o.literal()).cloned() else {
+        let Some(l) = call.operands.get(at).and_then(|o| o.literal()).cloned() else {
             return Err(PromoteError::invalid(format!(
-                "{}: a convert_first rule matched a call whose first operand is not a Python literal; give the rule `first = {{ class = [\"literal\"] }}`",
-                self.name
+                "{}: a conversion rule matched a call whose operand {} is not a Python literal; give the rule `{} = {{ class = [\"literal\"] }}`",
+                self.name,
+                at + 1,
+                if at == 0 { "first" } else { "second" }
             )));
         };
         let mut operands = call.operands.clone();
-        operands[0] = self.converted(call, c, l, steps)?;
+        operands[at] = self.converted(call, c, l, at, steps)?;
         Ok(Call {
             operands,
             ..call.clone()
@@ -134,28 +92,38 @@ impl RulePolicy {
     }
 
     /// A Python literal converted alone into a 0-d tensor of the first of the rule's `convert`
-    /// dtypes for its kind that holds its value (none holds it: an overflow).
+    /// dtypes for its kind that holds its value (none holds it: an overflow; with `saturate`, a
+    /// float becomes ±inf of the last).
     fn converted(
         &self,
         call: &Call,
         c: &CornerRule,
-        l: crate::operand::Literal,
+        l: Literal,
+        at: usize,
         steps: &mut Trace,
     ) -> Result<Operand, PromoteError> {
         let dtypes = &c.convert[l.kind() as usize];
-        let Some(&dtype) = dtypes.iter().find(|&&d| value_fits(&l, d)) else {
-            return Err(PromoteError::Overflow {
-                policy: self.name.clone(),
-                op: call.op.name().into(),
-                literal_kind: l.kind().name().into(),
-                value: l.to_string(),
-                dtype: format!("{} ({})", dtypes.last().map_or("", |d| d.name()), c.source),
-            });
+        let fitting = dtypes.iter().find(|&&d| value_fits(&l, d));
+        let (dtype, value) = match (fitting, dtypes.last()) {
+            (Some(&d), _) => (d, l.clone()),
+            (None, Some(&d)) if c.saturate && matches!(l, Literal::Float(_)) => {
+                (d, Literal::Float(l.to_complex().0.signum() * f64::INFINITY))
+            }
+            _ => {
+                return Err(PromoteError::Overflow {
+                    policy: self.name.clone(),
+                    op: call.op.name().into(),
+                    literal_kind: l.kind().name().into(),
+                    value: l.to_string(),
+                    dtype: format!("{} ({})", dtypes.last().map_or("", |d| d.name()), c.source),
+                })
+            }
         };
         steps.note(|| Step::Corner {
             detail: format!(
-                "{}: the Python scalar {l} is converted alone, to a 0-d {dtype} tensor",
-                call.op
+                "{}: the Python scalar {l} (operand {}) is converted alone, to a 0-d {dtype} tensor holding {value}",
+                call.op,
+                at + 1
             ),
             source: c.source.clone(),
         });
@@ -163,8 +131,72 @@ impl RulePolicy {
             dtype,
             weak: false,
             zero_dim: true,
-            value: Some(l),
+            value: Some(value),
         })
+    }
+
+    /// The call a converting rule (`convert_first`, `convert_second`, `convert_literals`,
+    /// `zero_dim_as_literals`) makes, to be resolved again; `None` for any other rule.
+    fn converted_call(
+        &self,
+        call: &Call,
+        c: &CornerRule,
+        steps: &mut Trace,
+    ) -> Result<Option<Call>, PromoteError> {
+        let converted = match c.then {
+            Then::ConvertFirst => self.convert_literal(call, c, 0, steps)?,
+            Then::ConvertSecond => self.convert_literal(call, c, 1, steps)?,
+            Then::ConvertLiterals => {
+                let mut call = call.clone();
+                for at in 0..call.operands.len() {
+                    if let Some(l) = call.operands[at].literal().cloned() {
+                        call.operands[at] = self.converted(&call, c, l, at, steps)?;
+                    }
+                }
+                call
+            }
+            Then::ZeroDimAsLiterals => {
+                let mut call = call.clone();
+                for o in call.operands.iter_mut().skip(1) {
+                    if let (true, Some(v)) = (o.is_zero_dim(), o.value()) {
+                        steps.note(|| Step::Corner {
+                            detail: format!("the 0-d tensor {o} is read as the Python scalar {v}"),
+                            source: c.source.clone(),
+                        });
+                        *o = Operand::Literal(v);
+                    }
+                }
+                call
+            }
+            _ => return Ok(None),
+        };
+        if converted == *call {
+            return Err(PromoteError::invalid(format!(
+                "{}: the rule `{}` converts nothing in this call; give it a condition that the converted call no longer meets",
+                self.name, c.source
+            )));
+        }
+        Ok(Some(converted))
+    }
+
+    /// The numbers of operands the framework's op takes, where the policy names them.
+    fn check_counts(&self, call: &Call, rule: &OpRule) -> Result<(), PromoteError> {
+        match rule.operand_counts.as_ref() {
+            Some(counts) if !counts.contains(&call.operands.len()) => {
+                Err(PromoteError::Unsupported {
+                    policy: self.name.clone(),
+                    op: call.op.name().into(),
+                    dtype: format!("{} operands", call.operands.len()),
+                    rule: format!(
+                        "the framework's {} takes {:?} operands ({}); call it on pairs",
+                        call.op,
+                        counts,
+                        rule.sources.join("; ")
+                    ),
+                })
+            }
+            _ => Ok(()),
+        }
     }
 
     fn check_available(&self, d: DType) -> Result<(), PromoteError> {

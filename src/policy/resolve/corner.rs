@@ -46,6 +46,7 @@ impl RulePolicy {
             Then::Accept
             | Then::Join
             | Then::ConvertFirst
+            | Then::ConvertSecond
             | Then::ConvertLiterals
             | Then::ZeroDimAsLiterals => return None,
             Then::Swapped => {
