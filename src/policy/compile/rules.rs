@@ -67,7 +67,7 @@ pub(crate) fn rule(
             "`accept` needs a promoted dtype: use it at promoted or computed",
         ));
     }
-    let (convert, literal) = convert_first(ctx, r, at, then, g)?;
+    let (convert, literal) = conversion(ctx, r, at, then, g)?;
     Ok(CornerRule {
         ops,
         at,
@@ -98,7 +98,7 @@ pub(crate) fn rule(
 /// that is a literal (the first for `convert_first`, the second for `convert_second`), and
 /// only with one of those `then`s.
 #[allow(clippy::type_complexity)]
-fn convert_first(
+fn conversion(
     ctx: &Ctx,
     r: &RuleSpec,
     at: Stage,
