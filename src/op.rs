@@ -186,6 +186,20 @@ impl Call {
         if !op.accepts(operands.len()) {
             return Err(arity_error(op, operands.len()));
         }
+        if op.info().verdict
+            && !matches!(
+                operands.get(1),
+                Some(Operand::Tensor {
+                    zero_dim: false,
+                    weak: false,
+                    ..
+                })
+            )
+        {
+            return Err(PromoteError::invalid(format!(
+                "{op} takes two operands, [from, to]; `to` is a dtype ({{\"dtype\": \"int8\"}}, in the compact syntax `int8`)"
+            )));
+        }
         if op == Op::Matmul
             && operands
                 .iter()

@@ -17,7 +17,7 @@ impl RulePolicy {
     pub(crate) fn check_casting(&self, call: &Call, takes: bool) -> Result<(), PromoteError> {
         match call.casting {
             Some(c) if !takes => Err(PromoteError::invalid(format!(
-                "{} takes no casting={c} in this engine yet (can_cast does); drop it",
+                "\"casting\" is a version-2 key of the spec that this engine reads for can_cast only yet; {} would ignore casting={c}, so drop it",
                 call.op
             ))),
             _ => Ok(()),
