@@ -109,7 +109,7 @@ impl Policy for RulePolicy {
                 return p.result(call);
             }
         }
-        if call.out.is_none() && call.dtype.is_none() {
+        if call.out.is_none() && call.dtype.is_none() && call.casting.is_none() {
             let strong = |o: &Operand| match o {
                 Operand::Tensor {
                     dtype,
