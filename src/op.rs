@@ -101,7 +101,12 @@ impl Op {
         self.info().form.operands()
     }
 
-    /// Unary, binary or reduction.
+    /// Whether the op takes `n` operands (a variadic op takes any number, at least one).
+    pub fn accepts(self, n: usize) -> bool {
+        self.info().form.accepts(n)
+    }
+
+    /// Unary, binary, reduction, ternary or variadic.
     pub fn form(self) -> OpForm {
         self.info().form
     }
@@ -179,13 +184,21 @@ pub struct Call {
 impl Call {
     /// A call, checked for the op's arity.
     pub fn new(op: Op, operands: Vec<Operand>, out: Option<DType>) -> Result<Call, PromoteError> {
-        if operands.len() != op.arity() {
+        if !op.accepts(operands.len()) {
+            return Err(arity_error(op, operands.len()));
+        }
+        if op.info().verdict
+            && !matches!(
+                operands.get(1),
+                Some(Operand::Tensor {
+                    zero_dim: false,
+                    weak: false,
+                    ..
+                })
+            )
+        {
             return Err(PromoteError::invalid(format!(
-                "{} takes {} operand{}, got {}",
-                op,
-                op.arity(),
-                if op.arity() == 1 { "" } else { "s" },
-                operands.len()
+                "{op} takes two operands, [from, to]; `to` is a dtype ({{\"dtype\": \"int8\"}}, in the compact syntax `int8`)"
             )));
         }
         if op == Op::Matmul
@@ -303,6 +316,16 @@ impl FromStr for Call {
             .with_casting(casting)
             .with_form(form))
     }
+}
+
+/// The error of a call with the wrong number of operands.
+pub(crate) fn arity_error(op: Op, n: usize) -> PromoteError {
+    let takes = match op.form() {
+        OpForm::Variadic => "one or more operands".to_string(),
+        f if f.operands() == 1 => "1 operand".to_string(),
+        f => format!("{} operands", f.operands()),
+    };
+    PromoteError::invalid(format!("{op} takes {takes}, got {n}"))
 }
 
 fn op_suggestion(word: &str) -> Option<String> {

@@ -204,6 +204,8 @@ pub struct Plan {
     /// The result is a plain Python number of this kind, not an array (NumPy's `np.real(1)` is
     /// `1`); `result` is then the dtype the framework would give that number.
     pub scalar: Option<LiteralKind>,
+    /// The answer of a yes/no question (`can_cast`): `result` is then `bool`.
+    pub verdict: Option<bool>,
 }
 
 impl Plan {

@@ -299,6 +299,9 @@ pub fn answer_value(r: &Result<Plan, PromoteError>) -> Value {
         if let Some(k) = p.scalar {
             m.insert("scalar".into(), json!(k.name()));
         }
+        if let Some(v) = p.verdict {
+            m.insert("value".into(), json!(if v { "True" } else { "False" }));
+        }
         if !p.parts.is_empty() {
             let results = p.results().into_iter();
             let results = results.map(|(d, w)| json!({"dtype": d.name(), "weak": w}));
@@ -416,8 +419,9 @@ pub fn settled(
 /// The answer to a call: `(dtype, weak)` from the policy's fastest path, the whole plan where
 /// it says more (several results, a Python number as the result, an autocast's steps).
 fn answer_call(policy: &dyn Policy, layer: Option<&crate::autocast::Autocast>, c: &Call) -> Value {
-    let more =
-        !c.op.info().parts.is_empty() || c.op.arity() == 1 && c.operands[0].literal().is_some();
+    let more = !c.op.info().parts.is_empty()
+        || c.op.info().verdict
+        || c.op.arity() == 1 && c.operands[0].literal().is_some();
     match layer {
         None if !more => answer_of(&policy.result(c)),
         _ => answer_value(&crate::autocast::resolve_under(policy, layer, c)),
@@ -501,6 +505,9 @@ pub fn answer_token(answer: &Value) -> String {
     }
     if let Some(rs) = answer.get("results").and_then(|r| r.as_array()) {
         return rs.iter().map(answer_token).collect::<Vec<_>>().join(",");
+    }
+    if let Some(v) = answer.get("value").and_then(|v| v.as_str()) {
+        return v.to_string(); // a yes/no answer (`can_cast`): `True` / `False`
     }
     let weak = answer
         .get("weak")

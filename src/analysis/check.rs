@@ -15,7 +15,10 @@ use serde_json::{json, Value};
 use crate::op::Op;
 use crate::policy::RulePolicy;
 
-use super::{JoinAlgebra, OperandAlgebra, TensorLaws, Triple, Verdict};
+use super::{
+    call_text, nary_laws, JoinAlgebra, NaryCase, NaryLaws, OperandAlgebra, TensorLaws, Triple,
+    Verdict,
+};
 
 /// Everything `check` finds out about one policy.
 #[derive(Clone, Debug)]
@@ -30,6 +33,28 @@ pub struct Findings {
     pub tensors: TensorLaws,
     /// The op over whole operands.
     pub calls: OperandAlgebra,
+    /// For an op of any number of operands: whole calls of three against their pairwise fold
+    /// and their other orders.
+    pub nary: Option<NaryLaws>,
+}
+
+/// The JSON of an n-ary op's laws.
+fn nary_json(n: &NaryLaws) -> Value {
+    let case = |c: &NaryCase| {
+        json!({
+            "call": call_text(c.call.op, &c.call.operands),
+            "answer": c.answer.to_string(),
+            "other": c.other,
+            "other_answer": c.other_answer.to_string(),
+        })
+    };
+    json!({
+        "calls": n.calls,
+        "not_a_fold": n.not_a_fold.count,
+        "not_a_fold_examples": n.not_a_fold.examples.iter().map(case).collect::<Vec<_>>(),
+        "order_matters": n.order_matters.count,
+        "order_matters_examples": n.order_matters.examples.iter().map(case).collect::<Vec<_>>(),
+    })
 }
 
 /// Check a policy's join table, and one op over its operands.
@@ -41,6 +66,7 @@ pub fn check(p: &RulePolicy, op: Op) -> Findings {
         framework: p.framework.clone(),
         join: JoinAlgebra::of(p),
         calls,
+        nary: nary_laws(p, op),
     }
 }
 
@@ -52,6 +78,10 @@ impl Findings {
             && self.calls.not_commutative.is_empty()
             && self.calls.assoc_differ.is_empty()
             && self.calls.assoc_one_sided.is_empty()
+            && self
+                .nary
+                .as_ref()
+                .is_none_or(|n| n.not_a_fold.is_empty() && n.order_matters.is_empty())
     }
 
     /// The JSON object of `promote check --format json`.
@@ -100,6 +130,7 @@ impl Findings {
                 "python_folds": c.assoc_python.count,
                 "kernel_or_overflow": c.assoc_kernel.count,
             },
+            "nary": f.nary.as_ref().map(nary_json),
         })
     }
 }

@@ -39,6 +39,7 @@ mod diff;
 mod explain;
 mod join;
 mod lattice;
+mod nary;
 mod operands;
 mod order;
 mod outcome;
@@ -54,6 +55,7 @@ pub use diff::{
 pub use explain::{describe, explain, explain_under, step_text, ExplainedStep, Explanation};
 pub use join::{JoinAlgebra, Laws};
 pub use lattice::{lattice, Graph, GraphNode};
+pub use nary::{call_text, nary_laws, NaryCase, NaryLaws};
 pub use operands::{ClassCount, OperandAlgebra, TensorLaws};
 pub use order::{Order, Verdict};
 pub use outcome::{class_words, outcome, representatives, Outcome};

@@ -224,7 +224,9 @@ impl Autocast {
     }
 
     /// The promote class: float32 if a touched operand is float32, else the autocast dtype;
-    /// another floating dtype is cast to the autocast dtype or refused, as the file says.
+    /// another floating dtype met before any float32 is cast to the autocast dtype or refused, as
+    /// the file says (`torch.cat([float16, float32])` is refused under bfloat16 autocast,
+    /// `torch.cat([float32, float16])` is float32: recorded).
     fn promote_target(&self, call: &Call) -> Result<DType, PromoteError> {
         let touched: Vec<DType> = call
             .operands
@@ -232,11 +234,21 @@ impl Autocast {
             .filter(|o| self.touches(o))
             .filter_map(|o| o.dtype())
             .collect();
-        if touched.contains(&DType::Float32) {
-            return Ok(DType::Float32);
+        // in operand order, as at::autocast::prioritize folds them: float32 wins from where it
+        // is met; another floating dtype met before it is refused (or cast, as the file says)
+        let mut current = self.dtype;
+        let mut other = None;
+        for &d in &touched {
+            if current == DType::Float32 || d == DType::Float32 {
+                current = DType::Float32;
+            } else if d != self.dtype && !self.promote_to_dtype {
+                other = Some(d);
+                break;
+            }
         }
-        match touched.iter().find(|d| **d != self.dtype) {
-            Some(other) if !self.promote_to_dtype => Err(PromoteError::NoPromotion {
+        match other {
+            None => Ok(current),
+            Some(other) => Err(PromoteError::NoPromotion {
                 policy: self.name.clone(),
                 op: call.op.name().to_string(),
                 operands: format!("{other} under {} autocast", self.dtype),
@@ -250,7 +262,6 @@ impl Autocast {
                     self.dtype
                 ),
             }),
-            _ => Ok(self.dtype),
         }
     }
 

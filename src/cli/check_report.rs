@@ -56,6 +56,44 @@ pub(crate) fn report(f: &Findings, md: bool) -> String {
     if go_on {
         s.push_str(&calls_laws(f, &l));
     }
+    if let Some(n) = &f.nary {
+        s.push_str(&nary_laws(n, &l));
+    }
+    s
+}
+
+/// Whole calls of an n-ary op: against their pairwise fold, and in other orders.
+fn nary_laws(n: &crate::analysis::NaryLaws, l: &Layout) -> String {
+    let item = l.item;
+    let shown = |c: &crate::analysis::NaryCase| {
+        let call = crate::analysis::call_text(c.call.op, &c.call.operands);
+        format!(
+            "{} but {}",
+            l.q(&format!("{call} = {}", c.answer)),
+            l.q(&format!("{} = {}", c.other, c.other_answer))
+        )
+    };
+    let mut s = l.bold(format!(
+        "whole calls of {} over three operands ({} calls)",
+        n.op, n.calls
+    ));
+    s.push_str(&match n.not_a_fold.examples.first() {
+        None => format!("{item}the whole call is its pairwise fold: yes\n"),
+        Some(c) => format!(
+            "{item}the whole call is its pairwise fold: no, {} calls differ (such as {})\n",
+            n.not_a_fold.count,
+            shown(c)
+        ),
+    });
+    s.push_str(&match n.order_matters.examples.first() {
+        None => format!("{item}the operands' order matters: no\n"),
+        Some(c) => format!(
+            "{item}the operands' order matters: yes, in {} calls (such as {})\n",
+            n.order_matters.count,
+            shown(c)
+        ),
+    });
+    s.push('\n');
     s
 }
 

@@ -153,8 +153,13 @@ mod tests {
 
     #[test]
     fn every_catalogue_op_has_a_kernel() {
-        // (the op the next test registers, maybe concurrently, is not the catalogue's)
-        for op in Op::all().into_iter().filter(|o| o.name() != KERNELLESS) {
+        // (the op the next test registers, maybe concurrently, is not the catalogue's; the
+        // op-less questions and n-ary ops of issue 10, `apart` in the catalogue, resolve only:
+        // `eval` answers "no kernel for OP yet")
+        for op in Op::all()
+            .into_iter()
+            .filter(|o| o.name() != KERNELLESS && !o.info().apart)
+        {
             assert!(kernel(op).is_ok(), "{op} has no kernel");
         }
     }
@@ -169,6 +174,8 @@ mod tests {
             kernel: Some("no_such_kernel".into()),
             core: false,
             parts: vec![],
+            verdict: false,
+            apart: false,
         };
         let lacking = crate::op::register(&entry).unwrap();
         let e = kernel(lacking).unwrap_err();

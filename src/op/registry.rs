@@ -20,30 +20,52 @@ pub enum OpForm {
     Binary,
     /// One operand reduced over the whole tensor (`sum`, `cumsum`); may take `dtype=`.
     Reduction,
+    /// Exactly three operands (`where(cond, x, y)`, `clip(a, lo, hi)`).
+    Ternary,
+    /// Any number of operands, at least one (`concatenate`, `stack`, `result_type`).
+    Variadic,
 }
 
 impl OpForm {
-    /// How many operands an op of this form takes.
+    /// How many operands an op of this form takes; for a variadic op, the two of its
+    /// representative call (the pairs that tables, diffs and checks show).
     pub fn operands(self) -> usize {
         match self {
-            OpForm::Binary => 2,
+            OpForm::Binary | OpForm::Variadic => 2,
             OpForm::Unary | OpForm::Reduction => 1,
+            OpForm::Ternary => 3,
         }
     }
 
-    /// `unary`, `binary` or `reduction`, as the catalogue writes it.
+    /// Whether an op of this form takes `n` operands.
+    pub fn accepts(self, n: usize) -> bool {
+        match self {
+            OpForm::Variadic => n >= 1,
+            _ => n == self.operands(),
+        }
+    }
+
+    /// `unary`, `binary`, `reduction`, `ternary` or `variadic`, as the catalogue writes it.
     pub fn name(self) -> &'static str {
         match self {
             OpForm::Unary => "unary",
             OpForm::Binary => "binary",
             OpForm::Reduction => "reduction",
+            OpForm::Ternary => "ternary",
+            OpForm::Variadic => "variadic",
         }
     }
 
     fn parse(s: &str) -> Option<OpForm> {
-        [OpForm::Unary, OpForm::Binary, OpForm::Reduction]
-            .into_iter()
-            .find(|f| f.name() == s)
+        [
+            OpForm::Unary,
+            OpForm::Binary,
+            OpForm::Reduction,
+            OpForm::Ternary,
+            OpForm::Variadic,
+        ]
+        .into_iter()
+        .find(|f| f.name() == s)
     }
 }
 
@@ -64,6 +86,11 @@ pub struct OpInfo {
     pub core: bool,
     /// For an op of several results: the op giving each result (`divmod`: floor_divide, remainder).
     pub parts: Vec<Op>,
+    /// The answer is a yes/no value (`can_cast`), not a dtype.
+    pub verdict: bool,
+    /// Named on its own: a policy's `ops = ["all"]` does not include it (the op-less questions
+    /// and n-ary ops, whose rules are not those of the elementwise ops).
+    pub apart: bool,
 }
 
 /// One `[[op]]` entry as written (the catalogue's or a policy file's).
@@ -87,6 +114,12 @@ pub struct OpEntry {
     /// The ops giving each of its results, for an op of several results.
     #[serde(default)]
     pub parts: Vec<String>,
+    /// The answer is a yes/no value (`can_cast`).
+    #[serde(default)]
+    pub verdict: bool,
+    /// Not among the ops a policy's `ops = ["all"]` names.
+    #[serde(default)]
+    pub apart: bool,
 }
 
 #[derive(Deserialize)]
@@ -121,7 +154,7 @@ fn leak(s: &str) -> &'static str {
 fn build(e: &OpEntry, find: impl Fn(&str) -> Option<Op>) -> Result<OpInfo, String> {
     let form = OpForm::parse(&e.arity).ok_or_else(|| {
         format!(
-            "op `{}`: arity `{}` is not one of unary, binary, reduction",
+            "op `{}`: arity `{}` is not one of unary, binary, reduction, ternary, variadic",
             e.name, e.arity
         )
     })?;
@@ -153,6 +186,8 @@ fn build(e: &OpEntry, find: impl Fn(&str) -> Option<Op>) -> Result<OpInfo, Strin
         kernel: leak(e.kernel.as_deref().unwrap_or(&e.name)),
         core: e.core,
         parts,
+        verdict: e.verdict,
+        apart: e.apart,
     })
 }
 
@@ -250,6 +285,8 @@ mod tests {
             kernel: None,
             core: false,
             parts: vec![],
+            verdict: false,
+            apart: false,
         };
         assert!(register(&e).unwrap_err().contains("exists already"));
     }

@@ -172,6 +172,20 @@ pub struct OpRule {
     pub weak_only_scalars: bool,
     /// A weak result takes the default dtype of its kind (JAX's matmul: `dtypes.result_type`).
     pub weak_default: bool,
+    /// The numbers of operands the op takes in this framework (`None`: the catalogue's).
+    pub operand_counts: Option<Vec<usize>>,
+    /// The first operand is a condition, not promoted (`where`).
+    pub condition_first: bool,
+    /// `can_cast`: a 0-d or Python scalar `from` counts by its value (NumPy 1).
+    pub can_cast_by_value: bool,
+    /// NumPy 1's value-based `result_type`: every operand promoted in call order.
+    pub value_in_order: bool,
+    /// Within a category, each dtype is promoted with the first of the highest kind and those
+    /// results joined (NumPy's `PyArray_PromoteDTypeSequence`), not folded pairwise.
+    pub by_highest_kind: bool,
+    /// A yes/no op: the relation per `casting=` level ([`crate::Casting::ALL`]'s order, then
+    /// a call without `casting=`); `None` where the op does not take that level.
+    pub can_cast: Option<[Option<OutRule>; 6]>,
 }
 
 /// The `out` casting rule.

@@ -49,6 +49,12 @@ pub enum Then {
     /// The same for the second operand (Paddle: `paddle.floor_divide(t, 1)` makes 1 a 0-d
     /// int64 tensor alone).
     ConvertSecond,
+    /// Convert every Python literal operand into a 0-d tensor (the rule's `convert` dtypes) and
+    /// resolve the call again with them (`np.stack` makes every operand an array first).
+    ConvertLiterals,
+    /// Read every 0-d tensor after the first operand as a Python literal of its value and
+    /// resolve the call again (`torch.clamp(t, Scalar, Scalar)` takes a 0-d bound as a scalar).
+    ZeroDimAsLiterals,
 }
 
 /// A target dtype of a fits / not_fits condition.
@@ -82,8 +88,10 @@ pub struct CornerRule {
     /// The stage the rule is checked at.
     pub at: Stage,
     pub(crate) any: Option<Matcher>,
+    pub(crate) all: Option<Matcher>,
     pub(crate) first: Option<Matcher>,
     pub(crate) second: Option<Matcher>,
+    pub(crate) third: Option<Matcher>,
     pub(crate) other: Option<Matcher>,
     pub(crate) out: Option<bool>,
     pub(crate) out_is_first: Option<bool>,
@@ -241,6 +249,9 @@ impl CornerRule {
         if let Some(m) = by_value(&self.second) {
             return ins.get(1).filter(|i| m.matches(i, compute)).map(|_| 1);
         }
+        if let Some(m) = by_value(&self.third) {
+            return ins.get(2).filter(|i| m.matches(i, compute)).map(|_| 2);
+        }
         let m = by_value(&self.any)?;
         ins.iter().position(|i| m.matches(i, compute))
     }
@@ -295,6 +306,12 @@ impl CornerRule {
                 return false;
             }
         }
+        self.operands_match(ins, c)
+    }
+
+    /// The conditions on the operands: `any` (with `other`), `all`, `first`, `second`, `third`,
+    /// read against the compute dtype `c`.
+    fn operands_match(&self, ins: &[Input], c: DType) -> bool {
         if let Some(m) = &self.any {
             let hit = ins.iter().enumerate().any(|(k, i)| {
                 m.matches(i, c)
@@ -308,16 +325,19 @@ impl CornerRule {
                 return false;
             }
         }
-        if let Some(m) = &self.first {
-            if !ins.first().is_some_and(|i| m.matches(i, c)) {
-                return false;
-            }
+        if self
+            .all
+            .as_ref()
+            .is_some_and(|m| !ins.iter().all(|i| m.matches(i, c)))
+        {
+            return false;
         }
-        if let Some(m) = &self.second {
-            if !ins.get(1).is_some_and(|i| m.matches(i, c)) {
-                return false;
-            }
-        }
-        true
+        [&self.first, &self.second, &self.third]
+            .into_iter()
+            .enumerate()
+            .all(|(k, m)| {
+                m.as_ref()
+                    .is_none_or(|m| ins.get(k).is_some_and(|i| m.matches(i, c)))
+            })
     }
 }

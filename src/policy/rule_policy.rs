@@ -133,7 +133,7 @@ impl Policy for RulePolicy {
             };
             let key = match call.operands.as_slice() {
                 [a, b] => strong(a).zip(strong(b)),
-                [a] => strong(a).map(|a| (a, 0)),
+                [a] if call.op.arity() == 1 => strong(a).map(|a| (a, 0)),
                 _ => None,
             };
             if let Some((a, b)) = key {

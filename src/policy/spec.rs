@@ -130,10 +130,14 @@ pub struct RuleSpec {
     pub at: Text,
     /// Some operand matches.
     pub any: Option<OperandMatch>,
+    /// Every operand matches.
+    pub all: Option<OperandMatch>,
     /// The first operand matches.
     pub first: Option<OperandMatch>,
     /// The second operand matches.
     pub second: Option<OperandMatch>,
+    /// The third operand matches (`where`, `clip`).
+    pub third: Option<OperandMatch>,
     /// With `any`: another operand (not the one `any` matched) matches this.
     pub other: Option<OperandMatch>,
     /// The call writes into `out` (true) or not (false).
@@ -408,6 +412,28 @@ pub struct OpRuleSpec {
     /// Where the `dtype=` rules of this entry come from (kept apart from `source`, which the
     /// op's every other step cites).
     pub dtype_source: Option<String>,
+    /// The numbers of operands the framework's op takes where it takes fewer than the
+    /// catalogue's (`torch.result_type` takes two); another count is `unsupported`.
+    pub operand_counts: Option<Vec<usize>>,
+    /// The first operand is a condition (`where(cond, x, y)`): not promoted with the others.
+    pub condition_first: Option<bool>,
+    /// How the strong dtypes of one category combine: `fold` (pairwise, in call order; the
+    /// default) or `highest_kind` (each promoted with the first dtype of the highest kind, then
+    /// those results joined: NumPy's `PyArray_PromoteDTypeSequence`, whose answer does not
+    /// depend on the order).
+    pub sequence: Option<Text>,
+    /// NumPy 1's value-based `result_type`: where value-based casting applies, every operand
+    /// (a scalar as its `min_scalar_type`) is promoted in call order, so the order matters.
+    pub value_in_order: Option<bool>,
+    /// `can_cast`: a 0-d or Python scalar `from` counts by its value (NumPy 1: its
+    /// `min_scalar_type`, a small unsigned value also as the signed type of its size).
+    pub can_cast_by_value: Option<bool>,
+    /// A yes/no op (`can_cast(from, to)`): per `casting=` level (`no`, `equiv`, `safe`,
+    /// `same_kind`, `unsafe`, and `none` for a call without one), the relation `from` must have
+    /// to `to`: `equal`, `safe` (they promote to `to`), `any`, or a kind order
+    /// (`"bool < unsigned < signed < float < complex"`: `from`'s kind not after `to`'s).
+    #[serde(default)]
+    pub can_cast: BTreeMap<String, Text>,
 }
 
 /// Writing into an existing tensor.

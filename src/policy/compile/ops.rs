@@ -8,11 +8,11 @@ use crate::dtype::DType;
 use crate::error::{suggest, PromoteError};
 use crate::op::Op;
 
-use super::super::compiled::{Action, OpRule, Range};
+use super::super::compiled::{Action, OpRule, OutRule, Range};
 use super::super::spec::{self, OpRuleSpec};
 use super::nodes::{Dtypes, Graph};
 use super::operands::{literal_entry, range};
-use super::{selector_dtypes, Ctx, SELECTOR_WORDS};
+use super::{kind_levels, selector_dtypes, Ctx, SELECTOR_WORDS};
 
 /// One `[[ops]]` entry, compiled; `None` fields leave an op's rule as it was.
 struct Entry {
@@ -29,6 +29,8 @@ struct Entry {
     loops: Option<Vec<DType>>,
     literal: [Option<Vec<usize>>; 4],
     range: Option<Range>,
+    by_highest_kind: Option<bool>,
+    can_cast: Option<[Option<OutRule>; 6]>,
 }
 
 /// `[[ops]]`: the rule of every op.
@@ -96,6 +98,12 @@ fn default_rule(op: Op) -> OpRule {
         ignore_out: false,
         weak_only_scalars: false,
         weak_default: false,
+        condition_first: false,
+        operand_counts: None,
+        value_in_order: false,
+        can_cast_by_value: false,
+        by_highest_kind: false,
+        can_cast: None,
     }
 }
 
@@ -110,7 +118,7 @@ pub(crate) fn op_targets(ctx: &Ctx, names: &[spec::Text]) -> Result<Vec<Op>, Pro
             .iter()
             .copied()
             .filter(|op| {
-                name == "all"
+                (name == "all" && !op.info().apart)
                     || op.name() == name
                     || op.class() == name
                     || op.info().aliases.contains(&name)
@@ -192,7 +200,57 @@ fn entry(ctx: &Ctx, r: &OpRuleSpec, dt: &Dtypes, g: &Graph) -> Result<Entry, Pro
             .as_ref()
             .map(|x| range(ctx, x))
             .transpose()?,
+        by_highest_kind: r
+            .sequence
+            .as_ref()
+            .map(|s| match s.get_ref().as_str() {
+                "fold" => Ok(false),
+                "highest_kind" => Ok(true),
+                x => Err(ctx.err(
+                    s.span(),
+                    format!("sequence is fold or highest_kind; not `{x}`"),
+                )),
+            })
+            .transpose()?,
+        can_cast: can_cast(ctx, r)?,
     })
+}
+
+/// `can_cast = { LEVEL = RELATION }`: the relation per `casting=` level (`none`: a call
+/// without one), in [`crate::Casting::ALL`]'s order then `none`.
+fn can_cast(ctx: &Ctx, r: &OpRuleSpec) -> Result<Option<[Option<OutRule>; 6]>, PromoteError> {
+    if r.can_cast.is_empty() {
+        return Ok(None);
+    }
+    let mut levels: [Option<OutRule>; 6] = Default::default();
+    for (level, v) in &r.can_cast {
+        let i = crate::Casting::ALL
+            .iter()
+            .map(|c| c.name())
+            .chain(["none"])
+            .position(|n| n == level)
+            .ok_or_else(|| {
+                ctx.err(
+                    v.span(),
+                    format!(
+                        "can_cast level `{level}`: use no, equiv, safe, same_kind, unsafe or none"
+                    ),
+                )
+            })?;
+        levels[i] = Some(match v.get_ref().as_str() {
+            "equal" => OutRule::Equal,
+            "safe" => OutRule::Safe,
+            "any" => OutRule::Any,
+            k if k.contains('<') => OutRule::Kinds(kind_levels(ctx, v)?, k.to_string()),
+            x => {
+                return Err(ctx.err(
+                    v.span(),
+                    format!("a can_cast relation is equal, safe, any or a kind order such as \"bool < unsigned < signed < float < complex\"; not `{x}`"),
+                ))
+            }
+        });
+    }
+    Ok(Some(levels))
 }
 
 /// `compute` and `unsupported`: selector → action, the most specific selector wins.
@@ -271,6 +329,16 @@ fn apply(rule: &mut OpRule, r: &OpRuleSpec, e: &Entry) {
         rule.dtype_unsupported[d.index()] = true;
     }
     rule.same_dtype = r.same_dtype.unwrap_or(rule.same_dtype);
+    rule.condition_first = r.condition_first.unwrap_or(rule.condition_first);
+    if r.operand_counts.is_some() {
+        rule.operand_counts = r.operand_counts.clone();
+    }
+    rule.by_highest_kind = e.by_highest_kind.unwrap_or(rule.by_highest_kind);
+    rule.value_in_order = r.value_in_order.unwrap_or(rule.value_in_order);
+    rule.can_cast_by_value = r.can_cast_by_value.unwrap_or(rule.can_cast_by_value);
+    if e.can_cast.is_some() {
+        rule.can_cast = e.can_cast.clone();
+    }
     rule.keep_weak = r.keep_weak.unwrap_or(rule.keep_weak);
     if e.range.is_some() {
         rule.range = e.range.clone();

@@ -54,6 +54,8 @@ pub(crate) fn rule(
         "swapped" => Then::Swapped,
         "convert_first" => Then::ConvertFirst,
         "convert_second" => Then::ConvertSecond,
+        "convert_literals" => Then::ConvertLiterals,
+        "zero_dim_as_literals" => Then::ZeroDimAsLiterals,
         x => match ErrorKind::parse(x) {
             Some(k) => Then::Error(k),
             None => Then::DType(dt.target(ctx, &r.then)?),
@@ -70,8 +72,10 @@ pub(crate) fn rule(
         ops,
         at,
         any: matcher(ctx, &r.any)?,
+        all: matcher(ctx, &r.all)?,
         first: matcher(ctx, &r.first)?,
         second: matcher(ctx, &r.second)?,
+        third: matcher(ctx, &r.third)?,
         other: matcher(ctx, &r.other)?,
         out: r.out,
         out_is_first: r.out_is_first,
@@ -102,9 +106,10 @@ fn conversion(
     g: &Graph,
 ) -> Result<([Vec<DType>; 4], [Option<Vec<usize>>; 4]), PromoteError> {
     let (which, operand) = match then {
-        Then::ConvertFirst => ("convert_first", &r.first),
-        Then::ConvertSecond => ("convert_second", &r.second),
-        _ => ("", &None),
+        Then::ConvertFirst => ("convert_first", Some(&r.first)),
+        Then::ConvertSecond => ("convert_second", Some(&r.second)),
+        Then::ConvertLiterals => ("convert_literals", None),
+        _ => ("", None),
     };
     let converts = !which.is_empty();
     if at != Stage::Arguments && converts {
@@ -113,9 +118,11 @@ fn conversion(
             format!("`{which}` converts a literal before anything else: use it at arguments"),
         ));
     }
-    let on_literal = operand
-        .as_ref()
-        .is_some_and(|m| !m.class.is_empty() && m.class.iter().all(|c| c.get_ref() == "literal"));
+    let on_literal = operand.is_none_or(|m| {
+        m.as_ref().is_some_and(|m| {
+            !m.class.is_empty() && m.class.iter().all(|c| c.get_ref() == "literal")
+        })
+    });
     if converts && !on_literal {
         let side = if then == Then::ConvertFirst {
             "first"
@@ -133,13 +140,13 @@ fn conversion(
     if converts != convert.iter().any(|c| !c.is_empty()) {
         return Err(ctx.err(
             r.then.span(),
-            "`then = \"convert_first\"` (or `convert_second`) and `convert = { KIND = DTYPE, ... }` go together",
+            "`then = \"convert_first\"` (or `convert_second`, `convert_literals`) and `convert = { KIND = DTYPE, ... }` go together",
         ));
     }
     if r.saturate && !converts {
         return Err(ctx.err(
             r.then.span(),
-            "`saturate` goes with `then = \"convert_first\"` or `convert_second`",
+            "`saturate` goes with `then = \"convert_first\"`, `convert_second` or `convert_literals`",
         ));
     }
     let mut literal: [Option<Vec<usize>>; 4] = Default::default();

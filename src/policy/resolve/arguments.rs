@@ -22,13 +22,8 @@ impl RulePolicy {
         steps: &'a mut Trace,
         literal: Option<&'a LiteralNodes>,
     ) -> Result<Flow<Entered<'a>>, PromoteError> {
-        if call.operands.len() != call.op.arity() {
-            return Err(PromoteError::invalid(format!(
-                "{} takes {} operands, got {}",
-                call.op,
-                call.op.arity(),
-                call.operands.len()
-            )));
+        if !call.op.accepts(call.operands.len()) {
+            return Err(crate::op::arity_error(call.op, call.operands.len()));
         }
         for d in call
             .operands
@@ -40,6 +35,7 @@ impl RulePolicy {
             self.check_available(d)?;
         }
         let rule = self.rule_of(call.op)?;
+        self.check_counts(call, rule)?;
         if let ([Operand::Literal(l)], true) = (call.operands.as_slice(), rule.literal_component) {
             return Ok(Flow::Decided(self.literal_component(call, l, rule, steps)));
         }
@@ -55,12 +51,7 @@ impl RulePolicy {
             steps,
         };
         if let Some(c) = self.corner(&r, Stage::Arguments, None, None, false) {
-            if let Some(at) = match c.then {
-                Then::ConvertFirst => Some(0),
-                Then::ConvertSecond => Some(1),
-                _ => None,
-            } {
-                let converted = self.convert_literal(call, c, at, r.steps)?;
+            if let Some(converted) = self.converted_call(call, c, r.steps)? {
                 return self
                     .resolve_entering(&converted, r.steps, Some(&c.literal))
                     .map(Flow::Decided);
@@ -91,6 +82,25 @@ impl RulePolicy {
                 if at == 0 { "first" } else { "second" }
             )));
         };
+        let mut operands = call.operands.clone();
+        operands[at] = self.converted(call, c, l, at, steps)?;
+        Ok(Call {
+            operands,
+            ..call.clone()
+        })
+    }
+
+    /// A Python literal converted alone into a 0-d tensor of the first of the rule's `convert`
+    /// dtypes for its kind that holds its value (none holds it: an overflow; with `saturate`, a
+    /// float becomes ±inf of the last).
+    fn converted(
+        &self,
+        call: &Call,
+        c: &CornerRule,
+        l: Literal,
+        at: usize,
+        steps: &mut Trace,
+    ) -> Result<Operand, PromoteError> {
         let dtypes = &c.convert[l.kind() as usize];
         let fitting = dtypes.iter().find(|&&d| value_fits(&l, d));
         let (dtype, value) = match (fitting, dtypes.last()) {
@@ -116,17 +126,76 @@ impl RulePolicy {
             ),
             source: c.source.clone(),
         });
-        let mut operands = call.operands.clone();
-        operands[at] = Operand::Tensor {
+        Ok(Operand::Tensor {
             dtype,
             weak: false,
             zero_dim: true,
             value: Some(value),
-        };
-        Ok(Call {
-            operands,
-            ..call.clone()
         })
+    }
+
+    /// The call a converting rule (`convert_first`, `convert_second`, `convert_literals`,
+    /// `zero_dim_as_literals`) makes, to be resolved again; `None` for any other rule.
+    fn converted_call(
+        &self,
+        call: &Call,
+        c: &CornerRule,
+        steps: &mut Trace,
+    ) -> Result<Option<Call>, PromoteError> {
+        let converted = match c.then {
+            Then::ConvertFirst => self.convert_literal(call, c, 0, steps)?,
+            Then::ConvertSecond => self.convert_literal(call, c, 1, steps)?,
+            Then::ConvertLiterals => {
+                let mut call = call.clone();
+                for at in 0..call.operands.len() {
+                    if let Some(l) = call.operands[at].literal().cloned() {
+                        call.operands[at] = self.converted(&call, c, l, at, steps)?;
+                    }
+                }
+                call
+            }
+            Then::ZeroDimAsLiterals => {
+                let mut call = call.clone();
+                for o in call.operands.iter_mut().skip(1) {
+                    if let (true, Some(v)) = (o.is_zero_dim(), o.value()) {
+                        steps.note(|| Step::Corner {
+                            detail: format!("the 0-d tensor {o} is read as the Python scalar {v}"),
+                            source: c.source.clone(),
+                        });
+                        *o = Operand::Literal(v);
+                    }
+                }
+                call
+            }
+            _ => return Ok(None),
+        };
+        if converted == *call {
+            return Err(PromoteError::invalid(format!(
+                "{}: the rule `{}` converts nothing in this call; give it a condition that the converted call no longer meets",
+                self.name, c.source
+            )));
+        }
+        Ok(Some(converted))
+    }
+
+    /// The numbers of operands the framework's op takes, where the policy names them.
+    fn check_counts(&self, call: &Call, rule: &OpRule) -> Result<(), PromoteError> {
+        match rule.operand_counts.as_ref() {
+            Some(counts) if !counts.contains(&call.operands.len()) => {
+                Err(PromoteError::Unsupported {
+                    policy: self.name.clone(),
+                    op: call.op.name().into(),
+                    dtype: format!("{} operands", call.operands.len()),
+                    rule: format!(
+                        "the framework's {} takes {:?} operands ({}); call it on pairs",
+                        call.op,
+                        counts,
+                        rule.sources.join("; ")
+                    ),
+                })
+            }
+            _ => Ok(()),
+        }
     }
 
     fn check_available(&self, d: DType) -> Result<(), PromoteError> {
@@ -237,6 +306,7 @@ impl RulePolicy {
             steps: std::mem::take(&mut steps.steps),
             parts: Vec::new(),
             scalar: Some(kind),
+            verdict: None,
         }
     }
 }

@@ -13,8 +13,10 @@ use super::{Input, Trace};
 impl RulePolicy {
     /// Refuse a `casting=` the policy's functions do not take.
     pub(crate) fn casting_taken(&self, call: &Call) -> Result<(), PromoteError> {
+        // a yes/no op (`can_cast`) reads its casting= as its question, whatever the ufuncs take
+        let verdict = self.rule_of(call.op).is_ok_and(|r| r.can_cast.is_some());
         match call.casting {
-            Some(c) if self.casting_arg[c as usize].is_none() => Err(PromoteError::Unsupported {
+            Some(c) if !verdict && self.casting_arg[c as usize].is_none() => Err(PromoteError::Unsupported {
                 policy: self.name.clone(),
                 op: format!("{} with casting={c}", call.op),
                 dtype: "any dtype".into(),

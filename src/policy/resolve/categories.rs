@@ -61,6 +61,11 @@ impl RulePolicy {
         cs: &Categories,
         steps: &mut Trace,
     ) -> Result<Option<DType>, PromoteError> {
+        if self.rule_of(call.op).is_ok_and(|r| r.value_in_order) {
+            if let Some(d) = self.value_in_order(call, ins, cs, steps)? {
+                return Ok(Some(d));
+            }
+        }
         let cats = self.group(cs, ins)?;
         let mut acc: Option<Merged> = None;
         for (ci, members) in cats.iter().enumerate().rev() {
@@ -72,8 +77,20 @@ impl RulePolicy {
                     return Ok(None);
                 }
             }
-            let mut d = members[0].node;
-            for m in &members[1..] {
+            let top = match self.rule_of(call.op) {
+                Ok(r) if r.by_highest_kind => self.by_highest_kind(cs, members),
+                _ => None,
+            };
+            if let Some(t) = top {
+                steps.note(|| {
+                    Step::Category(format!(
+                        "each operand of its category joined with the first of the highest kind, then those joins: {} (NumPy's PyArray_PromoteDTypeSequence)",
+                        self.node_name(t)
+                    ))
+                });
+            }
+            let mut d = top.unwrap_or(members[0].node);
+            for m in members.iter().skip(1).filter(|_| top.is_none()) {
                 let Some(j) = self.join_or_refuse(call, d, m.node)? else {
                     return Ok(None);
                 };
@@ -109,6 +126,29 @@ impl RulePolicy {
         }
         let n = acc.expect("at least one operand").node;
         Ok(Some(self.canonical(self.nodes[n].dtype)))
+    }
+
+    /// NumPy's `PyArray_PromoteDTypeSequence` over a category's nodes: each joined with the
+    /// first node of the highest kind, and those joins joined (the operands' order does not
+    /// matter); `None` where a join is refused (the plain fold then says which).
+    fn by_highest_kind(&self, cs: &Categories, members: &[&Input]) -> Option<usize> {
+        let rank = |n: usize| cs.rank(self.nodes[n].dtype);
+        let main = members.iter().map(|m| m.node).max_by_key(|&n| rank(n))?;
+        let main = members
+            .iter()
+            .map(|m| m.node)
+            .find(|&n| rank(n) == rank(main))?;
+        let mut acc = main;
+        for m in members {
+            let Joined::Node(j) = self.join_nodes(main, m.node) else {
+                return None;
+            };
+            let Joined::Node(a) = self.join_nodes(acc, j) else {
+                return None;
+            };
+            acc = a;
+        }
+        Some(acc)
     }
 
     /// PyTorch: a lone float meeting a lower complex becomes its complex counterpart; when that

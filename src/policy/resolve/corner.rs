@@ -43,7 +43,12 @@ impl RulePolicy {
             Then::Second => (ins[ins.len() - 1].dtype, false),
             Then::Out => (call.out.unwrap_or(ins[0].dtype), false),
             Then::Compute => (compute.unwrap_or(ins[0].dtype), false),
-            Then::Accept | Then::Join | Then::ConvertFirst | Then::ConvertSecond => return None,
+            Then::Accept
+            | Then::Join
+            | Then::ConvertFirst
+            | Then::ConvertSecond
+            | Then::ConvertLiterals
+            | Then::ZeroDimAsLiterals => return None,
             Then::Swapped => {
                 let mut swapped = call.clone();
                 swapped.operands.reverse();
@@ -84,6 +89,7 @@ impl RulePolicy {
             steps: std::mem::take(&mut steps.steps),
             parts: Vec::new(),
             scalar: None,
+            verdict: None,
         })
     }
 

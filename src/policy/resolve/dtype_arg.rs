@@ -90,6 +90,7 @@ impl RulePolicy {
             steps: std::mem::take(&mut r.steps.steps),
             parts: Vec::new(),
             scalar: None,
+            verdict: None,
         })
     }
 }

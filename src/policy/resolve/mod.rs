@@ -31,6 +31,7 @@ mod parts;
 mod promotion;
 mod ranges;
 pub(crate) mod value_based;
+mod verdict;
 
 use std::borrow::Cow;
 
@@ -180,6 +181,9 @@ impl RulePolicy {
         literal: Option<&'a LiteralNodes>,
     ) -> Result<Plan, PromoteError> {
         let entered = next!(self.arguments(call, trace, literal)?);
+        if let Some(levels) = &entered.0.rule.can_cast {
+            return self.verdict(entered, levels);
+        }
         if Self::picks_loop(call, entered.0.rule) {
             return self.loop_at_dtype(entered);
         }

@@ -60,6 +60,7 @@ impl RulePolicy {
             steps: std::mem::take(&mut r.steps.steps),
             parts: Vec::new(),
             scalar: None,
+            verdict: None,
         })
     }
 

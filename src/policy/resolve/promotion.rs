@@ -20,10 +20,16 @@ impl RulePolicy {
         &'a self,
         Operands { mut r, forced }: Operands<'a>,
     ) -> Result<Flow<Promoted<'a>>, PromoteError> {
-        let (promoted, weak) = match forced {
-            Some(d) => (Some(d), false),
-            None => self.promoted_dtype(&mut r)?,
+        // a condition (`where`'s first operand) is not promoted with the others
+        let condition = (r.rule.condition_first && r.ins.len() > 1).then(|| r.ins.remove(0));
+        let promoted = match forced {
+            Some(d) => Ok((Some(d), false)),
+            None => self.promoted_dtype(&mut r),
         };
+        if let Some(c) = condition {
+            r.ins.insert(0, c);
+        }
+        let (promoted, weak) = promoted?;
         let Some(promoted) = promoted.map(|p| self.canonical(p)) else {
             return self.outside(&mut r, weak).map(Flow::Decided);
         };
@@ -108,6 +114,7 @@ impl RulePolicy {
                     steps: std::mem::take(&mut r.steps.steps),
                     parts: Vec::new(),
             scalar: None,
+            verdict: None,
                 })
             }
             None => Err(PromoteError::Unsupported {

@@ -67,6 +67,71 @@ impl RulePolicy {
 
     /// NumPy 1's default type resolver: the first of the op's loops every operand casts to
     /// safely (a lower-category operand by its value, where values count).
+    /// NumPy 1's value-based `result_type` of any number of operands (where value-based casting
+    /// applies): every operand's dtype — a scalar's `min_scalar_type` — promoted in call order,
+    /// a "small unsigned" scalar counting as the signed type of its size next to a signed or
+    /// inexact dtype (two small unsigned stay small). Without value-based casting, the dtype every
+    /// other one promotes to, else the fold in call order (`PyArray_PromoteDTypeSequence`).
+    /// `None`: the policy has no value-based casting.
+    pub(crate) fn value_in_order(
+        &self,
+        call: &Call,
+        ins: &[Input],
+        cs: &Categories,
+        steps: &mut Trace,
+    ) -> Result<Option<DType>, PromoteError> {
+        let cats = self.group(cs, ins)?;
+        if !cs.lower_by_value {
+            return Ok(None);
+        }
+        if !self.use_min_scalar(cs, &cats) {
+            // no value-based casting: every operand's dtype as one sequence, each promoted with
+            // the first of the highest kind and those joined (PyArray_PromoteDTypeSequence)
+            let rank = |d: DType| cs.rank(d);
+            let top = ins.iter().map(|i| rank(i.dtype)).max().unwrap_or(0);
+            let main = ins.iter().map(|i| i.dtype).find(|&d| rank(d) == top);
+            let seq = main.and_then(|m| {
+                ins.iter().try_fold(m, |acc, i| {
+                    self.promote_types(acc, self.promote_types(m, i.dtype)?)
+                })
+            });
+            return match seq {
+                Some(d) => Ok(Some(d)),
+                None => self.join_dtypes(call, ins).map(Some),
+            };
+        }
+        let item = |i: &Input| match cs.category[super::super::compiled::class_index(i.class)] {
+            Some(0) => (i.dtype, false),
+            _ => min_scalar_type_of(i.operand),
+        };
+        let wide = |d: DType| !matches!(d.kind(), Kind::Bool | Kind::Unsigned);
+        let (mut r, mut small) = item(&ins[0]);
+        for i in &ins[1..] {
+            let (d, d_small) = item(i);
+            let (a, b) = match (small && wide(d), d_small && wide(r)) {
+                (true, _) => (signed_of(r), d),
+                (_, true) => (r, signed_of(d)),
+                _ => (r, d),
+            };
+            let nr = self.promote_types(a, b).ok_or_else(|| {
+                self.no_promotion(
+                    call,
+                    a.name(),
+                    b.name(),
+                    format!("no promotion of {a} and {b}"),
+                )
+            })?;
+            steps.note(|| {
+                Step::Value(format!(
+                    "value-based, in call order: {r} with {} (as {b}) is {nr}",
+                    i.operand
+                ))
+            });
+            (r, small) = (nr, small && d_small);
+        }
+        Ok(Some(r))
+    }
+
     pub(crate) fn linear_search(
         &self,
         call: &Call,
@@ -197,7 +262,7 @@ pub fn min_scalar_type_of(o: &Operand) -> (DType, bool) {
 }
 
 /// The signed integer of the same size as an unsigned one (others unchanged).
-fn signed_of(d: DType) -> DType {
+pub(crate) fn signed_of(d: DType) -> DType {
     match d {
         DType::UInt8 => DType::Int8,
         DType::UInt16 => DType::Int16,
