@@ -188,6 +188,10 @@ pub struct Plan {
     pub op: Op,
     /// The dtype each operand is cast to before the kernel runs (the compute dtype, for most ops).
     pub inputs: Vec<DType>,
+    /// The dtype each operand's data must have when the plan runs: a tensor's own dtype, a
+    /// Python literal's input dtype (the one-value array `kernel::eval::literal_array` makes
+    /// of it). `kernel::execute` refuses data of another dtype.
+    pub operands: Vec<DType>,
     /// The dtype the kernel computes in.
     pub compute: DType,
     /// The dtype of the result (bool for comparisons; the `out` dtype when one is given).
@@ -233,6 +237,26 @@ impl Plan {
     /// ```
     pub fn explain(&self) -> String {
         render_steps(&self.steps)
+    }
+
+    /// The plan with [`Plan::operands`] set from its call (each part's too): a tensor's data
+    /// is in its own dtype, a Python literal's in its input dtype.
+    pub(crate) fn with_operands(mut self, call: &crate::op::Call) -> Plan {
+        self.set_operands(call);
+        self
+    }
+
+    fn set_operands(&mut self, call: &crate::op::Call) {
+        let inputs = self.inputs.iter().chain(std::iter::repeat(&self.compute));
+        self.operands = call
+            .operands
+            .iter()
+            .zip(inputs)
+            .map(|(o, &input)| o.dtype().unwrap_or(input))
+            .collect();
+        for part in &mut self.parts {
+            part.set_operands(call);
+        }
     }
 }
 

@@ -211,4 +211,7 @@ impl Policy for Autocasted {
     fn promote_types(&self, a: DType, b: DType) -> Option<DType> {
         self.base.promote_types(a, b)
     }
+    fn eval(&self, call: &Call, data: &[Option<View<'_>>]) -> Result<Evaluated, PromoteError> {
+        evaluate(&*self.base, &self.layer, call, data)
+    }
 }

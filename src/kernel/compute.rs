@@ -60,6 +60,15 @@ pub enum KernelError {
         /// The op asked for.
         op: Op,
     },
+    /// An operand's data is not of the dtype the plan was resolved for ([`crate::Plan::operands`]).
+    DataDType {
+        /// The operand, from 1.
+        operand: usize,
+        /// The dtype of its data.
+        data: crate::DType,
+        /// The dtype the plan expects.
+        plan: crate::DType,
+    },
 }
 
 impl std::fmt::Display for KernelError {
@@ -72,6 +81,10 @@ impl std::fmt::Display for KernelError {
             KernelError::NoKernel { op } => write!(
                 f,
                 "no kernel for {op} yet: `promote resolve` answers its dtypes, but eval cannot compute it"
+            ),
+            KernelError::DataDType { operand, data, plan } => write!(
+                f,
+                "operand {operand}'s data is {data} but the plan was resolved for {plan}; resolve the call with the data's dtype, or cast the data to {plan} first (`kernel::cast::cast_array`)"
             ),
         }
     }

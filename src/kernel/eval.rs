@@ -44,7 +44,7 @@ fn invalid(m: impl Into<String>) -> PromoteError {
 }
 
 /// Turn a kernel's refusal into the interface's error.
-pub fn kernel_error(policy: &dyn Policy, plan: &Plan, e: KernelError) -> PromoteError {
+pub fn kernel_error<P: Policy + ?Sized>(policy: &P, plan: &Plan, e: KernelError) -> PromoteError {
     match e {
         KernelError::NegativePower => PromoteError::Value {
             policy: policy.name().to_string(),
@@ -65,6 +65,7 @@ pub fn kernel_error(policy: &dyn Policy, plan: &Plan, e: KernelError) -> Promote
             rule: "no kernel".into(),
         },
         KernelError::Shape(m) => invalid(m),
+        e @ KernelError::DataDType { .. } => invalid(e.to_string()),
         KernelError::NoKernel { op } => PromoteError::NoKernel {
             op: op.name().to_string(),
         },
@@ -298,8 +299,8 @@ fn length_error(e: KernelError) -> PromoteError {
 /// let wrong = Array::from(vec![1i16]);
 /// assert!(evaluate(&*torch, &call, &[Some(wrong.view()), Some(b.view())]).is_err());
 /// ```
-pub fn evaluate(
-    policy: &dyn Policy,
+pub fn evaluate<P: Policy + ?Sized>(
+    policy: &P,
     call: &Call,
     data: &[Option<View<'_>>],
 ) -> Result<Evaluated, PromoteError> {
@@ -337,7 +338,11 @@ pub fn evaluate(
 
 /// The narrow dtypes have no typed kernel yet (their values are codes of `kernel::narrow`):
 /// a plan that casts to, computes in or returns one is refused as unsupported.
-fn refuse_narrow(policy: &dyn Policy, call: &Call, plan: &Plan) -> Result<(), PromoteError> {
+fn refuse_narrow<P: Policy + ?Sized>(
+    policy: &P,
+    call: &Call,
+    plan: &Plan,
+) -> Result<(), PromoteError> {
     let typed = [plan.compute, plan.result]
         .into_iter()
         .chain(plan.inputs.iter().copied());
@@ -408,7 +413,11 @@ fn scalar_arrays(
 }
 
 /// Executes one plan on its operands with the policy's element semantics.
-fn run_plan(policy: &dyn Policy, plan: &Plan, views: &[View<'_>]) -> Result<Array, PromoteError> {
+fn run_plan<P: Policy + ?Sized>(
+    policy: &P,
+    plan: &Plan,
+    views: &[View<'_>],
+) -> Result<Array, PromoteError> {
     let sem = policy.semantics();
     if let Some(data) = compute::computed_otherwise(&sem, plan, views) {
         return Ok(data);

@@ -193,8 +193,24 @@ pub fn execute_into(
             plan.result
         )));
     }
-    if plan.inputs.len() != inputs.len() {
-        return Err(shape("the plan has another number of operands"));
+    if plan.inputs.len() != inputs.len() || plan.operands.len() != inputs.len() {
+        return Err(shape(format!(
+            "the plan takes {} operands, got {}; resolve the call these operands belong to",
+            plan.operands.len(),
+            inputs.len()
+        )));
+    }
+    let data = inputs.iter().map(|v| v.dtype());
+    if let Some((i, (data, &want))) = data
+        .zip(&plan.operands)
+        .enumerate()
+        .find(|(_, (d, w))| d != *w)
+    {
+        return Err(KernelError::DataDType {
+            operand: i + 1,
+            data,
+            plan: want,
+        });
     }
     if let Some(&dtype) = plan.inputs.iter().find(|d| !d.is_classic()) {
         return Err(KernelError::Unsupported { op: plan.op, dtype });

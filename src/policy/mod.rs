@@ -48,6 +48,8 @@ pub use rule_policy::RulePolicy;
 use crate::dtype::DType;
 use crate::error::PromoteError;
 use crate::kernel::compute::Semantics;
+use crate::kernel::eval::Evaluated;
+use crate::kernel::View;
 use crate::op::Call;
 use crate::plan::{Plan, Traced};
 
@@ -125,4 +127,24 @@ pub trait Policy: Send + Sync {
     /// assert_eq!(numpy.promote_types(DType::UInt8, DType::Int8), Some(DType::Int16));
     /// ```
     fn promote_types(&self, a: DType, b: DType) -> Option<DType>;
+
+    /// Resolve a call and execute its plan on data, in one call: one data slot per operand
+    /// (`None` for a Python literal, which becomes one value of the plan's input dtype for it),
+    /// with the policy's own element semantics. Data whose dtype is not its operand's is
+    /// refused, never reinterpreted.
+    ///
+    /// ```
+    /// use promote::kernel::Array;
+    /// use promote::{builtin, Call, DType, Policy};
+    /// let torch = builtin("torch").unwrap();
+    /// let call: Call = "add int8 1.5".parse().unwrap();
+    /// let a = Array::from(vec![1i8, 2]);
+    /// let r = torch.eval(&call, &[Some(a.view()), None]).unwrap();
+    /// assert_eq!(r.data, Array::from(vec![2.5f32, 3.5]));
+    /// let wrong = Array::from(vec![1i16, 2]);
+    /// assert!(torch.eval(&call, &[Some(wrong.view()), None]).is_err());
+    /// ```
+    fn eval(&self, call: &Call, data: &[Option<View<'_>>]) -> Result<Evaluated, PromoteError> {
+        crate::kernel::eval::evaluate(self, call, data)
+    }
 }

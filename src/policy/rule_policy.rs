@@ -74,10 +74,13 @@ impl Policy for RulePolicy {
     }
     fn resolve(&self, call: &Call) -> Result<Plan, PromoteError> {
         self.resolve_call(call, &mut Trace::new(true))
+            .map(|p| p.with_operands(call))
     }
     fn resolve_traced(&self, call: &Call) -> Traced {
         let mut trace = Trace::new(true);
-        let outcome = self.resolve_call(call, &mut trace);
+        let outcome = self
+            .resolve_call(call, &mut trace)
+            .map(|p| p.with_operands(call));
         let steps = match &outcome {
             Ok(plan) => plan.steps.clone(),
             Err(_) => trace.steps,

@@ -51,6 +51,7 @@ impl RulePolicy {
             .collect();
         Ok(Plan {
             op: call.op,
+            operands: Vec::new(), // set by `resolve_call`
             inputs,
             compute,
             result,
