@@ -35,7 +35,7 @@ fn text(v: &Value, what: &str) -> Result<String, PromoteError> {
 
 /// Which interface reads a query: `resolve` (dtypes only) or `eval` (operands carry `data`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Interface {
+pub(crate) enum Interface {
     /// `promote resolve`.
     Resolve,
     /// `promote eval`: tensor operands may carry `"data"`.
@@ -104,7 +104,7 @@ pub fn parse_operand(v: &Value) -> Result<Operand, PromoteError> {
 }
 
 /// Parse one operand object of the spec for an interface (`eval` accepts `"data"`).
-pub fn parse_operand_for(v: &Value, interface: Interface) -> Result<Operand, PromoteError> {
+pub(crate) fn parse_operand_for(v: &Value, interface: Interface) -> Result<Operand, PromoteError> {
     let o = v.as_object().ok_or_else(|| PromoteError::invalid("an operand is an object: {\"dtype\": \"int8\"} or {\"scalar\": \"int\", \"value\": \"300\"}"))?;
     if let Some(kind) = field(o, "scalar") {
         check_keys(o, SCALAR_KEYS, "a scalar operand", &[])?;
@@ -224,7 +224,7 @@ pub fn parse_query(v: &Value) -> Result<Call, PromoteError> {
 /// let q = json!({"op": "add", "operands": [{"dtype": "int8"}, {"dtype": "int8"}], "autocast": "torch-cpu-bf16"});
 /// assert!(parse_query_for(&q, Interface::Resolve).unwrap_err().to_string().contains("answer_line"));
 /// ```
-pub fn parse_query_for(v: &Value, interface: Interface) -> Result<Call, PromoteError> {
+pub(crate) fn parse_query_for(v: &Value, interface: Interface) -> Result<Call, PromoteError> {
     let o = v.as_object().ok_or_else(|| {
         PromoteError::invalid("a query is a JSON object with \"op\" and \"operands\"")
     })?;
@@ -368,7 +368,7 @@ fn carries_data(v: &Value) -> bool {
 }
 
 /// The spec's JSON form of an operand.
-pub fn operand_json(o: &Operand) -> Value {
+pub(crate) fn operand_json(o: &Operand) -> Value {
     match o {
         Operand::Literal(l) => json!({"scalar": l.kind().name(), "value": l.to_string()}),
         Operand::Tensor {

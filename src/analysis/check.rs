@@ -105,7 +105,7 @@ impl Findings {
 }
 
 /// The verdict as one word for machines.
-pub fn short_verdict(v: &Verdict) -> &'static str {
+pub(crate) fn short_verdict(v: &Verdict) -> &'static str {
     match v {
         Verdict::Lattice => "lattice",
         Verdict::JoinSemilattice => "join-semilattice",

@@ -193,7 +193,7 @@ pub fn parse_ops(s: &str) -> Result<Vec<Op>, PromoteError> {
 }
 
 /// A built-in policy by name, or a policy file (a path ending in `.toml`, or any existing file).
-pub fn load_policy(name: &str) -> Result<Arc<RulePolicy>, PromoteError> {
+pub(crate) fn load_policy(name: &str) -> Result<Arc<RulePolicy>, PromoteError> {
     if name.ends_with(".toml") || std::path::Path::new(name).is_file() {
         policy::load_file(std::path::Path::new(name)).map(Arc::new)
     } else {

@@ -296,7 +296,7 @@ fn categories_text(p: &RulePolicy) -> Option<String> {
 }
 
 /// One step in plain words, with the policy's names for its categories and framework.
-pub fn step_text(p: &RulePolicy, s: &Step) -> String {
+pub(crate) fn step_text(p: &RulePolicy, s: &Step) -> String {
     let d = s.to_string();
     match s {
         Step::Literal { .. } => format!(

@@ -47,18 +47,21 @@ mod table;
 mod table_text;
 mod values;
 
-pub use check::{check, short_verdict, Findings};
-pub use diff::{
-    calls, diff, load_policy, parse_ops, Diff, DiffGroup, DiffOptions, Difference, LITERALS,
-};
-pub use explain::{describe, explain, explain_under, step_text, ExplainedStep, Explanation};
+pub use check::{check, Findings};
+
+pub use diff::{calls, diff, parse_ops, Diff, DiffGroup, DiffOptions, Difference, LITERALS};
+pub use explain::{describe, explain, explain_under, ExplainedStep, Explanation};
+
+pub(crate) use diff::load_policy;
 pub use join::{JoinAlgebra, Laws};
 pub use lattice::{lattice, Graph, GraphNode};
 pub use operands::{ClassCount, OperandAlgebra, TensorLaws};
 pub use order::{Order, Verdict};
-pub use outcome::{class_words, outcome, representatives, Outcome};
+pub(crate) use outcome::{class_words, representatives};
+pub use outcome::{outcome, Outcome};
 pub use style::{Style, TableOp, With};
-pub use table::{table, weak_dtypes, Cell, Marks, Table, TableOptions};
+pub use table::{table, Cell, Marks, Table, TableOptions};
+
 pub use values::{sample, value_diff, ElementDifference, ValueCell, ValueDiff};
 
 /// How many counterexamples of each sort a report keeps.

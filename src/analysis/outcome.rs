@@ -42,7 +42,7 @@ pub fn outcome(p: &dyn Policy, call: &Call) -> Outcome {
 /// has, a weak tensor of the dtype of each weak node (JAX's `i*` gives a weak int32 or int64,
 /// TensorFlow's `f32*` a weak float32: the weak types the frameworks actually make), and the Python
 /// literals `True`, `1`, `1.0`, `1j`.
-pub fn representatives(p: &RulePolicy) -> Vec<Operand> {
+pub(crate) fn representatives(p: &RulePolicy) -> Vec<Operand> {
     let ds: Vec<DType> = DType::ALL
         .iter()
         .copied()
@@ -104,7 +104,7 @@ pub(super) fn class_order(c: OperandClass) -> u8 {
 }
 
 /// A class's name for people.
-pub fn class_words(c: OperandClass) -> &'static str {
+pub(crate) fn class_words(c: OperandClass) -> &'static str {
     match c {
         OperandClass::Tensor => "tensor",
         OperandClass::ZeroDim => "0-d tensor",

@@ -140,7 +140,7 @@ pub fn table(p: &RulePolicy, o: &TableOptions) -> Result<Table, PromoteError> {
 }
 
 /// The dtypes of a policy's weak nodes (JAX's i*, f*, c*), canonical, in dtype order.
-pub fn weak_dtypes(p: &RulePolicy) -> Vec<DType> {
+pub(crate) fn weak_dtypes(p: &RulePolicy) -> Vec<DType> {
     let mut ds: Vec<DType> = p
         .nodes
         .iter()

@@ -40,6 +40,15 @@ use crate::dtype::{DType, Kind};
 use crate::op::Op;
 
 /// What a kernel can refuse at run time.
+///
+/// ```
+/// use promote::kernel::{execute, Array, KernelError, Semantics};
+/// use promote::{builtin, Call, DType, Policy};
+/// let plan = builtin("torch").unwrap().resolve(&"add int16 int16".parse::<Call>().unwrap()).unwrap();
+/// let (a, b) = (Array::from(vec![1i8]), Array::from(vec![1i16]));
+/// let e = execute(&plan, &[a.view(), b.view()], &Semantics::NUMPY).unwrap_err();
+/// assert_eq!(e, KernelError::DataDType { operand: 1, data: DType::Int8, plan: DType::Int16 });
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum KernelError {
     /// An integer raised to a negative integer power.
@@ -175,6 +184,12 @@ impl Half {
 /// `xla-cpu` also: `bool * x` is a select, integer `**` over 6 exponent bits, complex order by
 /// a select, float `**` under DAZ, bfloat16 truth tests raw (see the fields, and
 /// [`super::xla`] for the formulas).
+///
+/// ```
+/// use promote::{builtin, kernel::Semantics, Policy};
+/// assert_eq!(Semantics::NUMPY.name, "numpy");
+/// assert_eq!(builtin("jax").unwrap().semantics(), Semantics::XLA_CPU);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Semantics {
     /// The name a policy file gives (`numpy`, `torch`, `xla-cpu`, `tf`, `paddle`).
@@ -467,14 +482,14 @@ impl Semantics {
     }
 
     /// Whether a kernel of `op` flushes subnormal inputs and results.
-    pub fn flushes(&self, op: Op) -> bool {
+    pub(crate) fn flushes(&self, op: Op) -> bool {
         self.flush_subnormals && !self.flush_exempt.contains(&op)
     }
 
     /// Whether an `input` operand of `op` computed in `compute` is read without the CPU's
     /// DAZ mode, though the op flushes (see [`Semantics::complex_order_select`],
     /// [`Semantics::logical_reads_bf16_raw`]).
-    pub fn reads_raw(&self, op: Op, compute: crate::DType, input: crate::DType) -> bool {
+    pub(crate) fn reads_raw(&self, op: Op, compute: crate::DType, input: crate::DType) -> bool {
         let select = self.complex_order_select
             && compute.is_complex()
             && matches!(op, Op::Maximum | Op::Minimum);

@@ -47,6 +47,7 @@ pub const CHUNK_BYTES: usize = 8 * 1024;
 pub const PARALLEL_MIN: usize = 1 << 16;
 
 /// A compute dtype and the type its kernels run in (itself, or `f32` for the half types).
+#[doc(hidden)] // the working type of the typed loops: internal, named by the hidden `ops` rooms
 pub trait Work: Num {
     /// The working type.
     type W: Arith + FusedMulMaybe + Sum;
@@ -116,7 +117,7 @@ fn shape(msg: impl Into<String>) -> KernelError {
 }
 
 /// The length two operands broadcast to (equal, or one of them 1).
-pub fn broadcast_len(lens: &[usize]) -> Result<usize, KernelError> {
+pub(crate) fn broadcast_len(lens: &[usize]) -> Result<usize, KernelError> {
     let mut n = 1;
     for &l in lens {
         if l != 1 {
@@ -132,6 +133,13 @@ pub fn broadcast_len(lens: &[usize]) -> Result<usize, KernelError> {
 }
 
 /// The length of the result of a plan over operands of these lengths.
+///
+/// ```
+/// use promote::{kernel::exec::result_len, Op};
+/// assert_eq!(result_len(Op::Add, &[3, 1]).unwrap(), 3);
+/// assert!(result_len(Op::Add, &[3, 2]).is_err());
+/// assert_eq!(result_len(Op::parse("sum").unwrap(), &[5]).unwrap(), 1);
+/// ```
 pub fn result_len(op: Op, lens: &[usize]) -> Result<usize, KernelError> {
     if lens.len() != op.arity() {
         return Err(shape(format!(
@@ -157,6 +165,15 @@ pub fn result_len(op: Op, lens: &[usize]) -> Result<usize, KernelError> {
 }
 
 /// Execute a plan, allocating the result.
+///
+/// ```
+/// use promote::kernel::{execute, Array, Semantics};
+/// use promote::{builtin, Call, Policy};
+/// let plan = builtin("numpy").unwrap().resolve(&"multiply uint8 int8".parse::<Call>().unwrap()).unwrap();
+/// let (a, b) = (Array::from(vec![200u8, 3]), Array::from(vec![-2i8]));
+/// let out = execute(&plan, &[a.view(), b.view()], &Semantics::NUMPY).unwrap();
+/// assert_eq!(out, Array::from(vec![-400i16, -6]));
+/// ```
 pub fn execute(plan: &Plan, inputs: &[View<'_>], sem: &Semantics) -> Result<Array, KernelError> {
     let lens: Vec<usize> = inputs.iter().map(|v| v.len()).collect();
     let n = result_len(plan.op, &lens)?;
@@ -172,6 +189,18 @@ pub fn execute(plan: &Plan, inputs: &[View<'_>], sem: &Semantics) -> Result<Arra
 }
 
 /// Execute a plan into an existing output of the plan's result dtype and the result length.
+///
+/// ```
+/// use promote::kernel::{execute_into, Array, Semantics};
+/// use promote::{builtin, Call, DType, Policy};
+/// let plan = builtin("torch").unwrap().resolve(&"add int8 uint8".parse::<Call>().unwrap()).unwrap();
+/// let (a, b) = (Array::from(vec![127i8]), Array::from(vec![1u8]));
+/// let mut out = Array::zeros(DType::Int16, 1);
+/// execute_into(&plan, &[a.view(), b.view()], out.view_mut(), &Semantics::NUMPY).unwrap();
+/// assert_eq!(out, Array::from(vec![128i16]));
+/// let mut wrong = Array::zeros(DType::Int8, 1);
+/// assert!(execute_into(&plan, &[a.view(), b.view()], wrong.view_mut(), &Semantics::NUMPY).is_err());
+/// ```
 pub fn execute_into(
     plan: &Plan,
     inputs: &[View<'_>],
@@ -416,6 +445,7 @@ impl<'a, T: Work> Loader<'a, T> {
 /// the defaults come from `PROMOTE_CHUNK_BYTES`, `PROMOTE_PARALLEL_MIN`,
 /// `PROMOTE_STREAM_BYTES`, `PROMOTE_NO_FUSED` and `PROMOTE_NO_PREFETCH` where set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[doc(hidden)] // a tuning knob for the crate's tests and benchmarks
 pub struct Tuning {
     /// Bytes of working type per chunk buffer.
     pub chunk_bytes: usize,
@@ -468,6 +498,7 @@ fn init_tuning() {
 }
 
 /// The current knobs.
+#[doc(hidden)] // a tuning knob for the crate's tests and benchmarks
 pub fn tuning() -> Tuning {
     init_tuning();
     Tuning {
@@ -480,6 +511,7 @@ pub fn tuning() -> Tuning {
 }
 
 /// Set the knobs for the whole process (tests, experiments).
+#[doc(hidden)] // a tuning knob for the crate's tests and benchmarks
 pub fn set_tuning(t: Tuning) {
     init_tuning();
     TUNE_CHUNK.store(t.chunk_bytes.max(64), Relaxed);
@@ -979,11 +1011,6 @@ pub(crate) fn sum_total<T: Work>(a: View<'_>, via: DType) -> T {
     parts.into_iter().fold(T::narrow(zero), |acc, p| {
         T::narrow(T::W::add(acc.widen(), p))
     })
-}
-
-/// Cast helper re-exported for callers that stage their own buffers.
-pub fn cast_into<S: Num, D: Num>(src: &[S], dst: &mut [D]) {
-    cast_slice(src, dst)
 }
 
 #[cfg(test)]

@@ -12,6 +12,11 @@ use super::Op;
 pub const CATALOGUE: &str = include_str!("../../policies/ops.toml");
 
 /// How an op takes its operands.
+///
+/// ```
+/// use promote::{Op, OpForm};
+/// assert_eq!(Op::parse("arctan2").unwrap().form(), OpForm::Binary);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OpForm {
     /// One operand, elementwise (`sqrt`).
@@ -24,6 +29,10 @@ pub enum OpForm {
 
 impl OpForm {
     /// How many operands an op of this form takes.
+    ///
+    /// ```
+    /// assert_eq!(promote::OpForm::Reduction.operands(), 1);
+    /// ```
     pub fn operands(self) -> usize {
         match self {
             OpForm::Binary => 2,
@@ -32,6 +41,10 @@ impl OpForm {
     }
 
     /// `unary`, `binary` or `reduction`, as the catalogue writes it.
+    ///
+    /// ```
+    /// assert_eq!(promote::OpForm::Unary.name(), "unary");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             OpForm::Unary => "unary",
@@ -48,6 +61,12 @@ impl OpForm {
 }
 
 /// One op of the catalogue.
+///
+/// ```
+/// let divmod = promote::Op::parse("divmod").unwrap().info();
+/// let parts: Vec<&str> = divmod.parts.iter().map(|p| p.name()).collect();
+/// assert_eq!(parts, ["floor_divide", "remainder"]);
+/// ```
 #[derive(Debug)]
 pub struct OpInfo {
     /// The op's name (NumPy's ufunc or the Array API's function name).

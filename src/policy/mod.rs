@@ -23,12 +23,12 @@
 //!   casting is `resolve/value_based.rs`;
 //! - [`builtin()`] (`builtin.rs`): the registry of built-in policies.
 
-pub mod compiled;
-pub mod corner;
+pub(crate) mod compiled;
+pub(crate) mod corner;
 pub mod join;
 pub mod lattice;
-pub mod spec;
-pub mod table;
+pub(crate) mod spec;
+pub(crate) mod table;
 
 mod builtin;
 mod compile;
@@ -38,10 +38,8 @@ mod rule_policy;
 
 pub use builtin::{builtin, load_file, BUILTIN};
 pub use compile::compile;
-pub use compiled::{Action, Categories, Meet, Merge, OpRule, OutRule, Range, RangeTarget, Scheme};
-pub use corner::{CornerRule, FitTarget, Matcher, Stage, Then};
+pub(crate) use compiled::Scheme;
 pub use join::{JoinTable, Node};
-pub use op_list::OpListing;
 pub use resolve::value_based::min_scalar_type_of;
 pub use rule_policy::RulePolicy;
 
@@ -63,10 +61,25 @@ use crate::plan::{Plan, Traced};
 /// ```
 pub trait Policy: Send + Sync {
     /// The policy's name (`torch`, `jax-x64`, ...).
+    ///
+    /// ```
+    /// use promote::Policy;
+    /// assert_eq!(promote::builtin("jax-x64").unwrap().name(), "jax-x64");
+    /// ```
     fn name(&self) -> &str;
     /// The framework and version it reproduces.
+    ///
+    /// ```
+    /// use promote::Policy;
+    /// assert!(promote::builtin("torch").unwrap().framework().contains("torch"));
+    /// ```
     fn framework(&self) -> &str;
     /// The dtypes the framework has.
+    ///
+    /// ```
+    /// use promote::{builtin, DType, Policy};
+    /// assert!(builtin("torch").unwrap().dtypes().contains(&DType::BFloat16));
+    /// ```
     fn dtypes(&self) -> &[DType];
 
     /// The element semantics its kernels compute with (`promote eval`, the benchmarks): the
@@ -82,6 +95,13 @@ pub trait Policy: Send + Sync {
         Semantics::NUMPY
     }
     /// Resolve a call into a full plan, with the steps that explain it.
+    ///
+    /// ```
+    /// use promote::{builtin, Call, DType, Policy};
+    /// let plan = builtin("numpy").unwrap().resolve(&"add int8 uint8".parse::<Call>().unwrap()).unwrap();
+    /// assert_eq!(plan.result, DType::Int16);
+    /// assert!(!plan.explain().is_empty());
+    /// ```
     fn resolve(&self, call: &Call) -> Result<Plan, PromoteError>;
 
     /// Only the answer of the machine interface: the result dtype and weak flag. Cheaper than

@@ -16,6 +16,13 @@ use super::resolve::Trace;
 use super::Policy;
 
 /// A compiled, data-driven policy: the one built-in implementation of [`Policy`].
+///
+/// ```
+/// use promote::{compile, Policy};
+/// let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/policies/torch.toml")).unwrap();
+/// let p = compile(&text, "torch.toml").unwrap();
+/// assert_eq!(p.name(), "torch");
+/// ```
 #[derive(Clone, Debug)]
 pub struct RulePolicy {
     /// The policy's name (`torch`, `jax-x64`, ...).
@@ -129,21 +136,39 @@ pub(crate) const FAST_SLOW: u8 = 0xff;
 
 impl RulePolicy {
     /// Whether the framework has this dtype.
+    ///
+    /// ```
+    /// use promote::{load_file, DType};
+    /// let jax = load_file(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/policies/jax.toml"))).unwrap();
+    /// assert!(jax.has(DType::BFloat16));
+    /// ```
     pub fn has(&self, d: DType) -> bool {
         self.available[d.index()]
     }
 
     /// The dtype the framework silently replaces `d` by (JAX without x64: int64 → int32).
+    ///
+    /// ```
+    /// use promote::{load_file, DType};
+    /// let jax = load_file(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/policies/jax.toml"))).unwrap();
+    /// assert_eq!(jax.canonical(DType::Int64), DType::Int32);
+    /// ```
     pub fn canonical(&self, d: DType) -> DType {
         self.canonical[d.index()]
     }
 
     /// The compiled rule of an op, `None` where the framework lacks the op.
-    pub fn op_rule(&self, op: Op) -> Option<&OpRule> {
+    pub(crate) fn op_rule(&self, op: Op) -> Option<&OpRule> {
         self.ops.get(op.index()).filter(|r| r.known)
     }
 
     /// Whether the framework has the op.
+    ///
+    /// ```
+    /// use promote::{load_file, Op};
+    /// let torch = load_file(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/policies/torch.toml"))).unwrap();
+    /// assert!(torch.knows(Op::Add));
+    /// ```
     pub fn knows(&self, op: Op) -> bool {
         self.op_rule(op).is_some()
     }
@@ -173,6 +198,12 @@ impl RulePolicy {
     }
 
     /// Where the `out` rule comes from.
+    ///
+    /// ```
+    /// use promote::load_file;
+    /// let torch = load_file(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/policies/torch.toml"))).unwrap();
+    /// assert!(!torch.out_source().is_empty());
+    /// ```
     pub fn out_source(&self) -> &str {
         &self.out_source
     }

@@ -31,7 +31,7 @@
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 #[cfg(target_arch = "x86_64")]
-pub mod x86;
+pub(crate) mod x86;
 
 /// A set of instructions the kernels may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -22,9 +22,11 @@
 //! assert_eq!(out[0], Array::from(vec![half::f16::from_f32(2.0), half::f16::from_f32(1.414)]));
 //! ```
 
+#[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod binary;
 mod fast;
-pub mod reduce;
+pub(crate) mod reduce;
+#[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod unary;
 mod var;
 
@@ -33,9 +35,9 @@ use super::compute::{KernelError, Semantics};
 use crate::plan::Plan;
 use crate::DType;
 
-pub use binary::Binary;
-pub use reduce::Reduce;
-pub use unary::Unary;
+pub(crate) use binary::Binary;
+pub(crate) use reduce::Reduce;
+pub(crate) use unary::Unary;
 
 /// Where NumPy's and PyTorch's element functions for these ops differ (one record per
 /// [`Semantics`] name; semantics without a record compute as NumPy does).
