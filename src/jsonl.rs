@@ -445,6 +445,12 @@ fn utf8_width(first: u8) -> usize {
 }
 
 /// How a stream is framed: the line cap and when answers are flushed.
+///
+/// ```
+/// use promote::jsonl::Framing;
+/// let f = Framing { max_line_bytes: 1024, flush_each: true };
+/// assert_eq!(f.max_line_bytes, 1024);
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Framing {
     /// Lines longer than this many bytes get an `invalid` answer.
@@ -456,6 +462,11 @@ pub struct Framing {
 
 impl Framing {
     /// The framing for standard input: flush each answer unless stdin is a regular file.
+    ///
+    /// ```
+    /// let f = promote::jsonl::Framing::for_stdin(1 << 20);
+    /// assert_eq!(f.max_line_bytes, 1 << 20);
+    /// ```
     pub fn for_stdin(max_line_bytes: usize) -> Framing {
         Framing {
             max_line_bytes,
@@ -486,6 +497,19 @@ pub(crate) fn stdin_is_regular_file() -> bool {
 /// Answer every line of `input` on `out`: `answer` writes the answer to a query line (without
 /// the line end), `refused` the answer to a line refused by the framing. Fails only when
 /// reading or writing fails ([`PromoteError::Io`]).
+///
+/// ```
+/// use promote::jsonl::{serve, Framing};
+/// use promote::{builtin, query};
+/// let torch = builtin("torch").unwrap();
+/// let input: &[u8] = b"{\"op\": \"add\", \"operands\": [{\"dtype\": \"int8\"}, {\"dtype\": \"uint8\"}]}\n\n";
+/// let mut out = Vec::new();
+/// let framing = Framing { max_line_bytes: 1 << 20, flush_each: false };
+/// let answer = |q: &str, w: &mut Vec<u8>| std::io::Write::write_all(w, query::answer_line(&*torch, q).as_bytes());
+/// serve(input, &mut out, framing, answer, |e| format!("refused: {e}")).unwrap();
+/// let out = String::from_utf8(out).unwrap();
+/// assert!(out.starts_with("{\"dtype\":\"int16\",\"weak\":false}\nrefused: "));
+/// ```
 pub fn serve<R: BufRead, W: Write>(
     input: R,
     out: &mut W,

@@ -18,6 +18,13 @@ use crate::policy::RulePolicy;
 use super::{JoinAlgebra, OperandAlgebra, TensorLaws, Triple, Verdict};
 
 /// Everything `check` finds out about one policy.
+///
+/// ```
+/// use promote::{analysis::check, builtin, Op};
+/// let f = check(&builtin("numpy").unwrap(), Op::Add);
+/// assert_eq!(f.name, "numpy");
+/// assert!(f.join.names.iter().any(|n| n == "int8"));
+/// ```
 #[derive(Clone, Debug)]
 pub struct Findings {
     /// The policy's name.
@@ -33,6 +40,12 @@ pub struct Findings {
 }
 
 /// Check a policy's join table, and one op over its operands.
+///
+/// ```
+/// use promote::{analysis::{check, Verdict}, builtin, Op};
+/// let f = check(&builtin("jax").unwrap(), Op::Add);
+/// assert_eq!(f.join.verdict(), Verdict::PartialLattice);
+/// ```
 pub fn check(p: &RulePolicy, op: Op) -> Findings {
     let calls = OperandAlgebra::of(p, op);
     Findings {
@@ -47,6 +60,11 @@ pub fn check(p: &RulePolicy, op: Op) -> Findings {
 impl Findings {
     /// The table is a lattice and the op is commutative and associative over operands
     /// (`promote check --strict` passes).
+    ///
+    /// ```
+    /// use promote::{analysis::check, builtin, Op};
+    /// assert!(!check(&builtin("torch").unwrap(), Op::Add).clean());
+    /// ```
     pub fn clean(&self) -> bool {
         self.join.verdict().is_lattice()
             && self.calls.not_commutative.is_empty()
@@ -55,6 +73,12 @@ impl Findings {
     }
 
     /// The JSON object of `promote check --format json`.
+    ///
+    /// ```
+    /// use promote::{analysis::check, builtin, Op};
+    /// let j = check(&builtin("jax").unwrap(), Op::Add).to_json();
+    /// assert_eq!(j["verdict"], "partial-lattice");
+    /// ```
     pub fn to_json(&self) -> Value {
         let f = self;
         let j = &f.join;

@@ -68,6 +68,12 @@ pub use values::{sample, value_diff, ElementDifference, ValueCell, ValueDiff};
 pub const EXAMPLES: usize = 8;
 
 /// Counterexamples of one sort: how many there are, and the first few.
+///
+/// ```
+/// use promote::{analysis::check, builtin, Op};
+/// let f = check(&builtin("numpy").unwrap(), Op::Add);
+/// assert!(f.join.not_commutative.examples.len() <= f.join.not_commutative.count);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Found<T> {
     /// How many were found in all.
@@ -93,12 +99,25 @@ impl<T> Found<T> {
         }
     }
     /// None found.
+    ///
+    /// ```
+    /// use promote::{analysis::check, builtin, Op};
+    /// assert!(check(&builtin("numpy").unwrap(), Op::Add).join.not_commutative.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.count == 0
     }
 }
 
 /// A triple whose two groupings disagree: `(a∘b)∘c` is `left`, `a∘(b∘c)` is `right` (`None`: refused).
+///
+/// ```
+/// use promote::{analysis::check, builtin, Op};
+/// let f = check(&builtin("torch").unwrap(), Op::Add);
+/// for t in &f.join.assoc_differ.examples {
+///     assert_ne!(t.left, t.right);
+/// }
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Triple<T> {
     /// The first operand.
@@ -118,6 +137,14 @@ pub struct Triple<T> {
 }
 
 /// A pair whose two orders disagree: `a∘b` is `ab`, `b∘a` is `ba`.
+///
+/// ```
+/// use promote::{analysis::check, builtin, Op};
+/// let f = check(&builtin("numpy").unwrap(), Op::Add);
+/// for s in &f.calls.not_commutative.examples {
+///     assert_ne!(s.ab, s.ba);
+/// }
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Swap<T> {
     /// The first operand.

@@ -10,6 +10,13 @@ use crate::operand::{Literal, LiteralKind, Operand, OperandClass};
 use crate::policy::{Policy, RulePolicy};
 
 /// The answer to one call, as far as the algebra cares.
+///
+/// ```
+/// use promote::{analysis::{outcome, Outcome}, builtin, Call, DType, ErrorKind};
+/// let torch = builtin("torch").unwrap();
+/// assert_eq!(outcome(&*torch, &"add int8 uint8".parse::<Call>().unwrap()), Outcome::Value(DType::Int16, false));
+/// assert_eq!(outcome(&*torch, &"add uint16 int8".parse::<Call>().unwrap()), Outcome::Error(ErrorKind::NoPromotion));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
     /// The result: dtype and whether it is weak.
@@ -31,6 +38,12 @@ impl fmt::Display for Outcome {
 }
 
 /// Resolve a call into an [`Outcome`].
+///
+/// ```
+/// use promote::{analysis::{outcome, Outcome}, builtin, Call, DType};
+/// let jax = builtin("jax").unwrap();
+/// assert_eq!(outcome(&*jax, &"add int8 1.0".parse::<Call>().unwrap()), Outcome::Value(DType::Float32, true));
+/// ```
 pub fn outcome(p: &dyn Policy, call: &Call) -> Outcome {
     match p.result(call) {
         Ok((d, weak)) => Outcome::Value(d, weak),

@@ -1408,37 +1408,40 @@ fn binary_flushing<W: Arith + FusedMulMaybe>(
     let raw = (sem.float_pow_under_daz && op == Op::Power && W::KIND == Kind::Float)
         || (sem.logical_reads_bf16_raw && op.group() == "logical");
     if raw {
-        return match out {
-            Dst::Same(out) => {
-                binary_exact(op, a, b, Dst::Same(&mut *out), sem, half)?;
-                flush_slice(out);
-                Ok(())
-            }
-            out => binary_exact(op, a, b, out, sem, half),
-        };
+        return exact_then_flush(op, a, b, out, sem, half);
     }
-    let (fa, fb): (Vec<W>, Vec<W>);
-    let a = match a {
-        Src::Scalar(v) => Src::Scalar(v.flush()),
-        Src::Slice(x) => {
-            fa = x.iter().map(|v| v.flush()).collect();
-            Src::Slice(&fa)
-        }
-    };
-    let b = match b {
-        Src::Scalar(v) => Src::Scalar(v.flush()),
-        Src::Slice(x) => {
-            fb = x.iter().map(|v| v.flush()).collect();
-            Src::Slice(&fb)
-        }
-    };
+    let (mut fa, mut fb) = (Vec::new(), Vec::new());
+    let (a, b) = (flushed(a, &mut fa), flushed(b, &mut fb));
+    exact_then_flush(op, a, b, out, sem, half)
+}
+
+/// [`binary_exact`], its results flushed (a bool result has nothing to flush).
+fn exact_then_flush<W: Arith + FusedMulMaybe>(
+    op: Op,
+    a: Src<'_, W>,
+    b: Src<'_, W>,
+    out: Dst<'_, W>,
+    sem: &Semantics,
+    half: Option<Half>,
+) -> Result<(), KernelError> {
     match out {
         Dst::Same(out) => {
             binary_exact(op, a, b, Dst::Same(&mut *out), sem, half)?;
             flush_slice(out);
             Ok(())
         }
-        Dst::Bool(out) => binary_exact(op, a, b, Dst::Bool(out), sem, half),
+        out => binary_exact(op, a, b, out, sem, half),
+    }
+}
+
+/// An operand with its subnormals flushed (a slice's flushed copy is kept in `buf`).
+fn flushed<'a, W: Arith>(x: Src<'a, W>, buf: &'a mut Vec<W>) -> Src<'a, W> {
+    match x {
+        Src::Scalar(v) => Src::Scalar(v.flush()),
+        Src::Slice(x) => {
+            *buf = x.iter().map(|v| v.flush()).collect();
+            Src::Slice(buf)
+        }
     }
 }
 

@@ -579,15 +579,12 @@ fn elementwise<T: Work>(
     let sa = (a.len() == 1 && n != 1).then(|| scalar_of::<T>(a, via[0]));
     let sb = (b.len() == 1 && n != 1).then(|| scalar_of::<T>(b, via[1]));
     let run_block = |start: usize, out: ViewMut<'_>| -> Result<(), KernelError> {
-        let len = out.len();
         let mut la = Loader::<T>::new(a, via[0]);
         let mut lb = Loader::<T>::new(b, via[1]);
+        let walk = Walk::new(start, out.len(), chunk, ahead);
         let mut out_buf = OutBuf::<T>::new(op, out, stream);
-        let mut s = 0;
-        while s < len {
-            let e = (s + chunk).min(len);
+        walk.run(&[a, b], |s, e, next| {
             let (gs, ge) = (start + s, start + e);
-            let next = next_inputs(ahead, [a, b], ge, ge + chunk);
             let xa = match sa {
                 Some(v) => Src::Scalar(v),
                 None => Src::Slice(la.load(gs, ge)),
@@ -596,22 +593,12 @@ fn elementwise<T: Work>(
                 Some(v) => Src::Scalar(v),
                 None => Src::Slice(lb.load(gs, ge)),
             };
-            out_buf.run(s, e, next, |dst| binary::<T::W>(op, xa, xb, dst, sem, half))?;
-            s = e;
-        }
+            out_buf.run(s, e, next, |dst| binary::<T::W>(op, xa, xb, dst, sem, half))
+        })?;
         out_buf.finish();
         Ok(())
     };
-    if serial(n) {
-        return run_block(0, out);
-    }
-    let tasks = rayon::current_num_threads() * 4;
-    let block = n.div_ceil(tasks).div_ceil(chunk) * chunk;
-    let blocks = blocks_mut(out, block);
-    blocks
-        .into_par_iter()
-        .enumerate()
-        .try_for_each(|(i, o)| run_block(i * block, o))
+    run_blocks(out, chunk, run_block)
 }
 
 /// An elementwise map of one operand: chunks of `a` cast to `T` through `via` and widened,
@@ -636,36 +623,23 @@ pub(crate) fn map_unary<T: Work>(
     let stream = streams(&[a], &out);
     let ahead = stream && tuning().prefetch;
     let run_block = |start: usize, out: ViewMut<'_>| -> Result<(), KernelError> {
-        let len = out.len();
         let mut la = Loader::<T>::new(a, via);
+        let walk = Walk::new(start, out.len(), chunk, ahead);
         let mut out_buf = OutBuf::<T>::new(op, out, stream);
-        let mut s = 0;
-        while s < len {
-            let e = (s + chunk).min(len);
-            let (gs, ge) = (start + s, start + e);
-            let next = next_inputs(ahead, [a, a.slice(0, 0)], ge, ge + chunk);
-            let x = la.load(gs, ge);
+        walk.run(&[a], |s, e, next| {
+            let x = la.load(start + s, start + e);
             out_buf.run(s, e, next, |dst| match dst {
                 Dst::Same(d) => {
                     k(x, d);
                     Ok(())
                 }
                 Dst::Bool(_) => Err(shape(format!("{op} does not write bool"))),
-            })?;
-            s = e;
-        }
+            })
+        })?;
         out_buf.finish();
         Ok(())
     };
-    if serial(n) {
-        return run_block(0, out);
-    }
-    let tasks = rayon::current_num_threads() * 4;
-    let block = n.div_ceil(tasks).div_ceil(chunk) * chunk;
-    blocks_mut(out, block)
-        .into_par_iter()
-        .enumerate()
-        .try_for_each(|(i, o)| run_block(i * block, o))
+    run_blocks(out, chunk, run_block)
 }
 
 /// A fused kernel: elements `s..e` of two views of known dtypes, cast on the fly, into an output block.
@@ -756,7 +730,6 @@ fn fused_blocks(
     out: ViewMut<'_>,
     sem: &Semantics,
 ) -> Result<(), KernelError> {
-    let n = out.len();
     let stream = streams(&[a, b], &out);
     let ahead = tuning().prefetch;
     let run_block = |start: usize, mut o: ViewMut<'_>| -> Result<(), KernelError> {
@@ -766,30 +739,75 @@ fn fused_blocks(
         let len = o.len();
         let chunk = (CHUNK_BYTES / o.dtype().itemsize()).max(64);
         let mut stage = Array::zeros(o.dtype(), chunk.min(len));
-        let mut s = 0;
-        while s < len {
-            let e = (s + chunk).min(len);
+        Walk::new(start, len, chunk, ahead).run(&[a, b], |s, e, next| {
             f(op, a, b, start + s, head_mut(stage.view_mut(), e - s), sem)?;
-            let next = next_inputs(ahead, [a, b], start + e, start + e + chunk);
-            stream_view(
-                stage.view().slice(0, e - s),
-                sub_mut(o.reborrow(), s, e),
-                next,
-            );
-            s = e;
-        }
+            let out = sub_mut(o.reborrow(), s, e);
+            stream_view(stage.view().slice(0, e - s), out, next);
+            Ok(())
+        })?;
         super::simd::store_fence();
         Ok(())
     };
+    run_blocks(out, 4096, run_block)
+}
+
+/// Run `run_block(start, block)` over the output: whole when it is small ([`Tuning`]'s
+/// `parallel_min`), else in blocks of a multiple of `align` elements, four per thread of the
+/// rayon pool (`start` is the block's first element).
+fn run_blocks(
+    out: ViewMut<'_>,
+    align: usize,
+    run_block: impl Fn(usize, ViewMut<'_>) -> Result<(), KernelError> + Sync,
+) -> Result<(), KernelError> {
+    let n = out.len();
     if serial(n) {
         return run_block(0, out);
     }
     let tasks = rayon::current_num_threads() * 4;
-    let block = n.div_ceil(tasks).div_ceil(4096) * 4096;
+    let block = n.div_ceil(tasks).div_ceil(align) * align;
     blocks_mut(out, block)
         .into_par_iter()
         .enumerate()
         .try_for_each(|(i, o)| run_block(i * block, o))
+}
+
+/// The walk of one block of the elementwise loops in chunks: block elements `s..e` per step,
+/// with the bytes of the inputs' next chunk to prefetch while it is streamed out.
+struct Walk {
+    /// The block's first element in the whole output.
+    start: usize,
+    len: usize,
+    chunk: usize,
+    /// Prefetch the next chunk's inputs (streaming with [`Tuning`]'s `prefetch`).
+    ahead: bool,
+}
+
+impl Walk {
+    fn new(start: usize, len: usize, chunk: usize, ahead: bool) -> Walk {
+        Walk {
+            start,
+            len,
+            chunk,
+            ahead,
+        }
+    }
+
+    /// `step(s, e, next)` for each chunk `s..e` of the block, `next` the bytes of `inputs`'
+    /// next chunk (or none).
+    fn run(
+        &self,
+        inputs: &[View<'_>],
+        mut step: impl FnMut(usize, usize, [&[u8]; 2]) -> Result<(), KernelError>,
+    ) -> Result<(), KernelError> {
+        let mut s = 0;
+        while s < self.len {
+            let e = (s + self.chunk).min(self.len);
+            let ge = self.start + e;
+            step(s, e, next_inputs(self.ahead, inputs, ge, ge + self.chunk))?;
+            s = e;
+        }
+        Ok(())
+    }
 }
 
 /// Where one block's results go, and the buffers between the kernel and the output.
@@ -907,13 +925,16 @@ fn produce<T: Work>(
     Ok(())
 }
 
-/// What to prefetch while a chunk is streamed out: elements `s..e` of both operands (the
-/// next chunk), or nothing.
-fn next_inputs<'v>(on: bool, ops: [View<'v>; 2], s: usize, e: usize) -> [&'v [u8]; 2] {
-    match on {
-        true => ops.map(|v| bytes_range(v, s, e)),
-        false => [&[], &[]],
+/// What to prefetch while a chunk is streamed out: elements `s..e` of the first two operands
+/// (the next chunk), or nothing.
+fn next_inputs<'v>(on: bool, ops: &[View<'v>], s: usize, e: usize) -> [&'v [u8]; 2] {
+    let mut next: [&[u8]; 2] = [&[], &[]];
+    if on {
+        for (n, v) in next.iter_mut().zip(ops) {
+            *n = bytes_range(*v, s, e);
+        }
     }
+    next
 }
 
 /// The bytes of elements `s..e` of an operand (clipped to it; none for a broadcast scalar).

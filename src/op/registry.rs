@@ -86,6 +86,12 @@ pub struct OpInfo {
 }
 
 /// One `[[op]]` entry as written (the catalogue's or a policy file's).
+///
+/// ```
+/// use promote::op::OpEntry;
+/// let e: OpEntry = toml::from_str("name = \"cube\"\narity = \"unary\"\nclass = \"arithmetic\"").unwrap();
+/// assert_eq!(e.arity, "unary");
+/// ```
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OpEntry {
@@ -211,6 +217,14 @@ pub(crate) fn find(name: &str) -> Option<Op> {
 
 /// Add an op from a policy file's `[[op]]` entry, or find it if an op of that name and form
 /// exists already. Errors say what clashes.
+///
+/// ```
+/// use promote::op::{register, OpEntry};
+/// let e = OpEntry { name: "my_cbrt".into(), aliases: vec![], arity: "unary".into(), class: "unary_float".into(), kernel: None, core: false, parts: vec![] };
+/// let op = register(&e).unwrap();
+/// assert_eq!(promote::Op::parse("my_cbrt").unwrap(), op);
+/// assert_eq!(register(&e).unwrap(), op);
+/// ```
 pub fn register(e: &OpEntry) -> Result<Op, String> {
     if let Some(op) = find(&e.name) {
         let have = info(op);
