@@ -5,7 +5,7 @@
 //!
 //! | file | what | entry point |
 //! | --- | --- | --- |
-//! | `outcome.rs` | one call's answer, the representative operands | [`outcome()`], [`representatives`] |
+//! | `outcome.rs` | one call's answer, the representative operands | [`outcome()`], `representatives` |
 //! | `join.rs`, `order.rs` | the join table's laws, its order, the verdict | [`JoinAlgebra`] |
 //! | `operands.rs` | one op over whole operands | [`OperandAlgebra`] |
 //! | `check.rs` | all of the above for one policy (`promote check`) | [`check()`] → [`Findings`] |

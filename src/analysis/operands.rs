@@ -96,7 +96,7 @@ pub struct OperandAlgebra {
 }
 
 impl OperandAlgebra {
-    /// Check one op over the policy's [`representatives`].
+    /// Check one op over the policy's `representatives`.
     ///
     /// ```
     /// use promote::{analysis::OperandAlgebra, builtin, Op};

@@ -264,7 +264,7 @@ pub struct Semantics {
     /// runs it with the CPU's DAZ/FTZ modes on ([`super::xla::under_daz_ftz`]; XLA:
     /// `pow(0.0, 1e-45)` is 0.0, not 1.0; `pow(1e-45, 0.5)` is 2.646978e-23).
     pub float_pow_under_daz: bool,
-    /// How `matmul` sums the products of an output element ([`super::matmul::MatmulSum`]).
+    /// How `matmul` sums the products of an output element (`super::matmul::MatmulSum`).
     pub matmul: super::matmul::MatmulSum,
 }
 

@@ -222,9 +222,9 @@ fn checked_call(q: DataQuery, required: bool) -> Result<(Call, Vec<Option<Array>
 
 /// Evaluate one query line (its `"autocast"` key honoured, as everywhere).
 ///
-/// Read through the same reader as [`eval_reader`], so that a line held whole and a line read
-/// as a stream get the same answer to the byte (serde_json places some syntax errors a column
-/// apart when it reads a slice).
+/// Read through the same reader as a streamed line ([`eval_reader_under`]), so that a line held
+/// whole and a line read as a stream get the same answer to the byte (serde_json places some
+/// syntax errors a column apart when it reads a slice).
 ///
 /// ```
 /// use promote::kernel::{eval::eval_line, Array};

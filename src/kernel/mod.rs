@@ -47,7 +47,8 @@ pub(crate) mod matmul;
 pub mod narrow;
 pub mod npy;
 pub mod ops;
-pub(crate) mod simd;
+#[doc(hidden)] // the vectorized maps: internals, named by the narrow codec's docs
+pub mod simd;
 pub mod value;
 #[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod xla;

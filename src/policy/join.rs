@@ -1,5 +1,5 @@
 //! The join structures: a policy's nodes and the dense table of their joins, which the lattice
-//! ([`super::lattice`]) or the table ([`super::table`]) of a policy file compiles into.
+//! ([`super::lattice`]) or the table (`super::table`) of a policy file compiles into.
 
 use crate::dtype::DType;
 

@@ -12,10 +12,10 @@
 //!
 //! The files of this module, in the order of the pipeline:
 //!
-//! - [`spec`]: the TOML schema of a policy file, as written;
+//! - `spec`: the TOML schema of a policy file, as written;
 //! - [`compile()`] (`compile/`): the compiler, one file per section of the policy file;
-//! - [`join`], [`lattice`], [`table`]: the join structures and their builders;
-//! - [`compiled`], [`corner`]: what the policy compiles into — schemes, op rules, the `out`
+//! - [`join`], [`lattice`], `table`: the join structures and their builders;
+//! - `compiled`, `corner`: what the policy compiles into — schemes, op rules, the `out`
 //!   rule, corner rules;
 //! - [`RulePolicy`] (`rule_policy.rs`): the compiled policy, its accessors and fast path;
 //! - `resolve/`: the resolver, one file per stage (arguments → operands → promotion →

@@ -3,7 +3,7 @@
 //!
 //! * [`unary`]: `negative` … `angle` (34 ops), element functions generic over the working type;
 //! * [`binary`]: `left_shift` … `heaviside` (13 ops, `divmod` answers two arrays);
-//! * [`reduce`]: `sum` … `std` (12 reductions), whole array or along one axis, with the
+//! * `reduce`: `sum` … `std` (12 reductions), whole array or along one axis, with the
 //!   framework's summation order.
 //!
 //! Each call names its input dtypes, the dtype the element function runs in (`compute`) and
@@ -108,7 +108,7 @@ pub struct OpSemantics {
 pub enum Summation {
     /// NumPy's pairwise sum (blocks of 128, eight accumulators).
     Pairwise,
-    /// PyTorch's cascade sum (see [`reduce`]).
+    /// PyTorch's cascade sum (see `reduce`).
     Cascade,
 }
 
