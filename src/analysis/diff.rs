@@ -257,7 +257,14 @@ pub fn parse_ops(s: &str) -> Result<Vec<Op>, PromoteError> {
 }
 
 /// A built-in policy by name, or a policy file (a path ending in `.toml`, or any existing file).
-pub(crate) fn load_policy(name: &str) -> Result<Arc<RulePolicy>, PromoteError> {
+///
+/// ```
+/// use promote::analysis::load_policy;
+/// assert_eq!(load_policy("torch").unwrap().name, "torch");
+/// assert_eq!(load_policy(concat!(env!("CARGO_MANIFEST_DIR"), "/policies/jax.toml")).unwrap().name, "jax");
+/// assert!(load_policy("tourch").is_err());
+/// ```
+pub fn load_policy(name: &str) -> Result<Arc<RulePolicy>, PromoteError> {
     if name.ends_with(".toml") || std::path::Path::new(name).is_file() {
         policy::load_file(std::path::Path::new(name)).map(Arc::new)
     } else {

@@ -49,15 +49,18 @@ mod values;
 
 pub use check::{check, Findings};
 
-pub use diff::{calls, diff, parse_ops, Diff, DiffGroup, DiffOptions, Difference, LITERALS};
+pub use diff::{
+    calls, diff, load_policy, parse_ops, Diff, DiffGroup, DiffOptions, Difference, LITERALS,
+};
 pub use explain::{describe, explain, explain_under, ExplainedStep, Explanation};
 
-pub(crate) use diff::load_policy;
 pub use join::{JoinAlgebra, Laws};
 pub use lattice::{lattice, Graph, GraphNode};
 pub use operands::{ClassCount, OperandAlgebra, TensorLaws};
 pub use order::{Order, Verdict};
-pub(crate) use outcome::{class_words, representatives};
+#[cfg(feature = "cli")]
+pub(crate) use outcome::class_words;
+pub(crate) use outcome::representatives;
 pub use outcome::{outcome, Outcome};
 pub use style::{Style, TableOp, With};
 pub use table::{table, Cell, Marks, Table, TableOptions};

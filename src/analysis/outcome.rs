@@ -116,7 +116,8 @@ pub(super) fn class_order(c: OperandClass) -> u8 {
     }
 }
 
-/// A class's name for people.
+/// A class's name for people (`promote check`'s report).
+#[cfg(feature = "cli")]
 pub(crate) fn class_words(c: OperandClass) -> &'static str {
     match c {
         OperandClass::Tensor => "tensor",
