@@ -74,6 +74,22 @@ def test_bfloat16_with_ml_dtypes():
     assert torch_p.result_type(ml_dtypes.bfloat16, np.int8) == bf
 
 
+@pytest.mark.skipif(not has("ml_dtypes"), reason="ml_dtypes not installed: the narrow dtypes come back as names")
+def test_narrow_dtypes_with_ml_dtypes():
+    import ml_dtypes
+    f8 = np.dtype(ml_dtypes.float8_e4m3fn)
+    jax_p = promote.policy("jax")
+    # JAX joins a float8 with itself only; the answer is ml_dtypes' dtype, read back from one
+    assert jax_p.result_type(f8, "float8_e4m3fn") == f8
+    assert jax_p.result_type(ml_dtypes.float8_e4m3fn, f8) == f8
+    with pytest.raises(promote.NoPromotion):
+        jax_p.result_type(f8, np.float32)
+    with pytest.raises(promote.NoPromotion, match="float8_e4m3fn and float32"):
+        torch_p.result_type(f8, np.float32)
+    c32 = torch_p.result_type("complex32", np.float16)  # ml_dtypes 0.6 names complex32 too
+    assert isinstance(c32, np.dtype) and c32.name == "complex32" and c32.itemsize == 4
+
+
 def test_bfloat16_without_ml_dtypes_is_a_name():
     r = torch_p.result_type("bfloat16", np.int8)
     assert r == ("bfloat16" if not has("ml_dtypes") else np.dtype(__import__("ml_dtypes").bfloat16))
