@@ -449,12 +449,17 @@ fn run_plan<P: Policy + ?Sized>(
     if let Some(data) = compute::computed_otherwise(&sem, plan, views) {
         return Ok(data);
     }
-    let prepared = compute::prepare_inputs(&sem, plan, views);
-    let views: Vec<View<'_>> = match &prepared {
-        Some(p) => p.iter().map(|a| a.view()).collect(),
-        None => views.to_vec(),
+    let Some(prepared) = compute::prepare_inputs(&sem, plan, views) else {
+        return execute(plan, views, &sem).map_err(|e| kernel_error(policy, plan, e));
     };
-    execute(plan, &views, &sem).map_err(|e| kernel_error(policy, plan, e))
+    // the inputs as the framework reads them (TensorFlow reads a bool `multiply`'s other
+    // operand as bool): the plan runs on that data, of those dtypes
+    let views: Vec<View<'_>> = prepared.iter().map(|a| a.view()).collect();
+    let plan = Plan {
+        operands: views.iter().map(|v| v.dtype()).collect(),
+        ..plan.clone()
+    };
+    execute(&plan, &views, &sem).map_err(|e| kernel_error(policy, &plan, e))
 }
 
 /// Evaluate one parsed query (a JSON value with `data` arrays).
