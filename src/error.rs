@@ -177,6 +177,19 @@ pub enum PromoteError {
         rule: String,
     },
 
+    /// A call through an entry point the policy does not describe (`add:tnp` under `numpy`).
+    #[error("{policy}: the `{form}` entry point is not described for {framework}; this policy answers {has}: ask through one of those (`OP:function`, `\"form\": \"function\"`)")]
+    FormMissing {
+        /// The policy that answered.
+        policy: String,
+        /// The form asked for.
+        form: String,
+        /// The framework the policy reproduces.
+        framework: String,
+        /// The forms the policy answers, comma-separated.
+        has: String,
+    },
+
     /// `eval` of an op no kernel computes yet (its dtypes resolve).
     #[error("no kernel for {op} yet: `promote resolve` answers its dtypes, but eval cannot compute its values")]
     NoKernel {
@@ -245,6 +258,7 @@ impl PromoteError {
             PromoteError::Value { .. } => ErrorKind::Value,
             PromoteError::Unsupported { .. }
             | PromoteError::DTypeMissing { .. }
+            | PromoteError::FormMissing { .. }
             | PromoteError::NoKernel { .. } => ErrorKind::Unsupported,
             _ => ErrorKind::Invalid,
         }

@@ -31,7 +31,7 @@ pub mod query;
 
 pub use dtype::{DType, Kind};
 pub use error::{ErrorKind, PromoteError};
-pub use op::{Call, Op, OpForm, OpInfo};
+pub use op::{Call, Form, Op, OpForm, OpInfo};
 pub use operand::{Literal, Operand};
 pub use plan::{JoinSource, Plan, Step, Traced};
 pub use policy::{builtin, compile, load_file, Policy, RulePolicy};

@@ -7,8 +7,10 @@ use crate::dtype::DType;
 use crate::error::{suggest, PromoteError};
 use crate::operand::Operand;
 
+mod form;
 mod registry;
 
+pub use form::Form;
 pub use registry::{register, OpEntry, OpForm, OpInfo, CATALOGUE};
 
 /// An op: an id into the op registry (`policies/ops.toml`, built in, plus the ops policy files
@@ -207,6 +209,8 @@ pub struct Call {
     /// The op's `dtype=` argument (`np.sum(a, dtype=D)`): the dtype it computes and returns in,
     /// where the policy says the op takes one.
     pub dtype: Option<DType>,
+    /// The entry point: the operator (the default), the namespace function, or a named variant.
+    pub form: Form,
 }
 
 impl Call {
@@ -242,6 +246,7 @@ impl Call {
             operands,
             out,
             dtype: None,
+            form: Form::Operator,
         })
     }
 
@@ -256,12 +261,25 @@ impl Call {
         self.dtype = dtype;
         self
     }
+
+    /// The same call through another entry point.
+    ///
+    /// ```
+    /// use promote::{Call, Form};
+    /// let c: Call = "add int8 1".parse().unwrap();
+    /// assert_eq!(c.with_form(Form::Function).to_string(), "add:function int8 1");
+    /// ```
+    pub fn with_form(mut self, form: Form) -> Call {
+        self.form = form;
+        self
+    }
 }
 
 impl FromStr for Call {
     type Err = PromoteError;
-    /// `[OP] OPERAND [OPERAND] [dtype=DTYPE] [out=DTYPE]`, operands in the compact syntax;
-    /// without an op word the op is `add` (the one call grammar of every subcommand).
+    /// `[OP[:FORM]] OPERAND [OPERAND] [dtype=DTYPE] [out=DTYPE]`, operands in the compact
+    /// syntax; without an op word the op is `add` (the one call grammar of every subcommand);
+    /// `OP:FORM` names the entry point ([`Form`]: `add:function int8 1`).
     ///
     /// ```
     /// use promote::{Call, Op};
@@ -280,6 +298,13 @@ impl FromStr for Call {
         if let Some(d) = words.last().and_then(|w| w.strip_prefix("dtype=")) {
             dtype = Some(DType::parse(d)?);
             words.pop();
+        }
+        let mut form = Form::Operator;
+        if let Some((op, f)) = words.first().copied().and_then(|w| w.split_once(':')) {
+            if Op::parse(op).is_ok() {
+                form = Form::parse(f)?;
+                words[0] = op;
+            }
         }
         let (op, operands) = match words.split_first() {
             None => {
@@ -302,7 +327,9 @@ impl FromStr for Call {
             .iter()
             .map(|t| t.parse())
             .collect::<Result<Vec<Operand>, _>>()?;
-        Ok(Call::new(op, operands, out)?.with_dtype(dtype))
+        Ok(Call::new(op, operands, out)?
+            .with_dtype(dtype)
+            .with_form(form))
     }
 }
 
@@ -318,6 +345,9 @@ fn op_suggestion(word: &str) -> Option<String> {
 impl fmt::Display for Call {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.op.name())?;
+        if self.form != Form::Operator {
+            write!(f, ":{}", self.form)?;
+        }
         for o in &self.operands {
             write!(f, " {o}")?;
         }

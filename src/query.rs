@@ -13,7 +13,7 @@ use serde_json::{json, Map, Value};
 
 use crate::dtype::DType;
 use crate::error::PromoteError;
-use crate::op::{Call, Op};
+use crate::op::{Call, Form, Op};
 use crate::operand::{held_value, Literal, Operand};
 use crate::plan::Plan;
 use crate::policy::Policy;
@@ -43,10 +43,10 @@ pub(crate) enum Interface {
 }
 
 /// The keys a query object has.
-pub const QUERY_KEYS: &[&str] = &["op", "operands", "out", "dtype"];
+pub const QUERY_KEYS: &[&str] = &["op", "operands", "out", "dtype", "form"];
 /// Keys the spec adds in version 2 that this engine does not implement yet: a query that
 /// carries one is answered `invalid`, never silently as if the key were absent.
-pub const VERSION_2_KEYS: &[&str] = &["form", "casting", "set"];
+pub const VERSION_2_KEYS: &[&str] = &["casting", "set"];
 /// The keys of a Python-scalar operand.
 pub const SCALAR_KEYS: &[&str] = &["scalar", "value"];
 /// The keys of a tensor operand (`data` is read by `eval`, and checked then ignored by
@@ -268,7 +268,15 @@ pub(crate) fn parse_query_for(v: &Value, interface: Interface) -> Result<Call, P
             PromoteError::invalid("\"dtype\" is a dtype name (the op's dtype= argument)")
         })?)?),
     };
-    Ok(Call::new(op, operands, out)?.with_dtype(dtype))
+    let form = match field(o, "form") {
+        None => Form::Operator,
+        Some(v) => Form::parse(v.as_str().ok_or_else(|| {
+            PromoteError::invalid("\"form\" is \"operator\" (the default) or \"function\"")
+        })?)?,
+    };
+    Ok(Call::new(op, operands, out)?
+        .with_dtype(dtype)
+        .with_form(form))
 }
 
 /// The answer object for a resolved plan or an error; an op of several results (`divmod`)
@@ -431,6 +439,9 @@ pub fn call_json(c: &Call) -> Value {
     }
     if let Some(o) = c.out {
         m.insert("out".into(), json!(o.name()));
+    }
+    if c.form != Form::Operator {
+        m.insert("form".into(), json!(c.form.name()));
     }
     Value::Object(m)
 }

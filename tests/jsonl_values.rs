@@ -98,7 +98,8 @@ fn unknown_keys_are_invalid_and_named() {
         (r#""outt": "int8""#, "outt"),
         // "autocast" is read (tests/autocast.rs): a name that is no autocast is invalid
         (r#""autocast": "x""#, "unknown autocast"),
-        (r#""form": "function""#, "version-2"),
+        // "form" is read (tests/cli_forms.rs): a name that is no form is invalid, with a suggestion
+        (r#""form": "fuction""#, "did you mean `function`"),
         (r#""set": {"default_float": "float64"}"#, "version-2"),
         (r#""casting": "same_kind""#, "version-2"),
         // `add` takes no dtype= argument in any policy: invalid, saying so

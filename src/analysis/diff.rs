@@ -256,7 +256,9 @@ pub fn parse_ops(s: &str) -> Result<Vec<Op>, PromoteError> {
     s.split(',').map(|o| Op::parse(o.trim())).collect()
 }
 
-/// A built-in policy by name, or a policy file (a path ending in `.toml`, or any existing file).
+/// A built-in policy by name, or a policy file (a path ending in `.toml`, or any existing file);
+/// `NAME:FORM` is one entry point of it as a policy of its own ([`RulePolicy::as_form`]):
+/// `tf:function`, `tf:operator`.
 ///
 /// ```
 /// use promote::analysis::load_policy;
@@ -266,9 +268,15 @@ pub fn parse_ops(s: &str) -> Result<Vec<Op>, PromoteError> {
 /// ```
 pub fn load_policy(name: &str) -> Result<Arc<RulePolicy>, PromoteError> {
     if name.ends_with(".toml") || std::path::Path::new(name).is_file() {
-        policy::load_file(std::path::Path::new(name)).map(Arc::new)
-    } else {
-        policy::builtin(name)
+        return policy::load_file(std::path::Path::new(name)).map(Arc::new);
+    }
+    match name.rsplit_once(':') {
+        // `tf:function`: one entry point of a policy, as a policy of its own
+        Some((base, form)) => {
+            let form = crate::op::Form::parse(form)?;
+            load_policy(base)?.as_form(form).map(Arc::new)
+        }
+        None => policy::builtin(name),
     }
 }
 

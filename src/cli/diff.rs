@@ -26,6 +26,10 @@ pub(crate) struct DiffArgs {
     /// The op, several separated by commas, or `all`.
     #[arg(long, default_value = "add")]
     op: String,
+    /// The entry point of both policies (`function`, `operator`, `tnp`); a side written
+    /// `NAME:FORM` (`promote diff tf:function tf:operator`) names its own.
+    #[arg(long)]
+    form: Option<String>,
     #[arg(long, value_enum, default_value = "md")]
     format: DiffFormat,
     /// Count a result that only one policy marks weak as the same answer.
@@ -210,8 +214,12 @@ pub(crate) fn values_markdown(d: &ValueDiff, summary: bool, limit: usize) -> Str
 }
 
 pub(crate) fn run(args: DiffArgs) -> Result<i32, PromoteError> {
-    let a = load_policy(&args.a)?;
-    let b = load_policy(&args.b)?;
+    let side = |name: &String| match &args.form {
+        Some(f) if !name.contains(':') => load_policy(&format!("{name}:{f}")),
+        _ => load_policy(name),
+    };
+    let a = side(&args.a)?;
+    let b = side(&args.b)?;
     let options = DiffOptions {
         ops: parse_ops(&args.op)?,
         ignore_weak: args.ignore_weak,

@@ -32,15 +32,19 @@ pub(crate) struct ExplainArgs {
 
 fn call_of(a: &ExplainArgs) -> Result<Call, PromoteError> {
     let mut words = a.operands.clone();
-    let op = match (&a.op, words.first().map(|w| Op::parse(w))) {
+    // the first word may be `OP` or `OP:FORM` (`add:function`)
+    let op_word = |w: &String| Op::parse(w.split_once(':').map_or(w.as_str(), |(op, _)| op));
+    let op = match (&a.op, words.first().map(op_word)) {
         (Some(op), _) => op.clone(),
-        (None, Some(Ok(op))) => {
-            words.remove(0);
-            op.name().to_string()
-        }
+        (None, Some(Ok(_))) => words.remove(0),
         (None, _) => "add".to_string(),
     };
-    format!("{op} {}", words.join(" ")).parse()
+    let call: Call = format!("{op} {}", words.join(" ")).parse()?;
+    // `--form F`: the call goes through that entry point under every policy (`--all` too)
+    match &a.policy.form {
+        Some(f) => Ok(call.with_form(crate::op::Form::parse(f)?)),
+        None => Ok(call),
+    }
 }
 
 pub(crate) fn run(a: ExplainArgs) -> Result<i32, PromoteError> {
@@ -52,7 +56,8 @@ pub(crate) fn run(a: ExplainArgs) -> Result<i32, PromoteError> {
     let layer = a.autocast.load()?;
     let layer = layer.as_deref();
     if !a.all {
-        let p = a.policy.load()?;
+        // the call carries `--form`: a form the policy lacks is its answer, not a usage error
+        let p = a.policy.load_all_forms()?;
         let e = explain_under(&p, layer, &call);
         emit(&e.to_string());
         return Ok(super::answer_status(e.outcome.is_ok()));

@@ -64,13 +64,28 @@ pub(crate) struct PolicyArg {
     /// A policy file of your own (TOML, see policies/README.md); overrides --policy.
     #[arg(long)]
     policy_file: Option<std::path::PathBuf>,
+    /// The entry point every call goes through: `operator` (`a + b`, the default), `function`
+    /// (`np.add`, `tf.math.add`, ...), or a named variant (`tnp`); `--policy tf:function` is
+    /// the same.
+    #[arg(long)]
+    form: Option<String>,
 }
 
 impl PolicyArg {
-    pub(crate) fn load(&self) -> Result<Arc<RulePolicy>, PromoteError> {
+    /// The policy (`--policy` or `--policy-file`), every entry point of it.
+    pub(crate) fn load_all_forms(&self) -> Result<Arc<RulePolicy>, PromoteError> {
         match &self.policy_file {
             Some(p) => policy::load_file(p).map(Arc::new),
-            None => policy::builtin(&self.policy),
+            None => crate::analysis::load_policy(&self.policy),
+        }
+    }
+
+    /// The policy, as the `--form` entry point when one is given.
+    pub(crate) fn load(&self) -> Result<Arc<RulePolicy>, PromoteError> {
+        let p = self.load_all_forms()?;
+        match &self.form {
+            Some(f) => p.as_form(crate::op::Form::parse(f)?).map(Arc::new),
+            None => Ok(p),
         }
     }
 }

@@ -40,9 +40,15 @@ pub enum Then {
     Out,
     /// The dtype the op computes in.
     Compute,
+    /// The answer of the same call with its two operands in the other order (a function that
+    /// takes `f(1, t)` as `f(t, 1)`).
+    Swapped,
     /// Convert the first operand, a Python literal, alone into a 0-d tensor (the rule's
     /// `convert` dtypes) and resolve the call again with it.
     ConvertFirst,
+    /// The same for the second operand (Paddle: `paddle.floor_divide(t, 1)` makes 1 a 0-d
+    /// int64 tensor alone).
+    ConvertSecond,
 }
 
 /// A target dtype of a fits / not_fits condition.
@@ -97,6 +103,9 @@ pub struct CornerRule {
     /// For [`Then::ConvertFirst`]: per literal kind, the nodes the other literals enter at
     /// (`None`: the op's).
     pub(crate) literal: [Option<Vec<usize>>; 4],
+    /// For a conversion: a float beyond the dtype's range becomes ±inf (the framework casts
+    /// it) instead of overflowing.
+    pub(crate) saturate: bool,
     /// Where the rule comes from (`source` in the policy file).
     pub source: String,
 }

@@ -4,7 +4,9 @@
 use crate::dtype::DType;
 use crate::error::PromoteError;
 use crate::kernel::compute::Semantics;
-use crate::op::{Call, Op};
+use std::sync::Arc;
+
+use crate::op::{Call, Form, Op};
 use crate::operand::LiteralKind;
 use crate::operand::Operand;
 use crate::plan::{Plan, Traced};
@@ -64,6 +66,18 @@ pub struct RulePolicy {
     pub(crate) semantics_source: String,
     /// Every op over two strong tensors (sum: one), resolved once: dtype index | 0x80 if weak.
     pub(crate) fast: Vec<u8>,
+    /// The entry point this policy answers for (`operator`, or the form of a variant).
+    pub form: Form,
+    /// The other entry points the file describes (`[forms.NAME]`), each a policy of its own.
+    pub(crate) forms: Vec<FormVariant>,
+}
+
+/// An entry point of a policy as a policy of its own (`[forms.NAME]`, compiled).
+#[derive(Clone, Debug)]
+pub(crate) struct FormVariant {
+    pub(crate) form: Form,
+    pub(crate) source: String,
+    pub(crate) policy: Arc<RulePolicy>,
 }
 
 impl Policy for RulePolicy {
@@ -99,6 +113,12 @@ impl Policy for RulePolicy {
     }
     #[inline]
     fn result(&self, call: &Call) -> Result<(DType, bool), PromoteError> {
+        if call.form != self.form {
+            let p = self.for_form(call.form)?;
+            if !std::ptr::eq(p, self) {
+                return p.result(call);
+            }
+        }
         if call.out.is_none() && call.dtype.is_none() {
             let strong = |o: &Operand| match o {
                 Operand::Tensor {
@@ -135,6 +155,84 @@ impl Policy for RulePolicy {
 pub(crate) const FAST_SLOW: u8 = 0xff;
 
 impl RulePolicy {
+    /// The policy that answers calls of an entry point: this one, the `[forms.NAME]` variant,
+    /// or (`function` without a section: the two faces agree) this one again; a named variant
+    /// the file does not describe is refused.
+    ///
+    /// ```
+    /// use promote::{builtin, Form};
+    /// let tf = builtin("tf").unwrap();
+    /// assert_eq!(tf.for_form(Form::Function).unwrap().form, Form::Function);
+    /// assert!(builtin("numpy").unwrap().for_form(Form::Tnp).is_err());
+    /// ```
+    pub fn for_form(&self, form: Form) -> Result<&RulePolicy, PromoteError> {
+        if form == self.form {
+            return Ok(self);
+        }
+        match self.forms.iter().find(|v| v.form == form) {
+            Some(v) => Ok(&v.policy),
+            None if form == Form::Function && self.form == Form::Operator => Ok(self),
+            None => Err(PromoteError::FormMissing {
+                policy: self.name.clone(),
+                form: form.name().into(),
+                framework: self.framework.clone(),
+                has: self.form_names().join(", "),
+            }),
+        }
+    }
+
+    /// One entry point of the policy as a policy of its own, named `NAME:FORM`: every call it
+    /// resolves goes through that entry point (what `promote diff tf:function tf:operator`
+    /// and `--form` compare and tabulate).
+    ///
+    /// ```
+    /// use promote::{builtin, Call, Form, Policy};
+    /// let f = builtin("tf").unwrap().as_form(Form::Function).unwrap();
+    /// assert_eq!(f.name, "tf:function");
+    /// let c: Call = "add 1 uint8".parse().unwrap();
+    /// assert!(f.result(&c).is_err()); // tf.math.add(1, t): the 1 is int32 on its own
+    /// assert!(builtin("tf").unwrap().result(&c).is_ok()); // 1 + t is uint8
+    /// ```
+    pub fn as_form(&self, form: Form) -> Result<RulePolicy, PromoteError> {
+        let mut p = self.for_form(form)?.clone();
+        p.name = format!("{}:{form}", self.name);
+        p.form = Form::Operator;
+        p.forms = Vec::new();
+        Ok(p)
+    }
+
+    /// The entry points the policy answers for: `operator`, `function`, and the named variants
+    /// its file describes.
+    ///
+    /// ```
+    /// let tf = promote::builtin("tf").unwrap();
+    /// assert_eq!(tf.form_names()[..2], ["operator", "function"]);
+    /// ```
+    pub fn form_names(&self) -> Vec<&'static str> {
+        let mut names = vec![Form::Operator.name(), Form::Function.name()];
+        for v in &self.forms {
+            if !names.contains(&v.form.name()) {
+                names.push(v.form.name());
+            }
+        }
+        names
+    }
+
+    /// Where a form's differences come from (its `[forms.NAME] source`), `None` for a form the
+    /// file does not describe.
+    ///
+    /// ```
+    /// use promote::{builtin, Form};
+    /// assert!(builtin("tf").unwrap().form_source(Form::Function).is_some());
+    /// assert_eq!(builtin("jax").unwrap().form_source(Form::Function), None);
+    /// ```
+    pub fn form_source(&self, form: Form) -> Option<&str> {
+        self.forms
+            .iter()
+            .find(|v| v.form == form)
+            .map(|v| v.source.as_str())
+    }
+
     /// Whether the framework has this dtype.
     ///
     /// ```

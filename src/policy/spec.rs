@@ -58,6 +58,27 @@ pub struct PolicySpec {
     pub rules: Vec<RuleSpec>,
     /// `[kernel]`: the element semantics `eval` computes with (NumPy's when absent).
     pub kernel: Option<KernelSpec>,
+    /// `[forms.NAME]`: how another entry point (`function`, `tnp`, `flexible`) differs from the
+    /// operator the rest of the file describes.
+    #[serde(default)]
+    pub forms: BTreeMap<String, FormSpec>,
+}
+
+/// `[forms.NAME]`: an entry point's differences from the operator form, as data.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FormSpec {
+    /// Where the differences come from (recordings, the framework's source).
+    pub source: String,
+    /// Answer as this built-in policy's same form (TensorFlow's legacy mode leaves `tf.math`
+    /// as mode off has it); nothing else may be given then.
+    pub like: Option<Text>,
+    /// The policy's own corner rules this form does not have, by the start of their `source`.
+    #[serde(default)]
+    pub without_rules: Vec<Text>,
+    /// `[[forms.NAME.rules]]`: corner rules of this form, checked before the policy's own.
+    #[serde(default)]
+    pub rules: Vec<RuleSpec>,
 }
 
 /// `[kernel]`: which named element semantics the framework's kernels have.
@@ -123,6 +144,10 @@ pub struct RuleSpec {
     /// literal`): TensorFlow's legacy mode converts them strictly to the first's dtype, `i.`.
     #[serde(default)]
     pub literal: BTreeMap<String, Spanned<OneOrMany>>,
+    /// With a conversion: a float literal beyond the dtype's range becomes ±inf (the framework
+    /// casts it, as `paddle.full` does) instead of overflowing.
+    #[serde(default)]
+    pub saturate: bool,
     /// Where the rule comes from.
     #[serde(default)]
     pub source: String,

@@ -25,6 +25,7 @@
 #[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod binary;
 mod fast;
+mod lookup;
 pub(crate) mod reduce;
 #[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod unary;
@@ -414,6 +415,25 @@ pub(crate) fn run_planned(
 ) -> Result<(), KernelError> {
     let name = plan.op.info().kernel;
     let k = kernel(name, sem).ok_or(KernelError::NoKernel { op: plan.op })?;
+    let mut out = out;
+    if let (OpClass::Unary(_), [x]) = (k.class, inputs) {
+        let direct = |x: View<'_>, o: ViewMut<'_>| run_kernel(&k, plan, &[x], o, sem);
+        if let Some(done) = lookup::unary(*x, out.reborrow(), direct) {
+            return done;
+        }
+    }
+    run_kernel(&k, plan, inputs, out, sem)
+}
+
+/// [`run_planned`] element by element: the op's fast path where it has one, else its kernel
+/// over the operands cast to the plan's input dtypes.
+fn run_kernel(
+    k: &OpKernel,
+    plan: &Plan,
+    inputs: &[View<'_>],
+    out: ViewMut<'_>,
+    sem: &Semantics,
+) -> Result<(), KernelError> {
     let os = OpSemantics::of(sem);
     let mut out = out;
     let taken = match (k.class, inputs) {

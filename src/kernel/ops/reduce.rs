@@ -280,31 +280,37 @@ fn argmax<T: Work>(it: impl Iterator<Item = T>) -> usize {
 /// onto the sum of the scalar tail (`vectorized_inner_sum`). A lane shorter than one vector is
 /// summed by the same cascade on single values (`scalar_inner_sum`).
 pub fn cascade_sum<T: Work>(x: &[T]) -> T::W {
-    let per_vec = 32 / std::mem::size_of::<T::W>();
+    match 32 / std::mem::size_of::<T::W>() {
+        8 => cascade_lanes::<T, 8>(x),
+        4 => cascade_lanes::<T, 4>(x),
+        _ => cascade_lanes::<T, 2>(x),
+    }
+}
+
+/// [`cascade_sum`] with vectors of `N` lanes of the accumulator type.
+fn cascade_lanes<T: Work, const N: usize>(x: &[T]) -> T::W {
     // values read per vector load: a half type packs two f32 vectors' worth
     let load = if std::mem::size_of::<T>() < std::mem::size_of::<T::W>() {
-        2 * per_vec
+        2 * N
     } else {
-        per_vec
+        N
     };
     let nvec = x.len() / load;
-    let vector = |i: usize| -> Vec<T::W> {
+    let vector = |i: usize| -> [T::W; N] {
         let v = &x[i * load..(i + 1) * load];
-        (0..per_vec)
-            .map(|k| {
-                if load == per_vec {
-                    v[k].widen()
-                } else {
-                    T::W::add(v[k].widen(), v[k + per_vec].widen())
-                }
-            })
-            .collect()
+        std::array::from_fn(|k| {
+            if load == N {
+                v[k].widen()
+            } else {
+                T::W::add(v[k].widen(), v[k + N].widen())
+            }
+        })
     };
     if nvec == 0 {
         // shorter than one vector: `scalar_inner_sum`, the same cascade on single values
-        return row_sum(x.len(), 1, &|i| vec![x[i].widen()])[0];
+        return row_sum(x.len(), &|i| [x[i].widen()])[0];
     }
-    let vacc = row_sum(nvec, per_vec, &vector);
+    let vacc = row_sum(nvec, &vector);
     // the scalar tail in order from 0, then the vector's lanes in order
     let tail = x[nvec * load..]
         .iter()
@@ -326,41 +332,42 @@ fn cascade_outer_sum<T: Work>(x: &[T], lanes: Lanes, l: usize) -> T::W {
     };
     let rows: Vec<T::W> = lanes.lane(l).map(|i| x[i].widen()).collect();
     if j < cols - cols % group {
-        let only = |i: usize, k: usize| vec![if k == 0 { rows[i] } else { T::W::zero() }];
-        multi_row_sum(rows.len(), 1, &only).swap_remove(0)[0]
+        let only = |i: usize, k: usize| [if k == 0 { rows[i] } else { T::W::zero() }];
+        multi_row_sum(rows.len(), &only)[0][0]
     } else {
-        row_sum(rows.len(), 1, &|i| vec![rows[i]])[0]
+        row_sum(rows.len(), &|i| [rows[i]])[0]
     }
 }
 
-/// PyTorch's `row_sum`: `size` items (vectors of `width` lanes) summed with four interleaved
+/// PyTorch's `row_sum`: `size` items (vectors of `N` lanes) summed with four interleaved
 /// accumulators (`multi_row_sum`), the leftover items onto the first, then the four added.
-fn row_sum<W: Arith>(size: usize, width: usize, item: &dyn Fn(usize) -> Vec<W>) -> Vec<W> {
+fn row_sum<W: Arith, const N: usize>(size: usize, item: &impl Fn(usize) -> [W; N]) -> [W; N] {
     const ILP: usize = 4;
     let size_ilp = size / ILP;
-    let mut partial = multi_row_sum(size_ilp, width, &|i, k| item(i * ILP + k));
+    let mut partial = multi_row_sum(size_ilp, &|i, k| item(i * ILP + k));
     for i in size_ilp * ILP..size {
         add_into(&mut partial[0], &item(i));
     }
-    let mut first = partial[0].clone();
+    let mut first = partial[0];
     for p in &partial[1..] {
         add_into(&mut first, p);
     }
     first
 }
 
-fn add_into<W: Arith>(acc: &mut [W], v: &[W]) {
+#[inline(always)]
+fn add_into<W: Arith, const N: usize>(acc: &mut [W; N], v: &[W; N]) {
     for (a, &b) in acc.iter_mut().zip(v) {
         *a = W::add(*a, b);
     }
 }
 
-/// PyTorch's `multi_row_sum` with four rows (the interleaved accumulators) and four levels.
-fn multi_row_sum<W: Arith>(
+/// PyTorch's `multi_row_sum` with four rows (the interleaved accumulators) and four levels,
+/// each item a vector of `N` lanes.
+fn multi_row_sum<W: Arith, const N: usize>(
     size: usize,
-    width: usize,
-    item: &dyn Fn(usize, usize) -> Vec<W>,
-) -> Vec<Vec<W>> {
+    item: &impl Fn(usize, usize) -> [W; N],
+) -> [[W; N]; 4] {
     const LEVELS: usize = 4;
     const ROWS: usize = 4;
     let ceil_log2 = if size <= 1 {
@@ -371,7 +378,7 @@ fn multi_row_sum<W: Arith>(
     let level_power = (ceil_log2 / LEVELS).max(4);
     let level_step = 1usize << level_power;
     let level_mask = level_step - 1;
-    let mut acc = vec![vec![vec![W::zero(); width]; ROWS]; LEVELS];
+    let mut acc = [[[W::zero(); N]; ROWS]; LEVELS];
     let mut i = 0;
     while i + level_step <= size {
         for _ in 0..level_step {
@@ -384,7 +391,7 @@ fn multi_row_sum<W: Arith>(
             let (below, above) = acc.split_at_mut(j);
             for (lower, upper) in below[j - 1].iter_mut().zip(above[0].iter_mut()) {
                 add_into(upper, lower);
-                lower.iter_mut().for_each(|v| *v = W::zero());
+                *lower = [W::zero(); N];
             }
             if i & (level_mask << (j * level_power)) != 0 {
                 break;
@@ -403,5 +410,5 @@ fn multi_row_sum<W: Arith>(
             add_into(&mut first[0][k], &level[k]);
         }
     }
-    acc.swap_remove(0)
+    acc[0]
 }

@@ -36,6 +36,7 @@ pub(crate) fn table(p: &RulePolicy) -> Vec<u8> {
                     operands,
                     out: None,
                     dtype: None,
+                    form: p.form,
                 };
                 if let Ok(plan) = p.resolve_call(&call, &mut Trace::new(false)) {
                     fast[(op.index() * n + a.index()) * n + b.index()] =

@@ -9,10 +9,12 @@
 //! - [`rules`]: `[[rules]]`, the corner rules;
 //! - [`out`]: `[out]`, casting into `out`;
 //! - [`kernel`]: `[kernel]`, the named element semantics;
+//! - [`forms`]: `[forms.NAME]`, each entry point as a policy of its own;
 //! - [`fast`]: the dense table of every op over two strong tensors, resolved once.
 
 mod combine;
 mod fast;
+mod forms;
 mod kernel;
 mod nodes;
 mod operands;
@@ -38,7 +40,7 @@ use super::RulePolicy;
 /// ```
 pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
     let ctx = Ctx { file, src };
-    let spec: spec::PolicySpec = toml::from_str(src).map_err(|e| {
+    let mut spec: spec::PolicySpec = toml::from_str(src).map_err(|e| {
         if e.message().starts_with("missing field") {
             if let Some(all) = required::missing(&ctx) {
                 return all;
@@ -54,6 +56,8 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
     let range = operands::range(&ctx, &spec.literal_range)?;
     let ops = ops::ops(&ctx, &spec, &dt, &graph)?;
     let rules = rules::rules(&ctx, &spec, &dt, &graph)?;
+    let form_specs = std::mem::take(&mut spec.forms);
+    let form_rules = forms::form_rules(&ctx, &form_specs, &dt, &graph)?;
     let out = out::out(&ctx, &spec.out)?;
     let (semantics, semantics_source) = kernel::kernel(&ctx, spec.kernel.as_ref())?;
     let mut p = RulePolicy {
@@ -82,8 +86,11 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
         semantics,
         semantics_source,
         fast: Vec::new(),
+        form: crate::op::Form::Operator,
+        forms: Vec::new(),
     };
     p.fast = fast::table(&p);
+    p.forms = forms::variants(&ctx, &p, form_rules)?;
     Ok(p)
 }
 

@@ -22,7 +22,12 @@ pub(crate) fn rules(
     spec.rules.iter().map(|r| rule(ctx, r, dt, g)).collect()
 }
 
-fn rule(ctx: &Ctx, r: &RuleSpec, dt: &Dtypes, g: &Graph) -> Result<CornerRule, PromoteError> {
+pub(crate) fn rule(
+    ctx: &Ctx,
+    r: &RuleSpec,
+    dt: &Dtypes,
+    g: &Graph,
+) -> Result<CornerRule, PromoteError> {
     let mut ops = vec![false; crate::Op::all().len()];
     for op in op_targets(ctx, &r.ops)? {
         ops[op.index()] = true;
@@ -46,7 +51,9 @@ fn rule(ctx: &Ctx, r: &RuleSpec, dt: &Dtypes, g: &Graph) -> Result<CornerRule, P
         "join" => Then::Join,
         "out" => Then::Out,
         "compute" => Then::Compute,
+        "swapped" => Then::Swapped,
         "convert_first" => Then::ConvertFirst,
+        "convert_second" => Then::ConvertSecond,
         x => match ErrorKind::parse(x) {
             Some(k) => Then::Error(k),
             None => Then::DType(dt.target(ctx, &r.then)?),
@@ -58,7 +65,7 @@ fn rule(ctx: &Ctx, r: &RuleSpec, dt: &Dtypes, g: &Graph) -> Result<CornerRule, P
             "`accept` needs a promoted dtype: use it at promoted or computed",
         ));
     }
-    let (convert, literal) = convert_first(ctx, r, at, then, g)?;
+    let (convert, literal) = conversion(ctx, r, at, then, g)?;
     Ok(CornerRule {
         ops,
         at,
@@ -78,49 +85,69 @@ fn rule(ctx: &Ctx, r: &RuleSpec, dt: &Dtypes, g: &Graph) -> Result<CornerRule, P
         then,
         convert,
         literal,
+        saturate: r.saturate,
         source: r.source.clone(),
     })
 }
 
-/// A `convert_first` rule's parts (`convert`, `literal`), checked: at `arguments`, on a first
-/// operand that is a literal, and only with `then = "convert_first"`.
+/// A conversion rule's parts (`convert`, `literal`), checked: at `arguments`, on an operand
+/// that is a literal (the first for `convert_first`, the second for `convert_second`), and
+/// only with one of those `then`s.
 #[allow(clippy::type_complexity)]
-fn convert_first(
+fn conversion(
     ctx: &Ctx,
     r: &RuleSpec,
     at: Stage,
     then: Then,
     g: &Graph,
 ) -> Result<([Vec<DType>; 4], [Option<Vec<usize>>; 4]), PromoteError> {
-    if at != Stage::Arguments && then == Then::ConvertFirst {
+    let (which, operand) = match then {
+        Then::ConvertFirst => ("convert_first", &r.first),
+        Then::ConvertSecond => ("convert_second", &r.second),
+        _ => ("", &None),
+    };
+    let converts = !which.is_empty();
+    if at != Stage::Arguments && converts {
         return Err(ctx.err(
             r.then.span(),
-            "`convert_first` converts a literal before anything else: use it at arguments",
+            format!("`{which}` converts a literal before anything else: use it at arguments"),
         ));
     }
-    let literal_first = r
-        .first
+    let on_literal = operand
         .as_ref()
         .is_some_and(|m| !m.class.is_empty() && m.class.iter().all(|c| c.get_ref() == "literal"));
-    if then == Then::ConvertFirst && !literal_first {
+    if converts && !on_literal {
+        let side = if then == Then::ConvertFirst {
+            "first"
+        } else {
+            "second"
+        };
         return Err(ctx.err(
             r.then.span(),
-            "`convert_first` converts a Python literal: add `first = { class = [\"literal\"] }`",
+            format!(
+                "`{which}` converts a Python literal: add `{side} = {{ class = [\"literal\"] }}`"
+            ),
         ));
     }
     let convert = convert(ctx, r)?;
-    if (then == Then::ConvertFirst) != convert.iter().any(|c| !c.is_empty()) {
+    if converts != convert.iter().any(|c| !c.is_empty()) {
         return Err(ctx.err(
             r.then.span(),
-            "`then = \"convert_first\"` and `convert = { KIND = DTYPE, ... }` go together",
+            "`then = \"convert_first\"` (or `convert_second`) and `convert = { KIND = DTYPE, ... }` go together",
+        ));
+    }
+    if r.saturate && !converts {
+        return Err(ctx.err(
+            r.then.span(),
+            "`saturate` goes with `then = \"convert_first\"` or `convert_second`",
         ));
     }
     let mut literal: [Option<Vec<usize>>; 4] = Default::default();
     for (k, v) in &r.literal {
-        if then != Then::ConvertFirst {
+        if !converts {
             return Err(ctx.err(
                 v.span(),
-                "a rule's `literal` goes with `then = \"convert_first\"`",
+                "a rule's `literal` goes with `then = \"convert_first\"` or `convert_second`",
             ));
         }
         let (kind, nodes) = literal_entry(ctx, g, k, v)?;

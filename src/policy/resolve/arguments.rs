@@ -6,7 +6,7 @@
 use crate::dtype::DType;
 use crate::error::PromoteError;
 use crate::op::Call;
-use crate::operand::Operand;
+use crate::operand::{Literal, Operand};
 use crate::plan::Step;
 
 use super::super::compiled::OpRule;
@@ -55,8 +55,12 @@ impl RulePolicy {
             steps,
         };
         if let Some(c) = self.corner(&r, Stage::Arguments, None, None, false) {
-            if c.then == Then::ConvertFirst {
-                let converted = self.convert_first(call, c, r.steps)?;
+            if let Some(at) = match c.then {
+                Then::ConvertFirst => Some(0),
+                Then::ConvertSecond => Some(1),
+                _ => None,
+            } {
+                let converted = self.convert_literal(call, c, at, r.steps)?;
                 return self
                     .resolve_entering(&converted, r.steps, Some(&c.literal))
                     .map(Flow::Decided);
@@ -68,44 +72,56 @@ impl RulePolicy {
         Ok(Flow::Next(Entered(r)))
     }
 
-    /// `then = "convert_first"`: the call with its first operand, a Python literal, converted
-    /// alone into a 0-d tensor of the first of the rule's `convert` dtypes for its kind that
-    /// holds its value (none holds it: an overflow).
-    fn convert_first(
+    /// `then = "convert_first"` / `"convert_second"`: the call with its operand `at`, a Python
+    /// literal, converted alone into a 0-d tensor of the first of the rule's `convert` dtypes
+    /// for its kind that holds its value (none holds it: an overflow; with `saturate`, a float
+    /// becomes ±inf of the last).
+    fn convert_literal(
         &self,
         call: &Call,
         c: &CornerRule,
+        at: usize,
         steps: &mut Trace,
     ) -> Result<Call, PromoteError> {
-        let Some(l) = call.operands.first().and_then(|o| o.literal()).cloned() else {
+        let Some(l) = call.operands.get(at).and_then(|o| o.literal()).cloned() else {
             return Err(PromoteError::invalid(format!(
-                "{}: a convert_first rule matched a call whose first operand is not a Python literal; give the rule `first = {{ class = [\"literal\"] }}`",
-                self.name
+                "{}: a conversion rule matched a call whose operand {} is not a Python literal; give the rule `{} = {{ class = [\"literal\"] }}`",
+                self.name,
+                at + 1,
+                if at == 0 { "first" } else { "second" }
             )));
         };
         let dtypes = &c.convert[l.kind() as usize];
-        let Some(&dtype) = dtypes.iter().find(|&&d| value_fits(&l, d)) else {
-            return Err(PromoteError::Overflow {
-                policy: self.name.clone(),
-                op: call.op.name().into(),
-                literal_kind: l.kind().name().into(),
-                value: l.to_string(),
-                dtype: format!("{} ({})", dtypes.last().map_or("", |d| d.name()), c.source),
-            });
+        let fitting = dtypes.iter().find(|&&d| value_fits(&l, d));
+        let (dtype, value) = match (fitting, dtypes.last()) {
+            (Some(&d), _) => (d, l.clone()),
+            (None, Some(&d)) if c.saturate && matches!(l, Literal::Float(_)) => {
+                (d, Literal::Float(l.to_complex().0.signum() * f64::INFINITY))
+            }
+            _ => {
+                return Err(PromoteError::Overflow {
+                    policy: self.name.clone(),
+                    op: call.op.name().into(),
+                    literal_kind: l.kind().name().into(),
+                    value: l.to_string(),
+                    dtype: format!("{} ({})", dtypes.last().map_or("", |d| d.name()), c.source),
+                })
+            }
         };
         steps.note(|| Step::Corner {
             detail: format!(
-                "{}: the first Python scalar {l} is converted alone, to a 0-d {dtype} tensor",
-                call.op
+                "{}: the Python scalar {l} (operand {}) is converted alone, to a 0-d {dtype} tensor holding {value}",
+                call.op,
+                at + 1
             ),
             source: c.source.clone(),
         });
         let mut operands = call.operands.clone();
-        operands[0] = Operand::Tensor {
+        operands[at] = Operand::Tensor {
             dtype,
             weak: false,
             zero_dim: true,
-            value: Some(l),
+            value: Some(value),
         };
         Ok(Call {
             operands,

@@ -43,7 +43,16 @@ impl RulePolicy {
             Then::Second => (ins[ins.len() - 1].dtype, false),
             Then::Out => (call.out.unwrap_or(ins[0].dtype), false),
             Then::Compute => (compute.unwrap_or(ins[0].dtype), false),
-            Then::Accept | Then::Join | Then::ConvertFirst => return None,
+            Then::Accept | Then::Join | Then::ConvertFirst | Then::ConvertSecond => return None,
+            Then::Swapped => {
+                let mut swapped = call.clone();
+                swapped.operands.reverse();
+                r.steps.note(|| Step::Corner {
+                    detail: format!("{} answers as {swapped}", call.op),
+                    source: c.source.clone(),
+                });
+                return Some(self.resolve_call(&swapped, r.steps));
+            }
         };
         Some(self.decided(call, ins, c, d, c.weak_result.unwrap_or(w), r.steps))
     }

@@ -148,6 +148,19 @@ impl RulePolicy {
         call: &'a Call,
         trace: &'a mut Trace,
     ) -> Result<Plan, PromoteError> {
+        if call.form != self.form {
+            let p = self.for_form(call.form)?;
+            if !std::ptr::eq(p, self) {
+                trace.note(|| Step::Corner {
+                    detail: format!(
+                        "{} is called through the `{}` entry point: its [forms.{}] rules come first",
+                        call.op, call.form, call.form
+                    ),
+                    source: self.form_source(call.form).unwrap_or_default().to_string(),
+                });
+                return p.resolve_call(call, trace);
+            }
+        }
         if !call.op.info().parts.is_empty() {
             return self.resolve_parts(call, trace);
         }

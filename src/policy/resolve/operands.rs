@@ -33,6 +33,7 @@ impl RulePolicy {
                 operands: r.call.operands.clone(),
                 out: None,
                 dtype: r.call.dtype,
+                form: r.call.form,
             });
         }
         self.check_ranges(

@@ -1,0 +1,202 @@
+//! Unary ops on 8- and 16-bit operands as a table lookup.
+//!
+//! An operand of `bool`, `int8`, `uint8`, `int16`, `uint16`, `float16` or `bfloat16` has at
+//! most 65,536 distinct bit patterns. For a long enough array the op is run once over every
+//! pattern, through the very path it would take element by element (the same casts, element
+//! function and rounding), and each element of the array is then looked up in that table by
+//! its bits. The values are the same by construction; only the work differs: `exp` of float16
+//! is a libm call per pattern instead of per element, then a gather at memory speed.
+//!
+//! A unary op is a function of its element alone, so the table is exact; should the op refuse
+//! some pattern (a value error), the table is not used and the array runs the direct path,
+//! which reports what the data really holds.
+//!
+//! ```
+//! use promote::kernel::{execute, Array, Semantics};
+//! use promote::{builtin, Call, DType, Op, Operand, Policy};
+//! let numpy = builtin("numpy").unwrap();
+//! let call = Call::new(Op::parse("exp").unwrap(), vec![Operand::tensor(DType::Float16)], None);
+//! let plan = numpy.resolve(&call.unwrap()).unwrap();
+//! let x: Vec<half::f16> = (0..300_000).map(|i| half::f16::from_f32((i % 50) as f32 / 10.0)).collect();
+//! let y = execute(&plan, &[Array::from(x.clone()).view()], &Semantics::NUMPY).unwrap();
+//! let Array::Float16(y) = y else { unreachable!() };
+//! assert_eq!(y[7], half::f16::from_f32(x[7].to_f32().exp())); // exp(0.7) rounded once to f16
+//! ```
+
+use half::{bf16, f16};
+use rayon::prelude::*;
+
+use crate::kernel::array::{Array, Element, View, ViewMut};
+use crate::kernel::compute::KernelError;
+use crate::with_dtype;
+
+/// An operand type whose every value is one of at most 65,536 bit patterns, each named by an
+/// index into the table.
+trait Pattern: Element {
+    /// Every value of the type, in index order.
+    fn all() -> Vec<Self>;
+    /// The index of this value's bit pattern.
+    fn index(self) -> usize;
+}
+
+macro_rules! pattern {
+    ($($t:ty, $bits:ty, |$b:ident| $from:expr, |$v:ident| $to:expr);* $(;)?) => {$(
+        impl Pattern for $t {
+            fn all() -> Vec<Self> {
+                (0..=<$bits>::MAX).map(|$b: $bits| $from).collect()
+            }
+            #[inline(always)]
+            fn index(self) -> usize {
+                let $v = self;
+                $to as usize
+            }
+        }
+    )*};
+}
+
+pattern!(
+    u8, u8, |b| b, |v| v;
+    i8, u8, |b| b as i8, |v| v as u8;
+    u16, u16, |b| b, |v| v;
+    i16, u16, |b| b as i16, |v| v as u16;
+    f16, u16, |b| f16::from_bits(b), |v| v.to_bits();
+    bf16, u16, |b| bf16::from_bits(b), |v| v.to_bits();
+);
+
+impl Pattern for bool {
+    fn all() -> Vec<Self> {
+        vec![false, true]
+    }
+    #[inline(always)]
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// How many elements per table entry an array must have before the table pays: building it
+/// runs the op once per pattern, so four elements per pattern bound that cost by a quarter of
+/// the direct path's.
+const ELEMENTS_PER_ENTRY: usize = 4;
+
+/// Elements per parallel piece of the gather.
+const PIECE: usize = 1 << 16;
+
+/// Run a unary op by table lookup when the operand's type is narrow enough and the array long
+/// enough; `direct` is the op's element-by-element path, used to fill the table. `None` when the
+/// lookup does not take the call (the caller then runs `direct` on the array itself).
+pub(crate) fn unary(
+    x: View<'_>,
+    out: ViewMut<'_>,
+    direct: impl Fn(View<'_>, ViewMut<'_>) -> Result<(), KernelError>,
+) -> Option<Result<(), KernelError>> {
+    macro_rules! by_operand {
+        ($($variant:ident => $t:ty),*) => {
+            match x {
+                $(View::$variant(s) => lookup::<$t>(s, out, &direct),)*
+                _ => None,
+            }
+        };
+    }
+    by_operand!(Bool => bool, UInt8 => u8, Int8 => i8, UInt16 => u16, Int16 => i16,
+                Float16 => f16, BFloat16 => bf16)
+}
+
+fn lookup<I: Pattern>(
+    x: &[I],
+    out: ViewMut<'_>,
+    direct: &impl Fn(View<'_>, ViewMut<'_>) -> Result<(), KernelError>,
+) -> Option<Result<(), KernelError>> {
+    let patterns = I::all();
+    if x.len() < patterns.len() * ELEMENTS_PER_ENTRY || out.len() != x.len() {
+        return None;
+    }
+    let mut table = Array::zeros(out.dtype(), patterns.len());
+    // a pattern the op refuses may not be in the data: then the data decides, directly
+    direct(I::view(&patterns), table.view_mut()).ok()?;
+    with_dtype!(out.dtype(), O => gather::<I, O>(x, &table, out));
+    Some(Ok(()))
+}
+
+fn gather<I: Pattern, O: Element>(x: &[I], table: &Array, out: ViewMut<'_>) {
+    let table = O::slice(table.view()).expect("the table has the output's dtype");
+    let out = O::slice_mut(out).expect("dtype checked by the caller");
+    out.par_chunks_mut(PIECE)
+        .zip(x.par_chunks(PIECE))
+        .for_each(|(o, i)| {
+            for (d, &v) in o.iter_mut().zip(i) {
+                *d = table[v.index()];
+            }
+        });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn negate_or_refuse(x: View<'_>, out: ViewMut<'_>) -> Result<(), KernelError> {
+        let (x, o) = (i8::slice(x).unwrap(), i16::slice_mut(out).unwrap());
+        for (d, &v) in o.iter_mut().zip(x) {
+            if v == i8::MIN {
+                return Err(KernelError::DivisionByZero);
+            }
+            *d = -(v as i16);
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn every_pattern_has_its_own_index() {
+        for v in f16::all().into_iter().enumerate() {
+            assert_eq!(v.1.index(), v.0);
+        }
+        assert_eq!(i8::all()[255], -1);
+        assert_eq!(bool::all().len(), 2);
+    }
+
+    #[test]
+    fn a_long_array_is_looked_up_and_a_short_one_is_not() {
+        let long: Vec<i8> = (0..2000).map(|i| (i % 100) as i8 - 50).collect();
+        let mut got = vec![0i16; long.len()];
+        let taken = unary(i8::view(&long), i16::view_mut(&mut got), |_, _| Ok(()));
+        assert!(
+            taken.is_some(),
+            "2000 int8 elements take the 256-entry table"
+        );
+        let taken = unary(
+            i8::view(&long[..100]),
+            i16::view_mut(&mut got[..100]),
+            negate_or_refuse,
+        );
+        assert!(taken.is_none(), "100 elements do not pay for the table");
+    }
+
+    #[test]
+    fn a_refused_pattern_leaves_the_data_to_decide() {
+        // i8::MIN is refused while filling the table: the lookup steps aside
+        let long: Vec<i8> = (0..2000).map(|i| (i % 100) as i8 - 50).collect();
+        let mut got = vec![0i16; long.len()];
+        assert!(unary(i8::view(&long), i16::view_mut(&mut got), negate_or_refuse).is_none());
+    }
+
+    #[test]
+    fn the_lookup_gives_the_direct_values() {
+        let long: Vec<i8> = (0..5000).map(|i| (i * 7 % 256) as u8 as i8).collect();
+        let direct = |x: View<'_>, out: ViewMut<'_>| {
+            let (x, o) = (i8::slice(x).unwrap(), f16::slice_mut(out).unwrap());
+            for (d, &v) in o.iter_mut().zip(x) {
+                *d = f16::from_f32((v as f32).abs().sqrt());
+            }
+            Ok(())
+        };
+        let mut want = vec![f16::ZERO; long.len()];
+        direct(i8::view(&long), f16::view_mut(&mut want)).unwrap();
+        let mut got = vec![f16::ZERO; long.len()];
+        unary(i8::view(&long), f16::view_mut(&mut got), direct)
+            .unwrap()
+            .unwrap();
+        assert!(got
+            .iter()
+            .zip(&want)
+            .all(|(a, b)| a.to_bits() == b.to_bits()));
+    }
+}
