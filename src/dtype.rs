@@ -31,6 +31,14 @@ use crate::kernel::narrow::format::{self as narrow, Format, FORMATS};
 
 /// A dtype: the element type of a tensor, named as NumPy (or ml_dtypes) names it. A small id
 /// into the registry ([`DType::ALL`]).
+///
+/// ```
+/// use promote::DType;
+/// let d: DType = "float8_e4m3fn".parse().unwrap();
+/// assert_eq!(d, DType::FLOAT8_E4M3FN);
+/// assert!(!d.is_classic() && DType::Float32.is_classic());
+/// assert_eq!(DType::Int16.to_string(), "int16");
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct DType(u8);
 
@@ -89,6 +97,12 @@ impl Kind {
 }
 
 /// One classic dtype of the registry: everything [`DType`] answers about it.
+///
+/// ```
+/// use promote::dtype::CLASSIC;
+/// assert_eq!(CLASSIC.len(), promote::DType::classic().count());
+/// assert!(CLASSIC.iter().any(|c| c.name == "bfloat16" && c.short_name == "bf16"));
+/// ```
 #[derive(Debug)]
 pub struct Classic {
     /// NumPy's canonical name.
@@ -405,16 +419,33 @@ impl DType {
     }
 
     /// The dtype at position `index` of [`DType::ALL`], if there is one.
+    ///
+    /// ```
+    /// use promote::DType;
+    /// assert_eq!(DType::from_index(DType::Int8.index()), Some(DType::Int8));
+    /// assert_eq!(DType::from_index(DType::COUNT), None);
+    /// ```
     pub fn from_index(index: usize) -> Option<DType> {
         (index < DType::COUNT).then_some(DType(index as u8))
     }
 
     /// The classic dtypes (bool, the integers, bfloat16 to float64, complex64, complex128).
+    ///
+    /// ```
+    /// use promote::DType;
+    /// assert_eq!(DType::classic().count(), 15);
+    /// assert!(DType::classic().all(|d| d.is_classic()));
+    /// ```
     pub fn classic() -> impl Iterator<Item = DType> {
         DType::ALL.into_iter().filter(|d| d.is_classic())
     }
 
     /// One of the classic dtypes (not a narrow one).
+    ///
+    /// ```
+    /// use promote::DType;
+    /// assert!(DType::Complex128.is_classic() && !DType::INT4.is_classic());
+    /// ```
     pub const fn is_classic(self) -> bool {
         self.index() < CLASSIC.len()
     }
@@ -437,6 +468,12 @@ impl DType {
     }
 
     /// The canonical name (NumPy's, or ml_dtypes' for the narrow dtypes).
+    ///
+    /// ```
+    /// use promote::DType;
+    /// assert_eq!(DType::BFloat16.name(), "bfloat16");
+    /// assert_eq!(DType::FLOAT8_E5M2.name(), "float8_e5m2");
+    /// ```
     pub fn name(self) -> &'static str {
         match self.entry() {
             Ok(c) => c.name,
@@ -473,6 +510,12 @@ impl DType {
     }
 
     /// The kind: bool, unsigned, signed, float or complex.
+    ///
+    /// ```
+    /// use promote::{DType, Kind};
+    /// assert_eq!(DType::Float16.kind(), Kind::Float);
+    /// assert_eq!(DType::INT4.kind(), Kind::Signed);
+    /// ```
     pub fn kind(self) -> Kind {
         match self.entry() {
             Ok(c) => c.kind,
@@ -487,6 +530,11 @@ impl DType {
 
     /// Size of one element in bits of information (bool counts as 8, as it is stored; int4
     /// is 4 though ml_dtypes stores it in a byte, see [`DType::itemsize`]).
+    ///
+    /// ```
+    /// use promote::DType;
+    /// assert_eq!((DType::BFloat16.bits(), DType::Bool.bits(), DType::INT4.bits()), (16, 8, 4));
+    /// ```
     pub fn bits(self) -> u32 {
         match self.entry() {
             Ok(c) => c.bits,
@@ -506,6 +554,12 @@ impl DType {
     }
 
     /// Exponent bits of a float (of a component, for complex; 0 for bool and integers).
+    ///
+    /// ```
+    /// use promote::DType;
+    /// assert_eq!((DType::Float32.exponent_bits(), DType::BFloat16.exponent_bits()), (8, 8));
+    /// assert_eq!(DType::Int32.exponent_bits(), 0);
+    /// ```
     pub fn exponent_bits(self) -> u32 {
         match self.entry() {
             Ok(c) => c.exponent_mantissa.0,
@@ -515,6 +569,11 @@ impl DType {
 
     /// Explicit mantissa bits of a float (of a component, for complex; 0 for bool, integers
     /// and float8_e8m0fnu).
+    ///
+    /// ```
+    /// use promote::DType;
+    /// assert_eq!((DType::Float16.mantissa_bits(), DType::Float64.mantissa_bits()), (10, 52));
+    /// ```
     pub fn mantissa_bits(self) -> u32 {
         match self.entry() {
             Ok(c) => c.exponent_mantissa.1,
@@ -524,11 +583,21 @@ impl DType {
 
     /// A float or complex dtype without infinities (the `fn`, `fnuz` and `e8m0fnu` formats,
     /// float6, float4).
+    ///
+    /// ```
+    /// use promote::DType;
+    /// assert!(DType::FLOAT8_E4M3FN.finite_only() && !DType::FLOAT8_E5M2.finite_only());
+    /// ```
     pub fn finite_only(self) -> bool {
         self.is_inexact() && !self.has_inf()
     }
 
     /// Whether some value of the dtype is NaN (false for integers, float6 and float4).
+    ///
+    /// ```
+    /// use promote::DType;
+    /// assert!(DType::Float32.has_nan() && !DType::Int8.has_nan());
+    /// ```
     pub fn has_nan(self) -> bool {
         match self.entry() {
             Ok(c) => c.exponent_mantissa.0 > 0,
@@ -537,6 +606,11 @@ impl DType {
     }
 
     /// Whether some value of the dtype is an infinity.
+    ///
+    /// ```
+    /// use promote::DType;
+    /// assert!(DType::FLOAT8_E5M2.has_inf() && !DType::FLOAT8_E4M3FN.has_inf());
+    /// ```
     pub fn has_inf(self) -> bool {
         match self.entry() {
             Ok(c) => c.exponent_mantissa.0 > 0,
@@ -545,33 +619,67 @@ impl DType {
     }
 
     /// Whether zero is unsigned (the `fnuz` formats, and float8_e8m0fnu, which has no zero).
+    ///
+    /// ```
+    /// use promote::DType;
+    /// assert!(DType::FLOAT8_E4M3FNUZ.unsigned_zero() && !DType::Float32.unsigned_zero());
+    /// ```
     pub fn unsigned_zero(self) -> bool {
         self.format()
             .is_some_and(|f| f.unsigned_zero || (f.kind == narrow::Kind::Float && !f.signed))
     }
 
     /// bool.
+    ///
+    /// ```
+    /// assert!(promote::DType::Bool.is_bool());
+    /// ```
     pub fn is_bool(self) -> bool {
         self == DType::Bool
     }
     /// Signed or unsigned integer (not bool).
+    ///
+    /// ```
+    /// use promote::DType;
+    /// assert!(DType::UInt64.is_integer() && !DType::Bool.is_integer());
+    /// ```
     pub fn is_integer(self) -> bool {
         matches!(self.kind(), Kind::Signed | Kind::Unsigned)
     }
     /// A signed integer, float or complex: a dtype that can hold -1 (float8_e8m0fnu, which
     /// cannot, counts as a float).
+    ///
+    /// ```
+    /// use promote::DType;
+    /// assert!(DType::Int8.is_signed() && DType::Float16.is_signed() && !DType::UInt8.is_signed());
+    /// ```
     pub fn is_signed(self) -> bool {
         matches!(self.kind(), Kind::Signed | Kind::Float | Kind::Complex)
     }
     /// A real floating-point dtype.
+    ///
+    /// ```
+    /// use promote::DType;
+    /// assert!(DType::BFloat16.is_floating_point() && !DType::Complex64.is_floating_point());
+    /// ```
     pub fn is_floating_point(self) -> bool {
         self.kind() == Kind::Float
     }
     /// A complex dtype.
+    ///
+    /// ```
+    /// use promote::DType;
+    /// assert!(DType::Complex64.is_complex() && !DType::Float64.is_complex());
+    /// ```
     pub fn is_complex(self) -> bool {
         self.kind() == Kind::Complex
     }
     /// A floating-point or complex dtype.
+    ///
+    /// ```
+    /// use promote::DType;
+    /// assert!(DType::Complex128.is_inexact() && DType::Float16.is_inexact() && !DType::Int64.is_inexact());
+    /// ```
     pub fn is_inexact(self) -> bool {
         matches!(self.kind(), Kind::Float | Kind::Complex)
     }
@@ -617,6 +725,12 @@ impl DType {
     }
 
     /// The complex dtype with this float's precision, where one of the classic dtypes is.
+    ///
+    /// ```
+    /// use promote::DType;
+    /// assert_eq!(DType::Float32.to_complex(), Some(DType::Complex64));
+    /// assert_eq!(DType::Float64.to_complex(), Some(DType::Complex128));
+    /// ```
     pub fn to_complex(self) -> Option<DType> {
         match self {
             DType::Float32 => Some(DType::Complex64),
@@ -628,6 +742,13 @@ impl DType {
 
     /// Every spelling [`FromStr`] accepts for this dtype, canonical name first (for the
     /// narrow dtypes, each framework's spelling without its module prefix).
+    ///
+    /// ```
+    /// use promote::DType;
+    /// for d in DType::ALL {
+    ///     assert!(d.aliases().iter().all(|a| DType::parse(a) == Ok(d)), "{d}");
+    /// }
+    /// ```
     pub fn aliases(self) -> &'static [&'static str] {
         match self.entry() {
             Ok(c) => c.aliases,

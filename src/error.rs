@@ -3,6 +3,13 @@
 use thiserror::Error;
 
 /// The five error kinds of the machine interface (`error` field of an answer).
+///
+/// ```
+/// use promote::{builtin, Call, ErrorKind, Policy};
+/// let torch = builtin("torch").unwrap();
+/// let e = torch.resolve(&"add uint16 int8".parse::<Call>().unwrap()).unwrap_err();
+/// assert_eq!(e.kind(), ErrorKind::NoPromotion);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorKind {
     /// The policy forbids implicit promotion between these operands.
@@ -35,6 +42,12 @@ impl ErrorKind {
     }
 
     /// Parse an answer's error name.
+    ///
+    /// ```
+    /// use promote::ErrorKind;
+    /// assert_eq!(ErrorKind::parse("overflow"), Some(ErrorKind::Overflow));
+    /// assert_eq!(ErrorKind::parse("no such kind"), None);
+    /// ```
     pub fn parse(s: &str) -> Option<ErrorKind> {
         Some(match s {
             "no_promotion" => ErrorKind::NoPromotion,
@@ -55,6 +68,13 @@ fn did_you_mean(s: &Option<String>) -> String {
 }
 
 /// Everything that can go wrong, with the fields a caller needs to act on it.
+///
+/// ```
+/// use promote::{Call, PromoteError};
+/// let e = "add int8 int9".parse::<Call>().unwrap_err();
+/// assert!(matches!(e, PromoteError::UnknownDType { .. }));
+/// assert!(e.to_string().contains("int8"), "{e}");
+/// ```
 #[derive(Clone, Debug, Error, PartialEq)]
 pub enum PromoteError {
     /// A dtype name no framework uses.
@@ -267,6 +287,13 @@ impl PromoteError {
     }
 
     /// An I/O failure on `what` (`stdout`, a file's path).
+    ///
+    /// ```
+    /// use promote::{ErrorKind, PromoteError};
+    /// let e = std::fs::read("/no/such/file").unwrap_err();
+    /// let e = PromoteError::io("/no/such/file", &e);
+    /// assert!(e.to_string().contains("/no/such/file"));
+    /// ```
     pub fn io(what: impl Into<String>, e: &std::io::Error) -> Self {
         PromoteError::Io {
             what: what.into(),

@@ -9,14 +9,14 @@
 //! holding it in memory.
 //!
 //! ```
-//! use promote::jsonl::{LineReader, Frame};
+//! use promote::jsonl::{serve, Framing};
 //! let input: &[u8] = b"{\"a\": 1}\r\n\xff\xfe\n   \nnext\n";
-//! let mut r = LineReader::new(input, 1 << 20);
-//! assert!(matches!(r.next_line().unwrap(), Some(Frame::Query("{\"a\": 1}"))));
-//! assert!(matches!(r.next_line().unwrap(), Some(Frame::Refused(_)))); // not UTF-8
-//! assert!(matches!(r.next_line().unwrap(), Some(Frame::Refused(_)))); // blank
-//! assert!(matches!(r.next_line().unwrap(), Some(Frame::Query("next"))));
-//! assert!(r.next_line().unwrap().is_none());
+//! let mut out = Vec::new();
+//! let framing = Framing { max_line_bytes: 1 << 20, flush_each: false };
+//! let answer = |q: &str, w: &mut Vec<u8>| std::io::Write::write_all(w, format!("query {q}").as_bytes());
+//! serve(input, &mut out, framing, answer, |_| "refused".to_string()).unwrap();
+//! // not UTF-8, then blank: each one refused line
+//! assert_eq!(String::from_utf8(out).unwrap(), "query {\"a\": 1}\nrefused\nrefused\nquery next\n");
 //! ```
 
 use std::io::{BufRead, Write};
@@ -32,7 +32,7 @@ const FLUSH_BEFORE_BYTES: usize = 64 * 1024;
 
 /// One line of input, framed.
 #[derive(Debug)]
-pub enum Frame<'a> {
+pub(crate) enum Frame<'a> {
     /// A line to answer (without its `\n` or `\r\n`).
     Query(&'a str),
     /// A line that gets an `invalid` answer without being parsed: blank, not UTF-8, too long.
@@ -40,7 +40,7 @@ pub enum Frame<'a> {
 }
 
 /// Reads lines of bytes, with a cap on a line's size.
-pub struct LineReader<R> {
+pub(crate) struct LineReader<R> {
     input: R,
     line: Vec<u8>,
     max_line_bytes: usize,
@@ -48,7 +48,7 @@ pub struct LineReader<R> {
 
 impl<R: BufRead> LineReader<R> {
     /// A reader refusing lines longer than `max_line_bytes` (not counting the line end).
-    pub fn new(input: R, max_line_bytes: usize) -> Self {
+    pub(crate) fn new(input: R, max_line_bytes: usize) -> Self {
         LineReader {
             input,
             line: Vec::new(),
@@ -57,7 +57,7 @@ impl<R: BufRead> LineReader<R> {
     }
 
     /// The next line, `None` at the end of input; `Err` only when reading itself fails.
-    pub fn next_line(&mut self) -> std::io::Result<Option<Frame<'_>>> {
+    pub(crate) fn next_line(&mut self) -> std::io::Result<Option<Frame<'_>>> {
         self.line.clear();
         let Some(length) = self.read_raw()? else {
             return Ok(None);
@@ -69,7 +69,10 @@ impl<R: BufRead> LineReader<R> {
     /// `stream_above` bytes of it have been read without reaching its end, the line as a
     /// [`LineStream`] (the bytes read so far, then the rest of the line from the input) that a
     /// parser reads without the line ever being held whole.
-    pub fn next_streamed(&mut self, stream_above: usize) -> std::io::Result<Option<Line<'_, R>>> {
+    pub(crate) fn next_streamed(
+        &mut self,
+        stream_above: usize,
+    ) -> std::io::Result<Option<Line<'_, R>>> {
         self.line.clear();
         let (read, more) = self.read_prefix(stream_above.min(self.max_line_bytes))?;
         if !read {
@@ -204,7 +207,7 @@ fn blank() -> PromoteError {
 }
 
 /// One line of input: held whole, or to be read as a stream.
-pub enum Line<'a, R> {
+pub(crate) enum Line<'a, R> {
     /// A line held whole, framed as [`LineReader::next_line`] frames it.
     Whole(Frame<'a>),
     /// A long line, read through [`LineStream`].
@@ -215,7 +218,7 @@ pub enum Line<'a, R> {
 /// the way exactly as a line held whole is framed: UTF-8, not blank, not over the cap. A read
 /// fails at the first byte that is not UTF-8 or over the cap, which stops a parser there;
 /// [`LineStream::finish`] skips the rest of the line and says how it is framed.
-pub struct LineStream<'a, R> {
+pub(crate) struct LineStream<'a, R> {
     prefix: &'a [u8],
     input: &'a mut R,
     max_line_bytes: usize,
@@ -242,7 +245,7 @@ impl<'a, R: BufRead> LineStream<'a, R> {
 
     /// Skip the rest of the line; the refusal the line gets if it is not a query (over the
     /// cap, not UTF-8, blank), which takes the place of whatever the parser made of it.
-    pub fn finish(mut self) -> std::io::Result<Option<PromoteError>> {
+    pub(crate) fn finish(mut self) -> std::io::Result<Option<PromoteError>> {
         while self.advance(None)? > 0 {}
         if self.length > self.max_line_bytes {
             return Ok(Some(too_long(self.length, self.max_line_bytes)));
@@ -442,6 +445,12 @@ fn utf8_width(first: u8) -> usize {
 }
 
 /// How a stream is framed: the line cap and when answers are flushed.
+///
+/// ```
+/// use promote::jsonl::Framing;
+/// let f = Framing { max_line_bytes: 1024, flush_each: true };
+/// assert_eq!(f.max_line_bytes, 1024);
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Framing {
     /// Lines longer than this many bytes get an `invalid` answer.
@@ -453,6 +462,11 @@ pub struct Framing {
 
 impl Framing {
     /// The framing for standard input: flush each answer unless stdin is a regular file.
+    ///
+    /// ```
+    /// let f = promote::jsonl::Framing::for_stdin(1 << 20);
+    /// assert_eq!(f.max_line_bytes, 1 << 20);
+    /// ```
     pub fn for_stdin(max_line_bytes: usize) -> Framing {
         Framing {
             max_line_bytes,
@@ -462,7 +476,7 @@ impl Framing {
 }
 
 /// Whether standard input is a regular file (not a pipe, a terminal or a socket).
-pub fn stdin_is_regular_file() -> bool {
+pub(crate) fn stdin_is_regular_file() -> bool {
     #[cfg(unix)]
     {
         use std::os::fd::AsFd;
@@ -483,6 +497,19 @@ pub fn stdin_is_regular_file() -> bool {
 /// Answer every line of `input` on `out`: `answer` writes the answer to a query line (without
 /// the line end), `refused` the answer to a line refused by the framing. Fails only when
 /// reading or writing fails ([`PromoteError::Io`]).
+///
+/// ```
+/// use promote::jsonl::{serve, Framing};
+/// use promote::{builtin, query};
+/// let torch = builtin("torch").unwrap();
+/// let input: &[u8] = b"{\"op\": \"add\", \"operands\": [{\"dtype\": \"int8\"}, {\"dtype\": \"uint8\"}]}\n\n";
+/// let mut out = Vec::new();
+/// let framing = Framing { max_line_bytes: 1 << 20, flush_each: false };
+/// let answer = |q: &str, w: &mut Vec<u8>| std::io::Write::write_all(w, query::answer_line(&*torch, q).as_bytes());
+/// serve(input, &mut out, framing, answer, |e| format!("refused: {e}")).unwrap();
+/// let out = String::from_utf8(out).unwrap();
+/// assert!(out.starts_with("{\"dtype\":\"int16\",\"weak\":false}\nrefused: "));
+/// ```
 pub fn serve<R: BufRead, W: Write>(
     input: R,
     out: &mut W,

@@ -1,3 +1,3 @@
 fn main() {
-    std::process::exit(promote::cli::main());
+    std::process::exit(promote::cli::run(std::env::args_os()));
 }

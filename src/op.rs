@@ -77,26 +77,54 @@ core_ops! {
 
 impl Op {
     /// Every op: the catalogue's, then those policy files added.
+    ///
+    /// ```
+    /// use promote::Op;
+    /// let all = Op::all();
+    /// assert!(all.contains(&Op::parse("add").unwrap()));
+    /// assert_eq!(all[3].index(), 3);
+    /// ```
     pub fn all() -> Vec<Op> {
         registry::all()
     }
 
     /// The op's entry in the registry.
+    ///
+    /// ```
+    /// let sum = promote::Op::parse("sum").unwrap();
+    /// assert_eq!(sum.info().name, "sum");
+    /// assert!(sum.info().parts.is_empty());
+    /// ```
     pub fn info(self) -> &'static OpInfo {
         registry::info(self)
     }
 
     /// The op's position in the registry (dense: 0 up to the number of ops).
+    ///
+    /// ```
+    /// use promote::Op;
+    /// assert_eq!(Op::all()[Op::Add.index()], Op::Add);
+    /// ```
     pub fn index(self) -> usize {
         self.0 as usize
     }
 
     /// The op's name (`floor_divide`, `sqrt`, ...).
+    ///
+    /// ```
+    /// assert_eq!(promote::Op::parse("abs").unwrap().name(), "absolute");
+    /// ```
     pub fn name(self) -> &'static str {
         self.info().name
     }
 
     /// How many operands it takes.
+    ///
+    /// ```
+    /// use promote::Op;
+    /// assert_eq!(Op::Add.arity(), 2);
+    /// assert_eq!(Op::parse("sqrt").unwrap().arity(), 1);
+    /// ```
     pub fn arity(self) -> usize {
         self.info().form.operands()
     }
@@ -107,16 +135,30 @@ impl Op {
     }
 
     /// Unary, binary, reduction, ternary or variadic.
+    ///
+    /// ```
+    /// use promote::{Op, OpForm};
+    /// assert_eq!(Op::parse("sum").unwrap().form(), OpForm::Reduction);
+    /// ```
     pub fn form(self) -> OpForm {
         self.info().form
     }
 
     /// The op class policies attach rules to by default (`arithmetic`, `unary_float`, ...).
+    ///
+    /// ```
+    /// assert_eq!(promote::Op::Add.class(), "arithmetic");
+    /// ```
     pub fn class(self) -> &'static str {
         self.info().class
     }
 
     /// The same as [`Op::class`] (the version-1 word: `arithmetic`, `comparison`, ...).
+    ///
+    /// ```
+    /// use promote::Op;
+    /// assert_eq!(Op::Add.group(), Op::Add.class());
+    /// ```
     pub fn group(self) -> &'static str {
         self.class()
     }
@@ -183,6 +225,13 @@ pub struct Call {
 
 impl Call {
     /// A call, checked for the op's arity.
+    ///
+    /// ```
+    /// use promote::{Call, DType, Op, Operand};
+    /// let c = Call::new(Op::Add, vec![Operand::tensor(DType::Int8), Operand::tensor(DType::UInt8)], None).unwrap();
+    /// assert_eq!(c.to_string(), "add int8 uint8");
+    /// assert!(Call::new(Op::Add, vec![Operand::tensor(DType::Int8)], None).is_err());
+    /// ```
     pub fn new(op: Op, operands: Vec<Operand>, out: Option<DType>) -> Result<Call, PromoteError> {
         if !op.accepts(operands.len()) {
             return Err(arity_error(op, operands.len()));

@@ -26,6 +26,13 @@ use crate::error::PromoteError;
 
 /// A Python int of any size: exact within ±2^127, and beyond that its sign and an
 /// approximate magnitude (enough to decide "fits or overflows" for every dtype).
+///
+/// ```
+/// use promote::operand::PyInt;
+/// let big = PyInt::parse("340282366920938463463374607431768211456").unwrap();
+/// assert_eq!(big.exact(), None);
+/// assert!(big.to_f64() > 3.4e38);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct PyInt {
     exact: Option<i128>,
@@ -69,14 +76,26 @@ impl PyInt {
     }
 
     /// The value, where it fits an `i128`.
+    ///
+    /// ```
+    /// assert_eq!(promote::operand::PyInt::parse("-7").unwrap().exact(), Some(-7));
+    /// ```
     pub fn exact(&self) -> Option<i128> {
         self.exact
     }
     /// Below zero.
+    ///
+    /// ```
+    /// assert!(promote::operand::PyInt::parse("-7").unwrap().is_negative());
+    /// ```
     pub fn is_negative(&self) -> bool {
         self.negative
     }
     /// The nearest `f64` (may be infinite for ints beyond 1e308, as Python's `float(i)` overflows).
+    ///
+    /// ```
+    /// assert_eq!(promote::operand::PyInt::parse("1_000").unwrap().to_f64(), 1000.0);
+    /// ```
     pub fn to_f64(&self) -> f64 {
         self.approx
     }
@@ -103,6 +122,12 @@ impl fmt::Display for PyInt {
 }
 
 /// A Python literal: `bool`, `int`, `float` or `complex`.
+///
+/// ```
+/// use promote::Literal;
+/// assert_eq!(Literal::parse("True"), Some(Literal::Bool(true)));
+/// assert_eq!(Literal::parse("(1+2j)"), Some(Literal::Complex(1.0, 2.0)));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum Literal {
     /// `True` or `False`.
@@ -116,6 +141,11 @@ pub enum Literal {
 }
 
 /// The four kinds of Python literal.
+///
+/// ```
+/// use promote::{operand::LiteralKind, Literal};
+/// assert_eq!(Literal::parse("1.5").unwrap().kind(), LiteralKind::Float);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum LiteralKind {
     /// `bool`.
@@ -130,6 +160,10 @@ pub enum LiteralKind {
 
 impl LiteralKind {
     /// `bool`, `int`, `float`, `complex`.
+    ///
+    /// ```
+    /// assert_eq!(promote::operand::LiteralKind::Float.name(), "float");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             LiteralKind::Bool => "bool",
@@ -139,6 +173,11 @@ impl LiteralKind {
         }
     }
     /// The dtype kind rank this literal kind compares as (bool 0, int 1, float 2, complex 3).
+    ///
+    /// ```
+    /// use promote::operand::LiteralKind;
+    /// assert!(LiteralKind::Int.rank() < LiteralKind::Float.rank());
+    /// ```
     pub fn rank(self) -> u8 {
         self as u8
     }
@@ -301,6 +340,11 @@ impl Literal {
     }
 
     /// Which of the four Python kinds this is.
+    ///
+    /// ```
+    /// use promote::{operand::LiteralKind, Literal};
+    /// assert_eq!(Literal::parse("1j").unwrap().kind(), LiteralKind::Complex);
+    /// ```
     pub fn kind(&self) -> LiteralKind {
         match self {
             Literal::Bool(_) => LiteralKind::Bool,
@@ -311,6 +355,12 @@ impl Literal {
     }
 
     /// The int value, for int literals.
+    ///
+    /// ```
+    /// use promote::Literal;
+    /// assert_eq!(Literal::parse("300").unwrap().as_int().unwrap().exact(), Some(300));
+    /// assert!(Literal::parse("3.0").unwrap().as_int().is_none());
+    /// ```
     pub fn as_int(&self) -> Option<&PyInt> {
         match self {
             Literal::Int(i) => Some(i),
@@ -319,6 +369,12 @@ impl Literal {
     }
 
     /// The value as a complex pair (bool as 0/1).
+    ///
+    /// ```
+    /// use promote::Literal;
+    /// assert_eq!(Literal::parse("True").unwrap().to_complex(), (1.0, 0.0));
+    /// assert_eq!(Literal::parse("(1-2j)").unwrap().to_complex(), (1.0, -2.0));
+    /// ```
     pub fn to_complex(&self) -> (f64, f64) {
         match self {
             Literal::Bool(b) => (f64::from(u8::from(*b)), 0.0),
@@ -357,6 +413,15 @@ impl fmt::Display for Literal {
 }
 
 /// An operand of an op: a tensor, or a Python literal.
+///
+/// ```
+/// use promote::{DType, Operand};
+/// let o: Operand = "~float32".parse().unwrap();
+/// assert!(o.is_weak());
+/// assert_eq!(o.dtype(), Some(DType::Float32));
+/// let lit: Operand = "1.0".parse().unwrap();
+/// assert!(lit.literal().is_some());
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum Operand {
     /// An array/tensor.
@@ -390,6 +455,11 @@ impl Operand {
         }
     }
     /// A weakly typed tensor.
+    ///
+    /// ```
+    /// use promote::{DType, Operand};
+    /// assert!(Operand::weak(DType::Float32).is_weak());
+    /// ```
     pub fn weak(dtype: DType) -> Operand {
         Operand::Tensor {
             dtype,
@@ -399,6 +469,12 @@ impl Operand {
         }
     }
     /// A 0-d tensor, with its value if known.
+    ///
+    /// ```
+    /// use promote::{DType, Literal, Operand};
+    /// let o = Operand::zero_dim(DType::Int16, Literal::parse("3"));
+    /// assert_eq!(o.to_string(), "int16(3)");
+    /// ```
     pub fn zero_dim(dtype: DType, value: Option<Literal>) -> Operand {
         Operand::Tensor {
             dtype,
@@ -408,6 +484,12 @@ impl Operand {
         }
     }
     /// A Python literal from its repr (`"300"`, `"1.0"`, `"1j"`, `"True"`).
+    ///
+    /// ```
+    /// use promote::Operand;
+    /// assert!(Operand::parse_literal("300").is_ok());
+    /// assert!(Operand::parse_literal("int8").is_err());
+    /// ```
     pub fn parse_literal(text: &str) -> Result<Operand, PromoteError> {
         Literal::parse(text)
             .map(Operand::Literal)
@@ -415,6 +497,12 @@ impl Operand {
     }
 
     /// The tensor's dtype (`None` for literals).
+    ///
+    /// ```
+    /// use promote::{DType, Operand};
+    /// assert_eq!("int16(3)".parse::<Operand>().unwrap().dtype(), Some(DType::Int16));
+    /// assert_eq!("3".parse::<Operand>().unwrap().dtype(), None);
+    /// ```
     pub fn dtype(&self) -> Option<DType> {
         match self {
             Operand::Tensor { dtype, .. } => Some(*dtype),
@@ -422,6 +510,11 @@ impl Operand {
         }
     }
     /// The literal, if this is one.
+    ///
+    /// ```
+    /// use promote::{Literal, Operand};
+    /// assert_eq!("2.5".parse::<Operand>().unwrap().literal(), Some(&Literal::Float(2.5)));
+    /// ```
     pub fn literal(&self) -> Option<&Literal> {
         match self {
             Operand::Literal(l) => Some(l),
@@ -429,14 +522,29 @@ impl Operand {
         }
     }
     /// A 0-d tensor.
+    ///
+    /// ```
+    /// assert!("int16(3)".parse::<promote::Operand>().unwrap().is_zero_dim());
+    /// ```
     pub fn is_zero_dim(&self) -> bool {
         matches!(self, Operand::Tensor { zero_dim: true, .. })
     }
     /// A weakly typed tensor.
+    ///
+    /// ```
+    /// use promote::{DType, Operand};
+    /// assert!(!Operand::tensor(DType::Float32).is_weak());
+    /// ```
     pub fn is_weak(&self) -> bool {
         matches!(self, Operand::Tensor { weak: true, .. })
     }
     /// The operand's class, which policies map to promotion categories.
+    ///
+    /// ```
+    /// use promote::{operand::OperandClass, Operand};
+    /// assert_eq!("3".parse::<Operand>().unwrap().class(), OperandClass::Literal);
+    /// assert_eq!("int16(3)".parse::<Operand>().unwrap().class(), OperandClass::ZeroDim);
+    /// ```
     pub fn class(&self) -> OperandClass {
         match self {
             Operand::Tensor { weak: true, .. } => OperandClass::Weak,
@@ -446,6 +554,12 @@ impl Operand {
         }
     }
     /// The value a 0-d tensor holds, or a literal's value; 0-d tensors of unknown value count as 1.
+    ///
+    /// ```
+    /// use promote::{Literal, Operand};
+    /// assert_eq!("int16(3)".parse::<Operand>().unwrap().value(), Literal::parse("3"));
+    /// assert_eq!("int16".parse::<Operand>().unwrap().value(), None);
+    /// ```
     pub fn value(&self) -> Option<Literal> {
         match self {
             Operand::Tensor {
@@ -584,6 +698,11 @@ fn one_of(d: DType) -> Literal {
 }
 
 /// What an operand is, as far as promotion cares.
+///
+/// ```
+/// use promote::{DType, operand::OperandClass, Operand};
+/// assert_eq!(Operand::weak(DType::Int32).class(), OperandClass::Weak);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OperandClass {
     /// A strongly typed tensor with one or more dimensions.
@@ -598,6 +717,10 @@ pub enum OperandClass {
 
 impl OperandClass {
     /// `tensor`, `zero_dim`, `weak`, `literal` — as policy files name them.
+    ///
+    /// ```
+    /// assert_eq!(promote::operand::OperandClass::ZeroDim.name(), "zero_dim");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             OperandClass::Tensor => "tensor",

@@ -18,6 +18,12 @@ use crate::op::Op;
 use crate::operand::{Literal, LiteralKind};
 
 /// Where a join comes from: the policy's lattice or its table.
+///
+/// ```
+/// use promote::{builtin, Call, JoinSource, Policy, Step};
+/// let plan = builtin("jax").unwrap().resolve(&"add int8 uint8".parse::<Call>().unwrap()).unwrap();
+/// assert!(plan.steps.iter().any(|s| matches!(s, Step::Join { source: JoinSource::Lattice, .. })));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum JoinSource {
     /// The least upper bound in the policy's `[lattice]`.
@@ -28,6 +34,10 @@ pub enum JoinSource {
 
 impl JoinSource {
     /// `lattice` or `table`.
+    ///
+    /// ```
+    /// assert_eq!(promote::JoinSource::Table.name(), "table");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             JoinSource::Lattice => "lattice",
@@ -119,6 +129,12 @@ pub enum Step {
 impl Step {
     /// The kind of rule, one word: `literal`, `canonicalize`, `lattice`, `table`, `weak`,
     /// `category`, `value`, `loops`, `op`, `corner`, `out`, `autocast`.
+    ///
+    /// ```
+    /// use promote::{builtin, Call, Policy};
+    /// let plan = builtin("torch").unwrap().resolve(&"add int8 1.0".parse::<Call>().unwrap()).unwrap();
+    /// assert_eq!(plan.steps[0].rule(), "literal");
+    /// ```
     pub fn rule(&self) -> &'static str {
         match self {
             Step::Literal { .. } => "literal",
@@ -136,6 +152,13 @@ impl Step {
     }
 
     /// Where the rule comes from, when the policy file says (`source = ...`).
+    ///
+    /// ```
+    /// use promote::Step;
+    /// let corner = Step::Corner { detail: "a rule".into(), source: "torch/_refs".into() };
+    /// assert_eq!(corner.source(), Some("torch/_refs"));
+    /// assert_eq!(Step::Weak("weak".into()).source(), None);
+    /// ```
     pub fn source(&self) -> Option<&str> {
         match self {
             Step::Corner { source, .. } | Step::Autocast { source, .. } if !source.is_empty() => {
@@ -182,12 +205,24 @@ impl fmt::Display for Step {
 }
 
 /// The resolution of one call.
+///
+/// ```
+/// use promote::{builtin, Call, DType, Policy};
+/// let plan = builtin("numpy").unwrap().resolve(&"true_divide int8 int8".parse::<Call>().unwrap()).unwrap();
+/// assert_eq!((plan.compute, plan.result, plan.weak), (DType::Float64, DType::Float64, false));
+/// assert_eq!(plan.inputs, [DType::Float64, DType::Float64]);
+/// assert_eq!(plan.operands, [DType::Int8, DType::Int8]);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
     /// The op.
     pub op: Op,
     /// The dtype each operand is cast to before the kernel runs (the compute dtype, for most ops).
     pub inputs: Vec<DType>,
+    /// The dtype each operand's data must have when the plan runs: a tensor's own dtype, a
+    /// Python literal's input dtype (the one-value array `kernel::eval::literal_array` makes
+    /// of it). `kernel::execute` refuses data of another dtype.
+    pub operands: Vec<DType>,
     /// The dtype the kernel computes in.
     pub compute: DType,
     /// The dtype of the result (bool for comparisons; the `out` dtype when one is given).
@@ -236,10 +271,30 @@ impl Plan {
     pub fn explain(&self) -> String {
         render_steps(&self.steps)
     }
+
+    /// The plan with [`Plan::operands`] set from its call (each part's too): a tensor's data
+    /// is in its own dtype, a Python literal's in its input dtype.
+    pub(crate) fn with_operands(mut self, call: &crate::op::Call) -> Plan {
+        self.set_operands(call);
+        self
+    }
+
+    fn set_operands(&mut self, call: &crate::op::Call) {
+        let inputs = self.inputs.iter().chain(std::iter::repeat(&self.compute));
+        self.operands = call
+            .operands
+            .iter()
+            .zip(inputs)
+            .map(|(o, &input)| o.dtype().unwrap_or(input))
+            .collect();
+        for part in &mut self.parts {
+            part.set_operands(call);
+        }
+    }
 }
 
 /// Steps as numbered lines, `N. [rule] what it decided`.
-pub fn render_steps(steps: &[Step]) -> String {
+pub(crate) fn render_steps(steps: &[Step]) -> String {
     let mut s = String::new();
     for (i, st) in steps.iter().enumerate() {
         s.push_str(&format!("{}. [{}] {}\n", i + 1, st.rule(), st));
@@ -249,6 +304,14 @@ pub fn render_steps(steps: &[Step]) -> String {
 
 /// A resolution with its steps, whether it succeeded or was refused: the answer to "why was
 /// this refused?" (see [`crate::Policy::resolve_traced`]).
+///
+/// ```
+/// use promote::{builtin, Call, Policy};
+/// let t = builtin("torch").unwrap().resolve_traced(&"add uint16 int8".parse::<Call>().unwrap());
+/// assert!(t.outcome.is_err());
+/// let t = builtin("torch").unwrap().resolve_traced(&"add int8 1.0".parse::<Call>().unwrap());
+/// assert_eq!(t.steps, t.outcome.unwrap().steps);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Traced {
     /// The plan, or the refusal.

@@ -35,7 +35,7 @@ fn text(v: &Value, what: &str) -> Result<String, PromoteError> {
 
 /// Which interface reads a query: `resolve` (dtypes only) or `eval` (operands carry `data`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Interface {
+pub(crate) enum Interface {
     /// `promote resolve`.
     Resolve,
     /// `promote eval`: tensor operands may carry `"data"`.
@@ -104,7 +104,7 @@ pub fn parse_operand(v: &Value) -> Result<Operand, PromoteError> {
 }
 
 /// Parse one operand object of the spec for an interface (`eval` accepts `"data"`).
-pub fn parse_operand_for(v: &Value, interface: Interface) -> Result<Operand, PromoteError> {
+pub(crate) fn parse_operand_for(v: &Value, interface: Interface) -> Result<Operand, PromoteError> {
     let o = v.as_object().ok_or_else(|| PromoteError::invalid("an operand is an object: {\"dtype\": \"int8\"} or {\"scalar\": \"int\", \"value\": \"300\"}"))?;
     if let Some(kind) = field(o, "scalar") {
         check_keys(o, SCALAR_KEYS, "a scalar operand", &[])?;
@@ -206,25 +206,32 @@ fn parse_tensor(o: &Map<String, Value>) -> Result<Operand, PromoteError> {
 }
 
 /// Parse one query line into a call, as `resolve` reads it.
+///
+/// ```
+/// use promote::query::parse_query;
+/// let v = serde_json::json!({"op": "add", "operands": [{"dtype": "int8"}, {"scalar": "float", "value": "1.0"}]});
+/// assert_eq!(parse_query(&v).unwrap().to_string(), "add int8 1.0");
+/// assert!(parse_query(&serde_json::json!({"op": "add", "extra": 1})).is_err());
+/// ```
 pub fn parse_query(v: &Value) -> Result<Call, PromoteError> {
     parse_query_for(v, Interface::Resolve)
 }
 
 /// Parse one query into a call for an interface: unknown keys, at the top or in an operand,
 /// are `invalid` (naming the key and the keys that exist), and so are the spec's version-2
-/// keys this engine does not implement yet.
+/// keys this engine does not implement yet (here through [`parse_query`], for `resolve`).
 ///
 /// ```
 /// use serde_json::json;
-/// use promote::query::{parse_query_for, Interface};
+/// use promote::query::parse_query;
 /// let q = json!({"op": "add", "operands": [{"dtype": "int8"}, {"dtype": "int8"}], "outt": "int8"});
-/// let e = parse_query_for(&q, Interface::Resolve).unwrap_err().to_string();
+/// let e = parse_query(&q).unwrap_err().to_string();
 /// assert!(e.contains("outt") && e.contains("\"out\""));
 /// // "autocast" is read by the answering functions (`query::answer_line`), never ignored here
 /// let q = json!({"op": "add", "operands": [{"dtype": "int8"}, {"dtype": "int8"}], "autocast": "torch-cpu-bf16"});
-/// assert!(parse_query_for(&q, Interface::Resolve).unwrap_err().to_string().contains("answer_line"));
+/// assert!(parse_query(&q).unwrap_err().to_string().contains("answer_line"));
 /// ```
-pub fn parse_query_for(v: &Value, interface: Interface) -> Result<Call, PromoteError> {
+pub(crate) fn parse_query_for(v: &Value, interface: Interface) -> Result<Call, PromoteError> {
     let o = v.as_object().ok_or_else(|| {
         PromoteError::invalid("a query is a JSON object with \"op\" and \"operands\"")
     })?;
@@ -289,6 +296,12 @@ pub fn parse_query_for(v: &Value, interface: Interface) -> Result<Call, PromoteE
 /// The answer object for a resolved plan or an error; an op of several results (`divmod`)
 /// adds `"results"`, one `{"dtype", "weak"}` per result (the first is also the answer's own);
 /// a result that is a plain Python number adds `"scalar": "int"` (or `"float"`).
+///
+/// ```
+/// use promote::{builtin, query::answer_value, Call, Policy};
+/// let plan = builtin("jax").unwrap().resolve(&"add int8 1.0".parse::<Call>().unwrap());
+/// assert_eq!(answer_value(&plan), serde_json::json!({"dtype": "float32", "weak": true}));
+/// ```
 pub fn answer_value(r: &Result<Plan, PromoteError>) -> Value {
     let mut v = answer_of(
         &r.as_ref()
@@ -312,6 +325,11 @@ pub fn answer_value(r: &Result<Plan, PromoteError>) -> Value {
 }
 
 /// The answer object for a result dtype and weak flag, or an error.
+///
+/// ```
+/// use promote::{query::answer_of, DType};
+/// assert_eq!(answer_of(&Ok((DType::Int16, false))), serde_json::json!({"dtype": "int16", "weak": false}));
+/// ```
 pub fn answer_of(r: &Result<(DType, bool), PromoteError>) -> Value {
     match r {
         Ok((d, w)) => json!({"dtype": d.name(), "weak": w}),
@@ -439,7 +457,7 @@ fn carries_data(v: &Value) -> bool {
 }
 
 /// The spec's JSON form of an operand.
-pub fn operand_json(o: &Operand) -> Value {
+pub(crate) fn operand_json(o: &Operand) -> Value {
     match o {
         Operand::Literal(l) => json!({"scalar": l.kind().name(), "value": l.to_string()}),
         Operand::Tensor {
@@ -496,6 +514,12 @@ pub fn call_json(c: &Call) -> Value {
 
 /// The compact answer token of a JSON answer: `int16`, `~float32`, `!overflow`; several
 /// results joined by `,` (`int8,int8`); a plain Python number `=int` / `=float`.
+///
+/// ```
+/// use promote::query::answer_token;
+/// assert_eq!(answer_token(&serde_json::json!({"dtype": "float32", "weak": true})), "~float32");
+/// assert_eq!(answer_token(&serde_json::json!({"error": "overflow", "message": "m"})), "!overflow");
+/// ```
 pub fn answer_token(answer: &Value) -> String {
     if let Some(e) = answer.get("error").and_then(|e| e.as_str()) {
         return format!("!{e}");

@@ -107,17 +107,47 @@ fn load_file_is_at_the_root() {
     assert_eq!(load_file(&path).unwrap().name, "torch");
 }
 
-/// `JoinTable::join` documents its panic: node indices come from the policy that owns the
-/// table, so an index out of range is the caller's bug (the lookup stays a plain table load).
+/// Issue #9: int8 data through a plan resolved for int16 operands is refused with a typed error
+/// that says what to do, never reinterpreted (it used to give `Int16([2, 200, -256])`).
 #[test]
-#[should_panic]
-fn a_join_index_out_of_range_panics_as_documented() {
-    let names = |w: &str| match w {
-        "a" => Ok(0),
-        "b" => Ok(1),
-        _ => Err(format!("no node {w}")),
-    };
-    let t = promote::policy::table::build("  a b\na a b\nb . b\n", 2, &names).unwrap();
-    assert_eq!(t.join(1, 0), Some(1));
-    let _ = t.join(0, 5);
+fn execute_refuses_data_of_another_dtype_than_the_plan() {
+    use promote::kernel::{execute, Array, KernelError, Semantics};
+    let torch = builtin("torch").unwrap();
+    let plan = torch
+        .resolve(&"add int16 int16".parse::<Call>().unwrap())
+        .unwrap();
+    assert_eq!(plan.operands, [DType::Int16, DType::Int16]);
+    let a = Array::from(vec![1i8, 100, -128]);
+    let b = Array::from(vec![1i16, 100, -128]);
+    let e = execute(&plan, &[a.view(), b.view()], &Semantics::NUMPY).unwrap_err();
+    assert_eq!(
+        e,
+        KernelError::DataDType {
+            operand: 1,
+            data: DType::Int8,
+            plan: DType::Int16
+        }
+    );
+    assert!(e.to_string().contains("cast the data to int16"), "{e}");
+    // the data of the plan's dtypes runs
+    let a16 = Array::from(vec![1i16, 100, -128]);
+    let out = execute(&plan, &[a16.view(), b.view()], &Semantics::NUMPY).unwrap();
+    assert_eq!(out, Array::from(vec![2i16, 200, -256]));
+    // a Python literal's data is one value of its input dtype; the Policy's one call builds it
+    let plan = torch
+        .resolve(&"add int8 1.5".parse::<Call>().unwrap())
+        .unwrap();
+    assert_eq!(plan.operands, [DType::Int8, DType::Float32]);
+    let r = torch.eval(
+        &"add int8 1.5".parse::<Call>().unwrap(),
+        &[Some(a.view()), None],
+    );
+    assert_eq!(r.unwrap().data, Array::from(vec![2.5f32, 101.5, -126.5]));
+    let e = torch
+        .eval(
+            &"add int8 1.5".parse::<Call>().unwrap(),
+            &[Some(b.view()), None],
+        )
+        .unwrap_err();
+    assert_eq!(e.kind(), promote::ErrorKind::Invalid, "{e}");
 }

@@ -139,7 +139,7 @@ fn serve_streamed(policy: &dyn Policy, input: &[u8], stream_above: usize) -> Vec
         framing,
         stream_above,
         |l| eval::answer_value(&eval::eval_line(policy, l)),
-        |r| eval::answer_value(&eval::eval_reader(policy, r)),
+        |r| eval::answer_value(&eval::eval_reader_under(policy, None, r)),
         |a: &String, w| std::io::Write::write_all(w, a.as_bytes()),
         |e| query::answer_of(&Err(e.clone())).to_string(),
     )
@@ -286,7 +286,8 @@ fn eval_data(cases: u32) {
                 let a = eval::answer_line(&**p, &q);
                 check_answer(&a)?;
                 // read from a stream: the same answer
-                let streamed = eval::answer_value(&eval::eval_reader(&**p, q.as_bytes()));
+                let streamed =
+                    eval::answer_value(&eval::eval_reader_under(&**p, None, q.as_bytes()));
                 prop_assert_eq!(&streamed, &a);
                 // resolve reads the same query: the same dtype, or `invalid` only where eval
                 // is invalid too

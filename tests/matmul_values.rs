@@ -1,5 +1,5 @@
 //! Replays the recorded values of `a @ b` (tests/fixtures/eval-matmul/*.jsonl.gz, written by
-//! tools/oracle/record_values_matmul.py) through `promote::kernel::matmul::matmul`, bit for bit
+//! tools/oracle/record_values_matmul.py) through `promote::kernel::matmul`, bit for bit
 //! (every NaN equals every NaN; -0.0 and 0.0 differ): the result dtype, shape and values.
 //!
 //! Calls the framework refused (its `unsupported` answer, with its message in the fixture) must be
@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::io::BufRead;
 use std::path::Path;
 
-use promote::kernel::matmul::matmul;
+use promote::kernel::matmul;
 use promote::kernel::value::{format_array, parse_array};
 use promote::{builtin, Call, DType, Policy};
 use serde_json::Value;

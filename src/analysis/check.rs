@@ -21,6 +21,13 @@ use super::{
 };
 
 /// Everything `check` finds out about one policy.
+///
+/// ```
+/// use promote::{analysis::check, builtin, Op};
+/// let f = check(&builtin("numpy").unwrap(), Op::Add);
+/// assert_eq!(f.name, "numpy");
+/// assert!(f.join.names.iter().any(|n| n == "int8"));
+/// ```
 #[derive(Clone, Debug)]
 pub struct Findings {
     /// The policy's name.
@@ -58,6 +65,12 @@ fn nary_json(n: &NaryLaws) -> Value {
 }
 
 /// Check a policy's join table, and one op over its operands.
+///
+/// ```
+/// use promote::{analysis::{check, Verdict}, builtin, Op};
+/// let f = check(&builtin("jax").unwrap(), Op::Add);
+/// assert_eq!(f.join.verdict(), Verdict::PartialLattice);
+/// ```
 pub fn check(p: &RulePolicy, op: Op) -> Findings {
     let calls = OperandAlgebra::of(p, op);
     Findings {
@@ -73,6 +86,11 @@ pub fn check(p: &RulePolicy, op: Op) -> Findings {
 impl Findings {
     /// The table is a lattice and the op is commutative and associative over operands
     /// (`promote check --strict` passes).
+    ///
+    /// ```
+    /// use promote::{analysis::check, builtin, Op};
+    /// assert!(!check(&builtin("torch").unwrap(), Op::Add).clean());
+    /// ```
     pub fn clean(&self) -> bool {
         self.join.verdict().is_lattice()
             && self.calls.not_commutative.is_empty()
@@ -85,6 +103,12 @@ impl Findings {
     }
 
     /// The JSON object of `promote check --format json`.
+    ///
+    /// ```
+    /// use promote::{analysis::check, builtin, Op};
+    /// let j = check(&builtin("jax").unwrap(), Op::Add).to_json();
+    /// assert_eq!(j["verdict"], "partial-lattice");
+    /// ```
     pub fn to_json(&self) -> Value {
         let f = self;
         let j = &f.join;
@@ -136,7 +160,7 @@ impl Findings {
 }
 
 /// The verdict as one word for machines.
-pub fn short_verdict(v: &Verdict) -> &'static str {
+pub(crate) fn short_verdict(v: &Verdict) -> &'static str {
     match v {
         Verdict::Lattice => "lattice",
         Verdict::JoinSemilattice => "join-semilattice",

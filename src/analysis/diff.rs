@@ -43,6 +43,12 @@ pub const LITERALS: &[&str] = &[
 ];
 
 /// What to compare.
+///
+/// ```
+/// use promote::analysis::DiffOptions;
+/// let o = DiffOptions::default();
+/// assert_eq!((o.ops.len(), o.ignore_weak), (1, false));
+/// ```
 #[derive(Clone, Debug)]
 pub struct DiffOptions {
     /// The ops compared, in this order.
@@ -62,6 +68,15 @@ impl Default for DiffOptions {
 }
 
 /// One call the two policies answer differently.
+///
+/// ```
+/// use promote::{analysis::{diff, outcome, DiffOptions}, builtin};
+/// let (torch, jax) = (builtin("torch").unwrap(), builtin("jax").unwrap());
+/// let d = diff(&torch, &jax, &DiffOptions::default());
+/// let x = d.differences().next().unwrap();
+/// assert_eq!(x.a, outcome(&*torch, &x.call));
+/// assert_ne!(x.a, x.b);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Difference {
     /// The call.
@@ -73,6 +88,13 @@ pub struct Difference {
 }
 
 /// One group of calls: an op over operands of two kinds (`tensor · Python scalar`).
+///
+/// ```
+/// use promote::{analysis::{diff, DiffOptions}, builtin};
+/// let (torch, jax) = (builtin("torch").unwrap(), builtin("jax").unwrap());
+/// let d = diff(&torch, &jax, &DiffOptions::default());
+/// assert_eq!(d.groups.iter().map(|g| g.diffs.len()).sum::<usize>(), d.differ());
+/// ```
 #[derive(Clone, Debug)]
 pub struct DiffGroup {
     /// The operand kinds, in call order (`tensor · 0-d tensor`).
@@ -86,6 +108,13 @@ pub struct DiffGroup {
 }
 
 /// Two policies compared.
+///
+/// ```
+/// use promote::{analysis::{diff, DiffOptions}, builtin};
+/// let (torch, jax) = (builtin("torch").unwrap(), builtin("jax").unwrap());
+/// let d = diff(&torch, &jax, &DiffOptions::default());
+/// assert_eq!((d.a.as_str(), d.b.as_str()), ("torch", "jax"));
+/// ```
 #[derive(Clone, Debug)]
 pub struct Diff {
     /// The first policy's name.
@@ -102,18 +131,45 @@ pub struct Diff {
 
 impl Diff {
     /// Calls compared.
+    ///
+    /// ```
+    /// use promote::{analysis::{diff, DiffOptions}, builtin};
+    /// let (torch, jax) = (builtin("torch").unwrap(), builtin("jax").unwrap());
+    /// let d = diff(&torch, &jax, &DiffOptions::default());
+    /// assert!(d.cells() > d.differ());
+    /// ```
     pub fn cells(&self) -> usize {
         self.groups.iter().map(|g| g.cells).sum()
     }
     /// Calls whose answers differ.
+    ///
+    /// ```
+    /// use promote::{analysis::{diff, DiffOptions}, builtin};
+    /// let torch = builtin("torch").unwrap();
+    /// assert_eq!(diff(&torch, &torch, &DiffOptions::default()).differ(), 0);
+    /// ```
     pub fn differ(&self) -> usize {
         self.groups.iter().map(|g| g.diffs.len()).sum()
     }
     /// Every difference, group by group.
+    ///
+    /// ```
+    /// use promote::{analysis::{diff, DiffOptions}, builtin};
+    /// let (torch, jax) = (builtin("torch").unwrap(), builtin("jax").unwrap());
+    /// let d = diff(&torch, &jax, &DiffOptions::default());
+    /// assert_eq!(d.differences().count(), d.differ());
+    /// ```
     pub fn differences(&self) -> impl Iterator<Item = &Difference> {
         self.groups.iter().flat_map(|g| &g.diffs)
     }
     /// The report of `promote diff --format json`.
+    ///
+    /// ```
+    /// use promote::{analysis::{diff, DiffOptions}, builtin};
+    /// let (torch, jax) = (builtin("torch").unwrap(), builtin("jax").unwrap());
+    /// let j = diff(&torch, &jax, &DiffOptions::default()).to_json();
+    /// assert!(j.is_object());
+    /// ```
     pub fn to_json(&self) -> Value {
         json!({
             "a": self.a,
@@ -132,6 +188,14 @@ impl Diff {
 }
 
 /// Compare two policies on every call of [`calls`], op by op.
+///
+/// ```
+/// use promote::{analysis::{diff, DiffOptions}, builtin};
+/// let (torch, jax) = (builtin("torch").unwrap(), builtin("jax").unwrap());
+/// let all = diff(&torch, &jax, &DiffOptions::default());
+/// let weakless = DiffOptions { ignore_weak: true, ..DiffOptions::default() };
+/// assert!(diff(&torch, &jax, &weakless).differ() < all.differ());
+/// ```
 pub fn diff(a: &RulePolicy, b: &RulePolicy, o: &DiffOptions) -> Diff {
     let only = |x: &RulePolicy, y: &RulePolicy| {
         DType::ALL
@@ -196,6 +260,13 @@ pub fn parse_ops(s: &str) -> Result<Vec<Op>, PromoteError> {
 /// `NAME:FORM` is one entry point of it as a policy of its own ([`RulePolicy::as_form`]):
 /// `tf:function`, `tf:operator`; `NAME@KEY=VALUE` is it under framework settings
 /// ([`RulePolicy::with_settings`]): `torch@default_float=float64`, `jax@enable_x64=true`.
+///
+/// ```
+/// use promote::analysis::load_policy;
+/// assert_eq!(load_policy("torch").unwrap().name, "torch");
+/// assert_eq!(load_policy(concat!(env!("CARGO_MANIFEST_DIR"), "/policies/jax.toml")).unwrap().name, "jax");
+/// assert!(load_policy("tourch").is_err());
+/// ```
 pub fn load_policy(name: &str) -> Result<Arc<RulePolicy>, PromoteError> {
     if name.ends_with(".toml") || std::path::Path::new(name).is_file() {
         return policy::load_file(std::path::Path::new(name)).map(Arc::new);
@@ -232,6 +303,13 @@ type Operands = Vec<Vec<Operand>>;
 /// tensors and the [`LITERALS`] in both orders, and weak tensors where either policy has them;
 /// a one-operand op over tensors (a reduction also with each dtype as its `dtype=` argument);
 /// matmul over tensors alone.
+///
+/// ```
+/// use promote::{analysis::calls, builtin, Op};
+/// let (torch, jax) = (builtin("torch").unwrap(), builtin("jax").unwrap());
+/// let groups = calls(&torch, &jax, Op::Add);
+/// assert!(groups.iter().all(|(_, cs)| cs.iter().all(|c| c.op == Op::Add)));
+/// ```
 pub fn calls(a: &RulePolicy, b: &RulePolicy, op: Op) -> Vec<(&'static str, Vec<Call>)> {
     let ds: Vec<DType> = DType::ALL
         .iter()

@@ -24,6 +24,12 @@ use crate::plan::{JoinSource, Plan, Step};
 use crate::policy::{Policy, RulePolicy, Scheme};
 
 /// One step and its sentence.
+///
+/// ```
+/// use promote::{analysis::explain, builtin, Call};
+/// let e = explain(&builtin("torch").unwrap(), &"add int8 1.0".parse::<Call>().unwrap());
+/// assert!(e.steps.iter().all(|s| !s.words.is_empty()));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExplainedStep {
     /// The step, as the resolver took it.
@@ -33,6 +39,13 @@ pub struct ExplainedStep {
 }
 
 /// Why a policy answers a call as it does.
+///
+/// ```
+/// use promote::{analysis::explain, builtin, Call};
+/// let e = explain(&builtin("torch").unwrap(), &"add uint16 int8".parse::<Call>().unwrap());
+/// assert!(e.outcome.is_err() && e.result.is_none());
+/// assert!(e.to_string().contains("Why: "));
+/// ```
 #[derive(Clone, Debug)]
 pub struct Explanation {
     /// The policy's name.
@@ -58,6 +71,13 @@ pub struct Explanation {
 }
 
 /// Explain one call under one policy.
+///
+/// ```
+/// use promote::{analysis::explain, builtin, Call, DType};
+/// let e = explain(&builtin("torch").unwrap(), &"add int8 1.0".parse::<Call>().unwrap());
+/// assert_eq!(e.outcome.as_ref().unwrap().result, DType::Float32);
+/// assert_eq!(e.operands[1].1, "a Python float");
+/// ```
 pub fn explain(p: &RulePolicy, call: &Call) -> Explanation {
     explain_under(p, None, call)
 }
@@ -296,7 +316,7 @@ fn categories_text(p: &RulePolicy) -> Option<String> {
 }
 
 /// One step in plain words, with the policy's names for its categories and framework.
-pub fn step_text(p: &RulePolicy, s: &Step) -> String {
+pub(crate) fn step_text(p: &RulePolicy, s: &Step) -> String {
     let d = s.to_string();
     match s {
         Step::Literal { .. } => format!(

@@ -8,6 +8,12 @@ use crate::policy::RulePolicy;
 use super::{Found, Order, Swap, Triple};
 
 /// The join table of a policy, restricted to the nodes that matter, with its algebraic properties.
+///
+/// ```
+/// use promote::{analysis::JoinAlgebra, builtin};
+/// let j = JoinAlgebra::of(&builtin("numpy").unwrap());
+/// assert_eq!(j.names.len(), j.len());
+/// ```
 #[derive(Clone, Debug)]
 pub struct JoinAlgebra {
     /// Node names (`int8`, `i*`), in the policy's node order.
@@ -36,6 +42,12 @@ pub struct JoinAlgebra {
 }
 
 /// Which pairs join, commute, and which triples associate, over some of a table's nodes.
+///
+/// ```
+/// use promote::{analysis::JoinAlgebra, builtin};
+/// let j = JoinAlgebra::of(&builtin("numpy").unwrap());
+/// assert!(j.dtype_laws().not_commutative.is_empty());
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Laws {
     /// Unordered pairs (a < b) with no join in either order.
@@ -51,17 +63,34 @@ pub struct Laws {
 impl JoinAlgebra {
     /// Analyse a policy's join table over the types a value can have: the dtypes its framework
     /// has and its weak types (JAX's `i*`), and any node a join of those reaches.
+    ///
+    /// ```
+    /// use promote::{analysis::JoinAlgebra, builtin};
+    /// let j = JoinAlgebra::of(&builtin("jax").unwrap());
+    /// assert!(j.names.iter().any(|n| n == "i*"));
+    /// ```
     pub fn of(p: &RulePolicy) -> JoinAlgebra {
         JoinAlgebra::build(p, false)
     }
 
     /// The same, with the policy's other extra nodes too: the nodes its Python scalars enter at
     /// before they take a dtype (Paddle's `i*`, TensorFlow's `i.`), which no value ever has.
+    ///
+    /// ```
+    /// use promote::{analysis::JoinAlgebra, builtin};
+    /// let numpy = builtin("numpy").unwrap();
+    /// assert!(JoinAlgebra::with_scalars(&numpy).len() >= JoinAlgebra::of(&numpy).len());
+    /// ```
     pub fn with_scalars(p: &RulePolicy) -> JoinAlgebra {
         JoinAlgebra::build(p, true)
     }
 
     /// Whether the policy has extra nodes that are not weak types.
+    ///
+    /// ```
+    /// use promote::{analysis::JoinAlgebra, builtin};
+    /// assert!(JoinAlgebra::has_scalar_nodes(&builtin("paddle").unwrap()));
+    /// ```
     pub fn has_scalar_nodes(p: &RulePolicy) -> bool {
         p.nodes
             .iter()
@@ -138,17 +167,35 @@ impl JoinAlgebra {
     }
 
     /// Number of nodes.
+    ///
+    /// ```
+    /// use promote::{analysis::JoinAlgebra, builtin};
+    /// let numpy = builtin("numpy").unwrap();
+    /// assert_eq!(JoinAlgebra::of(&numpy).len(), JoinAlgebra::of(&numpy).names.len());
+    /// ```
     pub fn len(&self) -> usize {
         self.names.len()
     }
 
     /// No nodes.
+    ///
+    /// ```
+    /// use promote::{analysis::JoinAlgebra, builtin};
+    /// assert!(!JoinAlgebra::of(&builtin("numpy").unwrap()).is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.names.is_empty()
     }
 
     /// The join of two (local) nodes; [`Self::len`] stands for a dtype outside the 15 (a table's
     /// `!` cell), which joins with nothing.
+    ///
+    /// ```
+    /// use promote::{analysis::JoinAlgebra, builtin};
+    /// let j = JoinAlgebra::of(&builtin("numpy").unwrap());
+    /// let at = |n: &str| j.names.iter().position(|x| x == n).unwrap();
+    /// assert_eq!(j.join(at("int8"), at("uint8")), Some(at("int16")));
+    /// ```
     pub fn join(&self, a: usize, b: usize) -> Option<usize> {
         let n = self.len();
         if a >= n || b >= n {
@@ -158,6 +205,12 @@ impl JoinAlgebra {
     }
 
     /// A node's name, `-` for `None`, `outside` for a dtype outside the 15.
+    ///
+    /// ```
+    /// use promote::{analysis::JoinAlgebra, builtin};
+    /// let j = JoinAlgebra::of(&builtin("numpy").unwrap());
+    /// assert_eq!(j.name(Some(0)), j.names[0]);
+    /// ```
     pub fn name(&self, a: Option<usize>) -> &str {
         match a {
             None => "-",
@@ -167,6 +220,13 @@ impl JoinAlgebra {
     }
 
     /// The laws over triples and pairs drawn from `domain` (intermediate joins may leave it).
+    ///
+    /// ```
+    /// use promote::{analysis::JoinAlgebra, builtin};
+    /// let j = JoinAlgebra::of(&builtin("numpy").unwrap());
+    /// let all: Vec<usize> = (0..j.len()).collect();
+    /// assert!(j.laws(&all).not_commutative.is_empty());
+    /// ```
     pub fn laws(&self, domain: &[usize]) -> Laws {
         let mut l = Laws::default();
         for (i, &a) in domain.iter().enumerate() {
@@ -210,6 +270,12 @@ impl JoinAlgebra {
     }
 
     /// The laws over the 15 dtypes alone: tensor with tensor.
+    ///
+    /// ```
+    /// use promote::{analysis::JoinAlgebra, builtin};
+    /// let j = JoinAlgebra::of(&builtin("torch").unwrap());
+    /// assert!(j.dtype_laws().not_commutative.is_empty());
+    /// ```
     pub fn dtype_laws(&self) -> Laws {
         let domain: Vec<usize> = (0..self.len()).filter(|&i| self.is_dtype[i]).collect();
         self.laws(&domain)

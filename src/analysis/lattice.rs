@@ -17,6 +17,12 @@ use crate::policy::RulePolicy;
 use super::{JoinAlgebra, Style, Verdict};
 
 /// A node to draw.
+///
+/// ```
+/// use promote::{analysis::{lattice, Style}, builtin};
+/// let g = lattice(&builtin("jax").unwrap(), Style::Auto);
+/// assert!(g.nodes.iter().any(|n| n.weak));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GraphNode {
     /// Its name in the style (`i8`, `i*`, `f32*`).
@@ -30,6 +36,12 @@ pub struct GraphNode {
 }
 
 /// A promotion graph: edges go from the lower node to the upper one.
+///
+/// ```
+/// use promote::{analysis::{lattice, Style}, builtin};
+/// let g = lattice(&builtin("jax").unwrap(), Style::Auto);
+/// assert!(g.edges.iter().all(|&(a, b)| a < g.nodes.len() && b < g.nodes.len()));
+/// ```
 #[derive(Clone, Debug)]
 pub struct Graph {
     /// `jax (JAX 0.x): type promotion lattice`.
@@ -43,6 +55,12 @@ pub struct Graph {
 }
 
 /// The promotion graph of a policy, labelled in a [`Style`].
+///
+/// ```
+/// use promote::{analysis::{lattice, Style}, builtin};
+/// let g = lattice(&builtin("numpy").unwrap(), Style::Plain);
+/// assert!(!g.title.is_empty() && !g.edges.is_empty());
+/// ```
 pub fn lattice(p: &RulePolicy, style: Style) -> Graph {
     let style = style.resolve(&p.name);
     let alg = JoinAlgebra::of(p);

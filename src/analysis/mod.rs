@@ -5,7 +5,7 @@
 //!
 //! | file | what | entry point |
 //! | --- | --- | --- |
-//! | `outcome.rs` | one call's answer, the representative operands | [`outcome()`], [`representatives`] |
+//! | `outcome.rs` | one call's answer, the representative operands | [`outcome()`], `representatives` |
 //! | `join.rs`, `order.rs` | the join table's laws, its order, the verdict | [`JoinAlgebra`] |
 //! | `operands.rs` | one op over whole operands | [`OperandAlgebra`] |
 //! | `check.rs` | all of the above for one policy (`promote check`) | [`check()`] → [`Findings`] |
@@ -48,25 +48,37 @@ mod table;
 mod table_text;
 mod values;
 
-pub use check::{check, short_verdict, Findings};
+pub use check::{check, Findings};
+
 pub use diff::{
     calls, diff, load_policy, parse_ops, Diff, DiffGroup, DiffOptions, Difference, LITERALS,
 };
-pub use explain::{describe, explain, explain_under, step_text, ExplainedStep, Explanation};
+pub use explain::{describe, explain, explain_under, ExplainedStep, Explanation};
+
 pub use join::{JoinAlgebra, Laws};
 pub use lattice::{lattice, Graph, GraphNode};
 pub use nary::{call_text, nary_laws, NaryCase, NaryLaws};
 pub use operands::{ClassCount, OperandAlgebra, TensorLaws};
 pub use order::{Order, Verdict};
-pub use outcome::{class_words, outcome, representatives, Outcome};
+#[cfg(feature = "cli")]
+pub(crate) use outcome::class_words;
+pub(crate) use outcome::representatives;
+pub use outcome::{outcome, Outcome};
 pub use style::{Style, TableOp, With};
-pub use table::{table, weak_dtypes, Cell, Marks, Table, TableOptions};
+pub use table::{table, Cell, Marks, Table, TableOptions};
+
 pub use values::{sample, value_diff, ElementDifference, ValueCell, ValueDiff};
 
 /// How many counterexamples of each sort a report keeps.
 pub const EXAMPLES: usize = 8;
 
 /// Counterexamples of one sort: how many there are, and the first few.
+///
+/// ```
+/// use promote::{analysis::check, builtin, Op};
+/// let f = check(&builtin("numpy").unwrap(), Op::Add);
+/// assert!(f.join.not_commutative.examples.len() <= f.join.not_commutative.count);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Found<T> {
     /// How many were found in all.
@@ -92,12 +104,25 @@ impl<T> Found<T> {
         }
     }
     /// None found.
+    ///
+    /// ```
+    /// use promote::{analysis::check, builtin, Op};
+    /// assert!(check(&builtin("numpy").unwrap(), Op::Add).join.not_commutative.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.count == 0
     }
 }
 
 /// A triple whose two groupings disagree: `(a∘b)∘c` is `left`, `a∘(b∘c)` is `right` (`None`: refused).
+///
+/// ```
+/// use promote::{analysis::check, builtin, Op};
+/// let f = check(&builtin("torch").unwrap(), Op::Add);
+/// for t in &f.join.assoc_differ.examples {
+///     assert_ne!(t.left, t.right);
+/// }
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Triple<T> {
     /// The first operand.
@@ -117,6 +142,14 @@ pub struct Triple<T> {
 }
 
 /// A pair whose two orders disagree: `a∘b` is `ab`, `b∘a` is `ba`.
+///
+/// ```
+/// use promote::{analysis::check, builtin, Op};
+/// let f = check(&builtin("numpy").unwrap(), Op::Add);
+/// for s in &f.calls.not_commutative.examples {
+///     assert_ne!(s.ab, s.ba);
+/// }
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Swap<T> {
     /// The first operand.

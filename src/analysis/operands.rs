@@ -14,6 +14,12 @@ use super::outcome::{class_order, python};
 use super::{outcome, representatives, Found, Outcome, Swap, Triple};
 
 /// The laws of an op over tensors with dimensions alone.
+///
+/// ```
+/// use promote::{analysis::check, builtin, Op};
+/// let f = check(&builtin("torch").unwrap(), Op::Add);
+/// assert!(f.tensors.refused > 0 && f.tensors.refused <= f.tensors.pairs);
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct TensorLaws {
     /// Ordered pairs of tensors.
@@ -31,6 +37,12 @@ pub struct TensorLaws {
 }
 
 /// Associativity failures of one pattern of operand classes.
+///
+/// ```
+/// use promote::{analysis::OperandAlgebra, builtin, Op};
+/// let a = OperandAlgebra::of(&builtin("numpy").unwrap(), Op::Add);
+/// assert!(a.by_classes.iter().all(|c| c.one_sided <= a.triples));
+/// ```
 #[derive(Clone, Debug)]
 pub struct ClassCount {
     /// The classes of `a`, `b`, `c`.
@@ -48,6 +60,13 @@ pub struct ClassCount {
 type Answer = Option<(Outcome, Option<usize>)>;
 
 /// One op over representative operands, with its commutativity and associativity.
+///
+/// ```
+/// use promote::{analysis::OperandAlgebra, builtin, Op};
+/// let a = OperandAlgebra::of(&builtin("jax").unwrap(), Op::Add);
+/// assert_eq!(a.op, Op::Add);
+/// assert!(a.base <= a.operands.len());
+/// ```
 #[derive(Clone, Debug)]
 pub struct OperandAlgebra {
     /// The op.
@@ -77,7 +96,13 @@ pub struct OperandAlgebra {
 }
 
 impl OperandAlgebra {
-    /// Check one op over the policy's [`representatives`].
+    /// Check one op over the policy's `representatives`.
+    ///
+    /// ```
+    /// use promote::{analysis::OperandAlgebra, builtin, Op};
+    /// let a = OperandAlgebra::of(&builtin("torch").unwrap(), Op::Add);
+    /// assert!(!a.operands.is_empty());
+    /// ```
     pub fn of(p: &RulePolicy, op: Op) -> OperandAlgebra {
         let operands = representatives(p);
         let base = operands.len();
@@ -258,12 +283,25 @@ impl OperandAlgebra {
     }
 
     /// The outcome of `a∘b` (after [`Self::of`] has met the pair).
+    ///
+    /// ```
+    /// use promote::{analysis::{OperandAlgebra, Outcome}, builtin, DType, Op};
+    /// let a = OperandAlgebra::of(&builtin("numpy").unwrap(), Op::Add);
+    /// let at = |t: &str| a.operands.iter().position(|o| o.to_string() == t).unwrap();
+    /// assert_eq!(a.outcome(at("int8"), at("uint8")), Some(Outcome::Value(DType::Int16, false)));
+    /// ```
     pub fn outcome(&self, a: usize, b: usize) -> Option<Outcome> {
         self.answers.get(&(a, b)).cloned().flatten().map(|x| x.0)
     }
 
     /// Tensor with tensor alone (strong tensors with dimensions): what a user of the framework's
     /// tensor-tensor table sees.
+    ///
+    /// ```
+    /// use promote::{analysis::OperandAlgebra, builtin, Op};
+    /// let a = OperandAlgebra::of(&builtin("numpy").unwrap(), Op::Add);
+    /// assert_eq!(a.tensor_laws().not_commutative, 0);
+    /// ```
     pub fn tensor_laws(&self) -> TensorLaws {
         let ts: Vec<usize> = (0..self.base)
             .filter(|&i| self.operands[i].class() == OperandClass::Tensor)
@@ -299,11 +337,23 @@ impl OperandAlgebra {
     }
 
     /// An operand's text in the compact syntax.
+    ///
+    /// ```
+    /// use promote::{analysis::OperandAlgebra, builtin, Op};
+    /// let a = OperandAlgebra::of(&builtin("numpy").unwrap(), Op::Add);
+    /// assert_eq!(a.text(Some(0)), a.operands[0].to_string());
+    /// ```
     pub fn text(&self, i: Option<usize>) -> String {
         i.map_or_else(|| "refused".to_string(), |i| self.operands[i].to_string())
     }
 
     /// The outcome text of `x∘y`, `refused` or `!error` where it fails.
+    ///
+    /// ```
+    /// use promote::{analysis::OperandAlgebra, builtin, Op};
+    /// let a = OperandAlgebra::of(&builtin("numpy").unwrap(), Op::Add);
+    /// assert!(a.ab_text(0, 1).contains(&a.operands[1].to_string()));
+    /// ```
     pub fn ab_text(&self, x: usize, y: usize) -> String {
         match self.answers.get(&(x, y)).cloned().flatten() {
             Some((Outcome::Value(..), Some(i))) => self.text(Some(i)),
@@ -315,6 +365,14 @@ impl OperandAlgebra {
 
     /// A triple in words, each grouping worked out:
     /// `add(add(a, b), c) = add(x, c) = r1, but add(a, add(b, c)) = add(a, y) = r2`.
+    ///
+    /// ```
+    /// use promote::analysis::{OperandAlgebra, Triple};
+    /// use promote::{builtin, Op};
+    /// let a = OperandAlgebra::of(&builtin("numpy").unwrap(), Op::Add);
+    /// let t = Triple { a: 0, b: 1, c: 2, ab: None, left: None, bc: None, right: None };
+    /// assert!(a.triple_text(&t).contains(&a.operands[2].to_string()));
+    /// ```
     pub fn triple_text(&self, t: &Triple<usize>) -> String {
         let (a, b, c) = (
             self.text(Some(t.a)),

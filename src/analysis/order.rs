@@ -6,6 +6,12 @@ use std::fmt;
 use super::{Found, JoinAlgebra, Triple};
 
 /// The order a join table induces, and how far it is from a lattice.
+///
+/// ```
+/// use promote::{analysis::JoinAlgebra, builtin};
+/// let j = JoinAlgebra::of(&builtin("numpy").unwrap());
+/// assert!(j.order.is_partial_order());
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Order {
     /// `leq[a][b]`: `a ≤ b`.
@@ -26,12 +32,23 @@ pub struct Order {
 
 impl Order {
     /// Reflexive, antisymmetric and transitive.
+    ///
+    /// ```
+    /// use promote::{analysis::JoinAlgebra, builtin};
+    /// assert!(JoinAlgebra::of(&builtin("jax").unwrap()).order.is_partial_order());
+    /// ```
     pub fn is_partial_order(&self) -> bool {
         (0..self.leq.len()).all(|a| self.leq[a][a])
             && self.not_antisymmetric.is_empty()
             && self.not_transitive.is_empty()
     }
     /// The covering pairs `(a, b)`: `a < b` with nothing in between (the Hasse diagram's edges).
+    ///
+    /// ```
+    /// use promote::{analysis::JoinAlgebra, builtin};
+    /// let j = JoinAlgebra::of(&builtin("numpy").unwrap());
+    /// assert!(j.order.covers().iter().all(|&(a, b)| j.order.leq[a][b] && a != b));
+    /// ```
     pub fn covers(&self) -> Vec<(usize, usize)> {
         let n = self.leq.len();
         let lt = |a: usize, b: usize| a != b && self.leq[a][b];
@@ -48,6 +65,11 @@ impl Order {
 }
 
 /// What a join table is.
+///
+/// ```
+/// use promote::{analysis::{check, Verdict}, builtin, Op};
+/// assert_eq!(check(&builtin("jax").unwrap(), Op::Add).join.verdict(), Verdict::PartialLattice);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
     /// Every pair promotes, commutatively and associatively, and there is a least node: a lattice
@@ -64,6 +86,12 @@ pub enum Verdict {
 
 impl Verdict {
     /// A (bounded) lattice.
+    ///
+    /// ```
+    /// use promote::analysis::Verdict;
+    /// assert!(Verdict::Lattice.is_lattice());
+    /// assert!(!Verdict::NotALattice(vec![]).is_lattice());
+    /// ```
     pub fn is_lattice(&self) -> bool {
         *self == Verdict::Lattice
     }
@@ -156,6 +184,11 @@ impl Order {
 
 impl JoinAlgebra {
     /// Promotion is commutative, associative (where both groupings promote) and idempotent.
+    ///
+    /// ```
+    /// use promote::{analysis::JoinAlgebra, builtin};
+    /// assert!(JoinAlgebra::of(&builtin("jax").unwrap()).is_semilattice_op());
+    /// ```
     pub fn is_semilattice_op(&self) -> bool {
         self.not_idempotent.is_empty()
             && self.not_commutative.is_empty()
@@ -164,6 +197,11 @@ impl JoinAlgebra {
     }
 
     /// What this join table is.
+    ///
+    /// ```
+    /// use promote::{analysis::{JoinAlgebra, Verdict}, builtin};
+    /// assert_eq!(JoinAlgebra::of(&builtin("jax").unwrap()).verdict(), Verdict::PartialLattice);
+    /// ```
     pub fn verdict(&self) -> Verdict {
         let o = &self.order;
         if self.is_semilattice_op() && self.missing.is_empty() {
@@ -292,6 +330,13 @@ impl JoinAlgebra {
     }
 
     /// A triple in words: `(a ∘ b) ∘ c = x ∘ c = L, but a ∘ (b ∘ c) = a ∘ y = R`.
+    ///
+    /// ```
+    /// use promote::analysis::{JoinAlgebra, Triple};
+    /// let j = JoinAlgebra::of(&promote::builtin("numpy").unwrap());
+    /// let t = Triple { a: 0, b: 1, c: 2, ab: None, left: None, bc: None, right: None };
+    /// assert!(j.triple_text(&t).contains(&j.names[2]));
+    /// ```
     pub fn triple_text(&self, t: &Triple<usize>) -> String {
         let (a, b, c) = (&self.names[t.a], &self.names[t.b], &self.names[t.c]);
         format!(

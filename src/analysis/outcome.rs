@@ -10,6 +10,13 @@ use crate::operand::{Literal, LiteralKind, Operand, OperandClass};
 use crate::policy::{Policy, RulePolicy};
 
 /// The answer to one call, as far as the algebra cares.
+///
+/// ```
+/// use promote::{analysis::{outcome, Outcome}, builtin, Call, DType, ErrorKind};
+/// let torch = builtin("torch").unwrap();
+/// assert_eq!(outcome(&*torch, &"add int8 uint8".parse::<Call>().unwrap()), Outcome::Value(DType::Int16, false));
+/// assert_eq!(outcome(&*torch, &"add uint16 int8".parse::<Call>().unwrap()), Outcome::Error(ErrorKind::NoPromotion));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
     /// The result: dtype and whether it is weak.
@@ -31,6 +38,12 @@ impl fmt::Display for Outcome {
 }
 
 /// Resolve a call into an [`Outcome`].
+///
+/// ```
+/// use promote::{analysis::{outcome, Outcome}, builtin, Call, DType};
+/// let jax = builtin("jax").unwrap();
+/// assert_eq!(outcome(&*jax, &"add int8 1.0".parse::<Call>().unwrap()), Outcome::Value(DType::Float32, true));
+/// ```
 pub fn outcome(p: &dyn Policy, call: &Call) -> Outcome {
     match p.result(call) {
         Ok((d, weak)) => Outcome::Value(d, weak),
@@ -42,7 +55,7 @@ pub fn outcome(p: &dyn Policy, call: &Call) -> Outcome {
 /// has, a weak tensor of the dtype of each weak node (JAX's `i*` gives a weak int32 or int64,
 /// TensorFlow's `f32*` a weak float32: the weak types the frameworks actually make), and the Python
 /// literals `True`, `1`, `1.0`, `1j`.
-pub fn representatives(p: &RulePolicy) -> Vec<Operand> {
+pub(crate) fn representatives(p: &RulePolicy) -> Vec<Operand> {
     let ds: Vec<DType> = DType::ALL
         .iter()
         .copied()
@@ -103,8 +116,9 @@ pub(super) fn class_order(c: OperandClass) -> u8 {
     }
 }
 
-/// A class's name for people.
-pub fn class_words(c: OperandClass) -> &'static str {
+/// A class's name for people (`promote check`'s report).
+#[cfg(feature = "cli")]
+pub(crate) fn class_words(c: OperandClass) -> &'static str {
     match c {
         OperandClass::Tensor => "tensor",
         OperandClass::ZeroDim => "0-d tensor",

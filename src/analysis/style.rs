@@ -11,6 +11,12 @@ use super::Outcome;
 
 /// What a table's cells answer: an op's result, or the promotion alone (the policy's join table,
 /// before any op rule, as the lattice tables of JAX's and TensorFlow's docs show it).
+///
+/// ```
+/// use promote::analysis::TableOp;
+/// assert_eq!(TableOp::parse("promote").unwrap(), TableOp::Promote);
+/// assert_eq!(TableOp::parse("add").unwrap().arity(), 2);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TableOp {
     /// An op's result.
@@ -35,6 +41,11 @@ impl TableOp {
         }
     }
     /// `promote`, or the op's name.
+    ///
+    /// ```
+    /// use promote::analysis::TableOp;
+    /// assert_eq!(TableOp::parse("multiply").unwrap().name(), "multiply");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             TableOp::Call(op) => op.name(),
@@ -42,6 +53,11 @@ impl TableOp {
         }
     }
     /// How many operands a cell's call takes.
+    ///
+    /// ```
+    /// use promote::analysis::TableOp;
+    /// assert_eq!(TableOp::Promote.arity(), 2);
+    /// ```
     pub fn arity(self) -> usize {
         match self {
             TableOp::Call(op) => op.arity(),
@@ -57,6 +73,11 @@ impl std::fmt::Display for TableOp {
 }
 
 /// What a table's columns are (the rows are tensors of each dtype, or every node with `Nodes`).
+///
+/// ```
+/// use promote::analysis::With;
+/// assert_eq!(With::parse("zero-dim").ok(), Some(With::ZeroDim));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum With {
@@ -77,6 +98,12 @@ pub enum With {
 }
 
 /// How dtypes are named and ordered.
+///
+/// ```
+/// use promote::analysis::Style;
+/// assert_eq!(Style::parse("jax").unwrap(), Style::Jax);
+/// assert_eq!(Style::Auto.resolve("jax"), Style::Jax);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Style {
@@ -142,6 +169,11 @@ impl Style {
         ("full", Style::Full),
     ];
     /// By name (any case).
+    ///
+    /// ```
+    /// use promote::analysis::Style;
+    /// assert!(Style::parse("nonsense").is_err());
+    /// ```
     pub fn parse(s: &str) -> Result<Style, PromoteError> {
         by_name("style", s, &Style::ALL)
     }
@@ -164,6 +196,11 @@ impl Style {
     }
 
     /// A dtype's name in this style.
+    ///
+    /// ```
+    /// use promote::{analysis::Style, DType};
+    /// assert_eq!(Style::Full.dtype(DType::Int8), "int8");
+    /// ```
     pub fn dtype(self, d: DType) -> String {
         match (self, d) {
             (Style::Full, _) => d.name().into(),
@@ -174,6 +211,12 @@ impl Style {
     }
 
     /// A weakly typed dtype's name in this style (`policy` names its weak nodes).
+    ///
+    /// ```
+    /// use promote::{analysis::Style, builtin, DType};
+    /// let jax = builtin("jax").unwrap();
+    /// assert_ne!(Style::Jax.weak(&jax, DType::Int32), Style::Jax.dtype(DType::Int32));
+    /// ```
     pub fn weak(self, p: &RulePolicy, d: DType) -> String {
         match self {
             Style::Tf => format!("{}*", self.dtype(d)),
@@ -189,6 +232,12 @@ impl Style {
 
     /// An answer in this style: `i16`, `i32*`, `-` (no promotion), `!` (unsupported), `OF`
     /// (overflow), `V` (refused for these values), `?` (invalid).
+    ///
+    /// ```
+    /// use promote::{analysis::{Outcome, Style}, builtin, DType};
+    /// let numpy = builtin("numpy").unwrap();
+    /// assert_eq!(Style::Full.outcome(&numpy, &Outcome::Value(DType::Int16, false)), "int16");
+    /// ```
     pub fn outcome(self, p: &RulePolicy, o: &Outcome) -> String {
         use crate::ErrorKind as E;
         match o {
@@ -207,6 +256,12 @@ impl Style {
 
     /// A Python scalar's column label: Paddle's guide heads its columns by kind, which works
     /// while each kind appears once among `all`.
+    ///
+    /// ```
+    /// use promote::{analysis::Style, Literal};
+    /// let all: Vec<Literal> = ["1", "1.0"].iter().map(|s| Literal::parse(s).unwrap()).collect();
+    /// assert!(!Style::Full.literal(&all[1], &all).is_empty());
+    /// ```
     pub fn literal(self, l: &Literal, all: &[Literal]) -> String {
         let unique = all.iter().filter(|m| m.kind() == l.kind()).count() == 1;
         if self == Style::Paddle && unique {
@@ -217,6 +272,11 @@ impl Style {
     }
 
     /// The dtypes as rows, in this style's order.
+    ///
+    /// ```
+    /// use promote::analysis::{Style, With};
+    /// assert!(!Style::Full.order(With::Tensors).is_empty());
+    /// ```
     pub fn order(self, with: With) -> Vec<DType> {
         match (self, with) {
             (Style::Paddle, With::Tensors) => vec![

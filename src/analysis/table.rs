@@ -23,6 +23,12 @@ use super::table_text;
 use super::Outcome;
 
 /// What to tabulate.
+///
+/// ```
+/// use promote::analysis::{table, TableOptions, With};
+/// let o = TableOptions { with: With::ZeroDim, ..TableOptions::default() };
+/// assert!(table(&promote::builtin("numpy").unwrap(), &o).is_ok());
+/// ```
 #[derive(Clone, Debug)]
 pub struct TableOptions {
     /// The op, or the promotion alone.
@@ -51,6 +57,13 @@ impl Default for TableOptions {
 }
 
 /// One cell: what the policy answers, and how the style writes it.
+///
+/// ```
+/// use promote::{analysis::{table, Outcome, TableOptions}, builtin, DType};
+/// let t = table(&builtin("numpy").unwrap(), &TableOptions::default()).unwrap();
+/// let c = t.cell("u8", "i8").unwrap();
+/// assert_eq!((c.text.as_str(), &c.outcome), ("i16", &Outcome::Value(DType::Int16, false)));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Cell {
     /// The answer.
@@ -76,6 +89,13 @@ impl Cell {
 }
 
 /// The cells where another policy answers differently ([`Table::mark`]).
+///
+/// ```
+/// use promote::{analysis::{table, TableOptions}, builtin};
+/// let mut t = table(&builtin("tf-all").unwrap(), &TableOptions::default()).unwrap();
+/// t.mark(&builtin("tf-safe").unwrap());
+/// assert_eq!(t.mark.as_ref().unwrap().policy, "tf-safe");
+/// ```
 #[derive(Clone, Debug)]
 pub struct Marks {
     /// The other policy's name.
@@ -85,6 +105,13 @@ pub struct Marks {
 }
 
 /// A policy's table: rows are the first operand, columns the second.
+///
+/// ```
+/// use promote::{analysis::{table, TableOptions}, builtin, Policy};
+/// let numpy = builtin("numpy").unwrap();
+/// let t = table(&numpy, &TableOptions::default()).unwrap();
+/// assert_eq!(t.rows.len(), numpy.dtypes().len());
+/// ```
 #[derive(Clone, Debug)]
 pub struct Table {
     /// The policy's name.
@@ -120,6 +147,15 @@ pub struct Table {
 /// The table of a policy. Refused as `invalid`: `TableOp::Promote` with Python scalars or 0-d
 /// tensors (the join table has only dtypes and weak types), [`With::Weak`] for a policy with no
 /// weak types.
+///
+/// ```
+/// use promote::{analysis::{table, TableOp, TableOptions, With}, builtin};
+/// let numpy = builtin("numpy").unwrap();
+/// let weak = TableOptions { with: With::Weak, ..TableOptions::default() };
+/// assert!(table(&numpy, &weak).is_err());
+/// let promote_only = TableOptions { op: TableOp::Promote, ..TableOptions::default() };
+/// assert!(table(&numpy, &promote_only).is_ok());
+/// ```
 pub fn table(p: &RulePolicy, o: &TableOptions) -> Result<Table, PromoteError> {
     if o.op == TableOp::Promote && !matches!(o.with, With::Tensors | With::Nodes | With::Weak) {
         return Err(PromoteError::Invalid {
@@ -140,7 +176,7 @@ pub fn table(p: &RulePolicy, o: &TableOptions) -> Result<Table, PromoteError> {
 }
 
 /// The dtypes of a policy's weak nodes (JAX's i*, f*, c*), canonical, in dtype order.
-pub fn weak_dtypes(p: &RulePolicy) -> Vec<DType> {
+pub(crate) fn weak_dtypes(p: &RulePolicy) -> Vec<DType> {
     let mut ds: Vec<DType> = p
         .nodes
         .iter()
@@ -312,6 +348,13 @@ fn answer(
 
 impl Table {
     /// The cell of a row and a column, by their labels.
+    ///
+    /// ```
+    /// use promote::{analysis::{table, TableOptions}, builtin};
+    /// let t = table(&builtin("numpy").unwrap(), &TableOptions::default()).unwrap();
+    /// assert_eq!(t.cell("u8", "i8").unwrap().text, "i16");
+    /// assert!(t.cell("u8", "nothing").is_none());
+    /// ```
     pub fn cell(&self, row: &str, col: &str) -> Option<&Cell> {
         let r = self.rows.iter().position(|x| x == row)?;
         let c = self.cols.iter().position(|x| x == col)?;
@@ -363,12 +406,24 @@ impl Table {
     }
 
     /// The other policy's different answer at a cell, after [`Table::mark`].
+    ///
+    /// ```
+    /// use promote::{analysis::{table, TableOptions}, builtin};
+    /// let t = table(&builtin("numpy").unwrap(), &TableOptions::default()).unwrap();
+    /// assert!(t.marked(0, 0).is_none());
+    /// ```
     pub fn marked(&self, row: usize, col: usize) -> Option<&Cell> {
         self.mark.as_ref().and_then(|m| m.cells[row][col].as_ref())
     }
 
     /// Stable JSON: labels, operands, and every cell's text with its dtype and weakness, or its
     /// error (and promoted dtype), or the Python kind; `mark` the other policy's cells.
+    ///
+    /// ```
+    /// use promote::{analysis::{table, TableOptions}, builtin};
+    /// let t = table(&builtin("numpy").unwrap(), &TableOptions::default()).unwrap();
+    /// assert!(t.to_json().is_object());
+    /// ```
     pub fn to_json(&self) -> Value {
         let mut v = json!({
             "policy": self.policy,

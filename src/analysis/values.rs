@@ -24,6 +24,12 @@ use crate::operand::Operand;
 use crate::policy::Policy;
 
 /// One element where two policies compute different values.
+///
+/// ```
+/// use promote::{analysis::value_diff, builtin, Op};
+/// let d = value_diff(&*builtin("numpy").unwrap(), &*builtin("torch").unwrap(), &[Op::Multiply]);
+/// assert!(d.cells.iter().all(|c| c.first.a != c.first.b));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ElementDifference {
     /// The input elements, one per operand, as Python writes them.
@@ -36,6 +42,12 @@ pub struct ElementDifference {
 }
 
 /// A cell whose values differ.
+///
+/// ```
+/// use promote::{analysis::value_diff, builtin, Op};
+/// let d = value_diff(&*builtin("numpy").unwrap(), &*builtin("torch").unwrap(), &[Op::Multiply]);
+/// assert!(d.cells.iter().all(|c| c.differ > 0 && c.differ <= c.elements));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct ValueCell {
     /// The call of the cell (`add int8 float16`).
@@ -51,6 +63,13 @@ pub struct ValueCell {
 }
 
 /// Two policies' element values compared.
+///
+/// ```
+/// use promote::{analysis::value_diff, builtin, Op};
+/// let numpy = builtin("numpy").unwrap();
+/// let d = value_diff(&*numpy, &*numpy, &[Op::Add]);
+/// assert!(d.cells.is_empty() && d.compared > 0);
+/// ```
 #[derive(Clone, Debug)]
 pub struct ValueDiff {
     /// The first policy's name.
@@ -145,6 +164,12 @@ fn complex_sample(d: DType) -> Vec<String> {
 
 /// Compare two policies' element values on every tensor · tensor cell of these ops, over the
 /// dtypes both have that the typed kernels hold (the classic ones: `eval` refuses narrow plans).
+///
+/// ```
+/// use promote::{analysis::value_diff, builtin, Op};
+/// let d = value_diff(&*builtin("numpy").unwrap(), &*builtin("jax").unwrap(), &[Op::Add]);
+/// assert_eq!(d.semantics, ("numpy", "xla-cpu"));
+/// ```
 pub fn value_diff(a: &dyn Policy, b: &dyn Policy, ops: &[Op]) -> ValueDiff {
     let both: Vec<DType> = a
         .dtypes()
@@ -267,6 +292,12 @@ fn compare_cell(call: &Call, dtype: DType, a: &dyn Policy, b: &dyn Policy) -> Op
 }
 impl ValueDiff {
     /// The report of `promote diff --values --format json`.
+    ///
+    /// ```
+    /// use promote::{analysis::value_diff, builtin, Op};
+    /// let numpy = builtin("numpy").unwrap();
+    /// assert!(value_diff(&*numpy, &*numpy, &[Op::Add]).to_json().is_object());
+    /// ```
     pub fn to_json(&self) -> Value {
         json!({
             "a": self.a,

@@ -70,6 +70,13 @@ pub fn builtin_autocast(name: &str) -> Result<Arc<Autocast>, PromoteError> {
 }
 
 /// Load an autocast from a user's file (the format of `policies/README.md`).
+///
+/// ```
+/// use promote::autocast::load_autocast_file;
+/// let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/policies/autocast/torch-cpu-bf16.toml"));
+/// assert_eq!(load_autocast_file(path).unwrap().name, "torch-cpu-bf16");
+/// assert!(load_autocast_file(std::path::Path::new("/no/such/autocast.toml")).is_err());
+/// ```
 pub fn load_autocast_file(path: &std::path::Path) -> Result<Autocast, PromoteError> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| PromoteError::PolicyFile {

@@ -19,6 +19,14 @@ use crate::policy::Policy;
 
 /// Resolve a call under an autocast: the autocast's casts, then the base policy's plan, the
 /// autocast's step first.
+///
+/// ```
+/// use promote::{autocast::{builtin_autocast, resolve}, builtin, Call, DType, Step};
+/// let (torch, bf16) = (builtin("torch").unwrap(), builtin_autocast("torch-cpu-bf16").unwrap());
+/// let plan = resolve(&*torch, &bf16, &"matmul float32 float32".parse::<Call>().unwrap()).unwrap();
+/// assert_eq!(plan.result, DType::BFloat16);
+/// assert!(matches!(plan.steps[0], Step::Autocast { .. }));
+/// ```
 pub fn resolve(base: &dyn Policy, layer: &Autocast, call: &Call) -> Result<Plan, PromoteError> {
     let applied = layer.apply(call)?;
     let mut plan = base.resolve(&applied.call)?;
@@ -27,6 +35,13 @@ pub fn resolve(base: &dyn Policy, layer: &Autocast, call: &Call) -> Result<Plan,
 }
 
 /// [`resolve`] with the steps kept whether the call succeeds or is refused (`promote explain`).
+///
+/// ```
+/// use promote::{autocast::{builtin_autocast, resolve_traced}, builtin, Call, Step};
+/// let (torch, bf16) = (builtin("torch").unwrap(), builtin_autocast("torch-cpu-bf16").unwrap());
+/// let t = resolve_traced(&*torch, &bf16, &"matmul float32 float32".parse::<Call>().unwrap());
+/// assert!(t.outcome.is_ok() && matches!(t.steps[0], Step::Autocast { .. }));
+/// ```
 pub fn resolve_traced(base: &dyn Policy, layer: &Autocast, call: &Call) -> Traced {
     match layer.apply(call) {
         Err(e) => Traced {
@@ -149,6 +164,19 @@ pub fn resolve_under(
 }
 
 /// Execute a call under `layer` if there is one, else under the base policy alone.
+///
+/// ```
+/// use promote::autocast::{builtin_autocast, evaluate_under};
+/// use promote::kernel::Array;
+/// use promote::{builtin, Call, DType};
+/// let (torch, bf16) = (builtin("torch").unwrap(), builtin_autocast("torch-cpu-bf16").unwrap());
+/// let call: Call = "matmul float32 float32".parse().unwrap();
+/// let (a, b) = (Array::from(vec![1.0f32, 2.0]), Array::from(vec![3.0f32, 4.0]));
+/// let r = evaluate_under(&*torch, Some(&*bf16), &call, &[Some(a.view()), Some(b.view())]).unwrap();
+/// assert_eq!(r.plan.result, DType::BFloat16);
+/// let plain = evaluate_under(&*torch, None, &call, &[Some(a.view()), Some(b.view())]).unwrap();
+/// assert_eq!(plain.data, Array::from(vec![11.0f32]));
+/// ```
 pub fn evaluate_under(
     base: &dyn Policy,
     layer: Option<&Autocast>,
@@ -178,12 +206,25 @@ pub struct Autocasted {
 
 impl Autocasted {
     /// `base` under `layer`.
+    ///
+    /// ```
+    /// use promote::autocast::{builtin_autocast, Autocasted};
+    /// use promote::Policy;
+    /// let p = Autocasted::new(promote::builtin("torch").unwrap(), builtin_autocast("torch-cpu-f16").unwrap());
+    /// assert_eq!(p.name(), "torch+torch-cpu-f16");
+    /// ```
     pub fn new(base: Arc<dyn Policy>, layer: Arc<Autocast>) -> Autocasted {
         let name = format!("{}+{}", base.name(), layer.name);
         Autocasted { base, layer, name }
     }
 
     /// The autocast layer.
+    ///
+    /// ```
+    /// use promote::autocast::{builtin_autocast, Autocasted};
+    /// let p = Autocasted::new(promote::builtin("torch").unwrap(), builtin_autocast("torch-cpu-f16").unwrap());
+    /// assert_eq!(p.layer().name, "torch-cpu-f16");
+    /// ```
     pub fn layer(&self) -> &Autocast {
         &self.layer
     }
@@ -210,5 +251,8 @@ impl Policy for Autocasted {
     }
     fn promote_types(&self, a: DType, b: DType) -> Option<DType> {
         self.base.promote_types(a, b)
+    }
+    fn eval(&self, call: &Call, data: &[Option<View<'_>>]) -> Result<Evaluated, PromoteError> {
+        evaluate(&*self.base, &self.layer, call, data)
     }
 }

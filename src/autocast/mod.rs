@@ -38,6 +38,12 @@ use crate::operand::Operand;
 use crate::plan::Step;
 
 /// What an autocast does to the operands of the ops on one list.
+///
+/// ```
+/// use promote::{autocast::{builtin_autocast, Class}, Op};
+/// let bf16 = builtin_autocast("torch-cpu-bf16").unwrap();
+/// assert_eq!(bf16.list_of(Op::Matmul).class, Class::LowerPrecision);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Class {
     /// Cast to the autocast dtype (PyTorch's `lower_precision_fp`, Paddle's white list).
@@ -53,6 +59,10 @@ pub enum Class {
 
 impl Class {
     /// The class's name in a file: `lower_precision`, `fp32`, `promote`, `fallthrough`.
+    ///
+    /// ```
+    /// assert_eq!(promote::autocast::Class::Fp32.name(), "fp32");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Class::LowerPrecision => "lower_precision",
@@ -63,6 +73,12 @@ impl Class {
     }
 
     /// The class of a name, if it is one.
+    ///
+    /// ```
+    /// use promote::autocast::Class;
+    /// assert_eq!(Class::parse("promote"), Some(Class::Promote));
+    /// assert_eq!(Class::parse("white"), None);
+    /// ```
     pub fn parse(name: &str) -> Option<Class> {
         [
             Class::LowerPrecision,
@@ -77,6 +93,13 @@ impl Class {
 
 /// Which operands an autocast casts: tensors of these dtypes (0-d ones too, if `zero_dim`).
 /// Python literals are never cast: every autocast recorded or read acts on tensors only.
+///
+/// ```
+/// use promote::{autocast::builtin_autocast, DType};
+/// let bf16 = builtin_autocast("torch-cpu-bf16").unwrap();
+/// assert!(bf16.touches.dtypes.contains(&DType::Float32));
+/// assert!(!bf16.touches.dtypes.contains(&DType::Float64));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Touches {
     /// The dtypes it casts (PyTorch: the floating dtypes but float64).
@@ -88,6 +111,12 @@ pub struct Touches {
 }
 
 /// One op list of an autocast: its class, its ops (the framework's names), its source.
+///
+/// ```
+/// use promote::{autocast::builtin_autocast, Op};
+/// let bf16 = builtin_autocast("torch-cpu-bf16").unwrap();
+/// assert!(bf16.list_of(Op::Matmul).ops.iter().any(|o| o == "matmul"));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct OpList {
     /// What the list does.
@@ -99,6 +128,12 @@ pub struct OpList {
 }
 
 /// A compiled autocast layer (see the module documentation).
+///
+/// ```
+/// use promote::{autocast::builtin_autocast, DType};
+/// let f16 = builtin_autocast("torch-cuda-f16").unwrap();
+/// assert_eq!((f16.dtype, f16.base.as_str()), (DType::Float16, "torch"));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Autocast {
     /// `torch-cpu-bf16`, ...
@@ -131,6 +166,14 @@ pub struct Autocast {
 
 /// A call after the autocast: the cast call, each operand's new dtype (`None`: left alone),
 /// and the step that says why.
+///
+/// ```
+/// use promote::{autocast::builtin_autocast, Call, DType};
+/// let bf16 = builtin_autocast("torch-cpu-bf16").unwrap();
+/// let a = bf16.apply(&"matmul float32 float32".parse::<Call>().unwrap()).unwrap();
+/// assert_eq!(a.call.to_string(), "matmul bfloat16 bfloat16");
+/// assert_eq!(a.casts, vec![Some(DType::BFloat16); 2]);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Applied {
     /// The call with the autocast's casts applied.
@@ -163,6 +206,13 @@ impl Autocast {
     }
 
     /// Whether the autocast casts this operand.
+    ///
+    /// ```
+    /// use promote::{autocast::builtin_autocast, DType, Operand};
+    /// let bf16 = builtin_autocast("torch-cpu-bf16").unwrap();
+    /// assert!(bf16.touches(&Operand::tensor(DType::Float32)));
+    /// assert!(!bf16.touches(&"1.0".parse::<Operand>().unwrap()));
+    /// ```
     pub fn touches(&self, o: &Operand) -> bool {
         match o {
             Operand::Tensor {

@@ -244,9 +244,22 @@ fn options_first(args: Vec<OsString>) -> Vec<OsString> {
     moved
 }
 
-/// Run the CLI; returns the exit status.
-pub fn main() -> i32 {
-    let cli = Cli::parse_from(options_first(std::env::args_os().collect()));
+/// Run the CLI on these arguments (the first is the program's name, as `std::env::args_os`
+/// gives them); returns the exit status. Arguments clap refuses print its usage and end the
+/// process with status 2, as the `promote` binary does.
+///
+/// ```
+/// assert_eq!(promote::cli::run(["promote", "policies"]), 0);
+/// assert_eq!(promote::cli::run(["promote", "resolve", "-p", "torch", "add", "int8", "1.0"]), 0);
+/// assert_eq!(promote::cli::run(["promote", "resolve", "-p", "torch", "add", "int9", "1.0"]), 1);
+/// ```
+pub fn run<I, T>(args: I) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString>,
+{
+    let args = args.into_iter().map(Into::into).collect();
+    let cli = Cli::parse_from(options_first(args));
     let r = match cli.command {
         Command::Resolve(a) => resolve::run(a),
         Command::Table(a) => table::run(a),

@@ -298,20 +298,63 @@ impl<'a> Clone for View<'a> {
 impl<'a> Copy for View<'a> {}
 
 /// A Rust type that stores one of the 15 dtypes.
+///
+/// ```
+/// use promote::{kernel::{Array, Element}, DType};
+/// assert_eq!(<i16 as Element>::DTYPE, DType::Int16);
+/// let a = i16::array(vec![1, 2]);
+/// assert_eq!(i16::slice(a.view()), Some(&[1i16, 2][..]));
+/// assert_eq!(f32::slice(a.view()), None);
+/// ```
 pub trait Element: Copy + Send + Sync + Default + PartialEq + std::fmt::Debug + 'static {
     /// Its dtype.
     const DTYPE: DType;
     /// Wrap a vector.
+    ///
+    /// ```
+    /// use promote::kernel::{Array, Element};
+    /// assert_eq!(u8::array(vec![1, 2]), Array::from(vec![1u8, 2]));
+    /// ```
     fn array(v: Vec<Self>) -> Array;
     /// Wrap a slice.
+    ///
+    /// ```
+    /// use promote::{kernel::Element, DType};
+    /// assert_eq!(f64::view(&[1.0, 2.0]).dtype(), DType::Float64);
+    /// ```
     fn view(s: &[Self]) -> View<'_>;
     /// Wrap a mutable slice.
+    ///
+    /// ```
+    /// use promote::{kernel::Element, DType};
+    /// let mut xs = [1i8, 2];
+    /// assert_eq!(i8::view_mut(&mut xs).dtype(), DType::Int8);
+    /// ```
     fn view_mut(s: &mut [Self]) -> ViewMut<'_>;
     /// The slice inside a view of this dtype.
+    ///
+    /// ```
+    /// use promote::kernel::{Array, Element};
+    /// let a = Array::from(vec![3u64]);
+    /// assert_eq!(u64::slice(a.view()), Some(&[3u64][..]));
+    /// ```
     fn slice(v: View<'_>) -> Option<&[Self]>;
     /// The mutable slice inside a view of this dtype.
+    ///
+    /// ```
+    /// use promote::kernel::{Array, Element};
+    /// let mut a = Array::from(vec![3u64]);
+    /// u64::slice_mut(a.view_mut()).unwrap()[0] = 4;
+    /// assert_eq!(a, Array::from(vec![4u64]));
+    /// ```
     fn slice_mut(v: ViewMut<'_>) -> Option<&mut [Self]>;
     /// Equal bit patterns, or both NaN.
+    ///
+    /// ```
+    /// use promote::kernel::Element;
+    /// assert!(f32::NAN.same_bits(-f32::NAN));
+    /// assert!(!0.0f32.same_bits(-0.0));
+    /// ```
     fn same_bits(self, other: Self) -> bool;
 }
 
@@ -392,32 +435,67 @@ impl Array {
     /// # Panics
     /// For a narrow dtype (`!d.is_classic()`: float8, int4, ...), which has no element type
     /// here; their values are the codes of [`crate::kernel::narrow`].
+    ///
+    /// ```
+    /// use promote::{kernel::Array, DType};
+    /// assert_eq!(Array::zeros(DType::Int16, 2), Array::from(vec![0i16, 0]));
+    /// ```
     pub fn zeros(d: DType, n: usize) -> Array {
         // SAFETY: every one of the 15 element types is valid as all-zero bytes (false, 0,
         // +0.0, 0+0i), and `with_dtype!` only names those types.
         with_dtype!(d, T => Array::from(unsafe { zeroed_vec::<T>(n) }))
     }
     /// The dtype.
+    ///
+    /// ```
+    /// use promote::{kernel::Array, DType};
+    /// assert_eq!(Array::from(vec![1.5f32]).dtype(), DType::Float32);
+    /// ```
     pub fn dtype(&self) -> DType {
         each_dtype!(Array, self, _v, T => T::DTYPE)
     }
     /// Number of elements.
+    ///
+    /// ```
+    /// assert_eq!(promote::kernel::Array::from(vec![1u8, 2, 3]).len(), 3);
+    /// ```
     pub fn len(&self) -> usize {
         each_dtype!(Array, self, v, T => v.len())
     }
     /// No elements.
+    ///
+    /// ```
+    /// assert!(promote::kernel::Array::from(Vec::<bool>::new()).is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
     /// Borrow.
+    ///
+    /// ```
+    /// use promote::{kernel::Array, DType};
+    /// let a = Array::from(vec![1i64, 2]);
+    /// assert_eq!((a.view().dtype(), a.view().len()), (DType::Int64, 2));
+    /// ```
     pub fn view(&self) -> View<'_> {
         each_dtype!(Array, self, v, T => T::view(v))
     }
     /// Borrow mutably.
+    ///
+    /// ```
+    /// use promote::kernel::{Array, Element};
+    /// let mut a = Array::from(vec![1i32, 2]);
+    /// i32::slice_mut(a.view_mut()).unwrap()[0] = 7;
+    /// assert_eq!(a, Array::from(vec![7i32, 2]));
+    /// ```
     pub fn view_mut(&mut self) -> ViewMut<'_> {
         each_dtype!(Array, self, v, T => T::view_mut(v))
     }
     /// Size of the buffer in bytes.
+    ///
+    /// ```
+    /// assert_eq!(promote::kernel::Array::from(vec![1.0f64, 2.0]).nbytes(), 16);
+    /// ```
     pub fn nbytes(&self) -> usize {
         self.len() * self.dtype().itemsize()
     }
@@ -472,14 +550,27 @@ fn advise_huge_pages(p: *mut u8, len: usize) {
 
 impl<'a> View<'a> {
     /// The dtype.
+    ///
+    /// ```
+    /// use promote::{kernel::Array, DType};
+    /// assert_eq!(Array::from(vec![true]).view().dtype(), DType::Bool);
+    /// ```
     pub fn dtype(&self) -> DType {
         each_dtype!(View, self, _v, T => T::DTYPE)
     }
     /// Number of elements.
+    ///
+    /// ```
+    /// assert_eq!(promote::kernel::Array::from(vec![1u16, 2]).view().len(), 2);
+    /// ```
     pub fn len(&self) -> usize {
         each_dtype!(View, self, v, T => v.len())
     }
     /// No elements.
+    ///
+    /// ```
+    /// assert!(!promote::kernel::Array::from(vec![1u16]).view().is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -489,6 +580,12 @@ impl<'a> View<'a> {
     ///
     /// Unless `start <= end <= self.len()`, as slice indexing does; [`View::get`] returns
     /// `None` instead.
+    ///
+    /// ```
+    /// use promote::kernel::Array;
+    /// let a = Array::from(vec![1u8, 2, 3]);
+    /// assert_eq!(a.view().slice(1, 3).to_array(), Array::from(vec![2u8, 3]));
+    /// ```
     pub fn slice(&self, start: usize, end: usize) -> View<'a> {
         each_dtype!(View, *self, v, T => T::view(&v[start..end]))
     }
@@ -505,6 +602,12 @@ impl<'a> View<'a> {
         (start <= end && end <= self.len()).then(|| self.slice(start, end))
     }
     /// An owned copy.
+    ///
+    /// ```
+    /// use promote::kernel::Array;
+    /// let a = Array::from(vec![1i8, -1]);
+    /// assert_eq!(a.view().to_array(), a);
+    /// ```
     pub fn to_array(&self) -> Array {
         each_dtype!(View, *self, v, T => Array::from(v.to_vec()))
     }
@@ -512,18 +615,41 @@ impl<'a> View<'a> {
 
 impl<'a> ViewMut<'a> {
     /// The dtype.
+    ///
+    /// ```
+    /// use promote::{kernel::Array, DType};
+    /// let mut a = Array::from(vec![1u32]);
+    /// assert_eq!(a.view_mut().dtype(), DType::UInt32);
+    /// ```
     pub fn dtype(&self) -> DType {
         each_dtype!(ViewMut, self, _v, T => T::DTYPE)
     }
     /// Number of elements.
+    ///
+    /// ```
+    /// let mut a = promote::kernel::Array::from(vec![1u32, 2]);
+    /// assert_eq!(a.view_mut().len(), 2);
+    /// ```
     pub fn len(&self) -> usize {
         each_dtype!(ViewMut, self, v, T => v.len())
     }
     /// No elements.
+    ///
+    /// ```
+    /// let mut a = promote::kernel::Array::from(vec![1u32, 2]);
+    /// assert!(!a.view_mut().is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
     /// Reborrow.
+    ///
+    /// ```
+    /// let mut a = promote::kernel::Array::from(vec![1u32, 2]);
+    /// let mut v = a.view_mut();
+    /// assert_eq!(v.reborrow().len(), 2);
+    /// assert_eq!(v.len(), 2);
+    /// ```
     pub fn reborrow(&mut self) -> ViewMut<'_> {
         each_dtype!(ViewMut, self, v, T => T::view_mut(v))
     }

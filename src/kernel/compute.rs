@@ -40,6 +40,15 @@ use crate::dtype::{DType, Kind};
 use crate::op::Op;
 
 /// What a kernel can refuse at run time.
+///
+/// ```
+/// use promote::kernel::{execute, Array, KernelError, Semantics};
+/// use promote::{builtin, Call, DType, Policy};
+/// let plan = builtin("torch").unwrap().resolve(&"add int16 int16".parse::<Call>().unwrap()).unwrap();
+/// let (a, b) = (Array::from(vec![1i8]), Array::from(vec![1i16]));
+/// let e = execute(&plan, &[a.view(), b.view()], &Semantics::NUMPY).unwrap_err();
+/// assert_eq!(e, KernelError::DataDType { operand: 1, data: DType::Int8, plan: DType::Int16 });
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum KernelError {
     /// An integer raised to a negative integer power.
@@ -60,6 +69,15 @@ pub enum KernelError {
         /// The op asked for.
         op: Op,
     },
+    /// An operand's data is not of the dtype the plan was resolved for ([`crate::Plan::operands`]).
+    DataDType {
+        /// The operand, from 1.
+        operand: usize,
+        /// The dtype of its data.
+        data: crate::DType,
+        /// The dtype the plan expects.
+        plan: crate::DType,
+    },
 }
 
 impl std::fmt::Display for KernelError {
@@ -72,6 +90,10 @@ impl std::fmt::Display for KernelError {
             KernelError::NoKernel { op } => write!(
                 f,
                 "no kernel for {op} yet: `promote resolve` answers its dtypes, but eval cannot compute it"
+            ),
+            KernelError::DataDType { operand, data, plan } => write!(
+                f,
+                "operand {operand}'s data is {data} but the plan was resolved for {plan}; resolve the call with the data's dtype, or cast the data to {plan} first (`kernel::cast::cast_array`)"
             ),
         }
     }
@@ -162,6 +184,12 @@ impl Half {
 /// `xla-cpu` also: `bool * x` is a select, integer `**` over 6 exponent bits, complex order by
 /// a select, float `**` under DAZ, bfloat16 truth tests raw (see the fields, and
 /// [`super::xla`] for the formulas).
+///
+/// ```
+/// use promote::{builtin, kernel::Semantics, Policy};
+/// assert_eq!(Semantics::NUMPY.name, "numpy");
+/// assert_eq!(builtin("jax").unwrap().semantics(), Semantics::XLA_CPU);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Semantics {
     /// The name a policy file gives (`numpy`, `torch`, `xla-cpu`, `tf`, `paddle`).
@@ -236,7 +264,7 @@ pub struct Semantics {
     /// runs it with the CPU's DAZ/FTZ modes on ([`super::xla::under_daz_ftz`]; XLA:
     /// `pow(0.0, 1e-45)` is 0.0, not 1.0; `pow(1e-45, 0.5)` is 2.646978e-23).
     pub float_pow_under_daz: bool,
-    /// How `matmul` sums the products of an output element ([`super::matmul::MatmulSum`]).
+    /// How `matmul` sums the products of an output element (`super::matmul::MatmulSum`).
     pub matmul: super::matmul::MatmulSum,
 }
 
@@ -454,14 +482,14 @@ impl Semantics {
     }
 
     /// Whether a kernel of `op` flushes subnormal inputs and results.
-    pub fn flushes(&self, op: Op) -> bool {
+    pub(crate) fn flushes(&self, op: Op) -> bool {
         self.flush_subnormals && !self.flush_exempt.contains(&op)
     }
 
     /// Whether an `input` operand of `op` computed in `compute` is read without the CPU's
     /// DAZ mode, though the op flushes (see [`Semantics::complex_order_select`],
     /// [`Semantics::logical_reads_bf16_raw`]).
-    pub fn reads_raw(&self, op: Op, compute: crate::DType, input: crate::DType) -> bool {
+    pub(crate) fn reads_raw(&self, op: Op, compute: crate::DType, input: crate::DType) -> bool {
         let select = self.complex_order_select
             && compute.is_complex()
             && matches!(op, Op::Maximum | Op::Minimum);
@@ -1380,37 +1408,40 @@ fn binary_flushing<W: Arith + FusedMulMaybe>(
     let raw = (sem.float_pow_under_daz && op == Op::Power && W::KIND == Kind::Float)
         || (sem.logical_reads_bf16_raw && op.group() == "logical");
     if raw {
-        return match out {
-            Dst::Same(out) => {
-                binary_exact(op, a, b, Dst::Same(&mut *out), sem, half)?;
-                flush_slice(out);
-                Ok(())
-            }
-            out => binary_exact(op, a, b, out, sem, half),
-        };
+        return exact_then_flush(op, a, b, out, sem, half);
     }
-    let (fa, fb): (Vec<W>, Vec<W>);
-    let a = match a {
-        Src::Scalar(v) => Src::Scalar(v.flush()),
-        Src::Slice(x) => {
-            fa = x.iter().map(|v| v.flush()).collect();
-            Src::Slice(&fa)
-        }
-    };
-    let b = match b {
-        Src::Scalar(v) => Src::Scalar(v.flush()),
-        Src::Slice(x) => {
-            fb = x.iter().map(|v| v.flush()).collect();
-            Src::Slice(&fb)
-        }
-    };
+    let (mut fa, mut fb) = (Vec::new(), Vec::new());
+    let (a, b) = (flushed(a, &mut fa), flushed(b, &mut fb));
+    exact_then_flush(op, a, b, out, sem, half)
+}
+
+/// [`binary_exact`], its results flushed (a bool result has nothing to flush).
+fn exact_then_flush<W: Arith + FusedMulMaybe>(
+    op: Op,
+    a: Src<'_, W>,
+    b: Src<'_, W>,
+    out: Dst<'_, W>,
+    sem: &Semantics,
+    half: Option<Half>,
+) -> Result<(), KernelError> {
     match out {
         Dst::Same(out) => {
             binary_exact(op, a, b, Dst::Same(&mut *out), sem, half)?;
             flush_slice(out);
             Ok(())
         }
-        Dst::Bool(out) => binary_exact(op, a, b, Dst::Bool(out), sem, half),
+        out => binary_exact(op, a, b, out, sem, half),
+    }
+}
+
+/// An operand with its subnormals flushed (a slice's flushed copy is kept in `buf`).
+fn flushed<'a, W: Arith>(x: Src<'a, W>, buf: &'a mut Vec<W>) -> Src<'a, W> {
+    match x {
+        Src::Scalar(v) => Src::Scalar(v.flush()),
+        Src::Slice(x) => {
+            *buf = x.iter().map(|v| v.flush()).collect();
+            Src::Slice(buf)
+        }
     }
 }
 

@@ -171,7 +171,7 @@ pub fn write_data(v: View<'_>, out: &mut impl Write) -> std::io::Result<()> {
 }
 
 /// An `eval` query read from JSON: the query without its `data` arrays (small: a JSON value for
-/// [`crate::query::parse_query_for`]) and each operand's data, in operand order.
+/// `crate::query::parse_query_for`) and each operand's data, in operand order.
 ///
 /// ```
 /// use promote::kernel::data::read_query;

@@ -28,6 +28,15 @@ use crate::policy::Policy;
 use crate::query::{self, Interface};
 
 /// The result of one eval query.
+///
+/// ```
+/// use promote::kernel::{eval::eval_line, value::format_array};
+/// use promote::{builtin, DType};
+/// let q = r#"{"op": "divmod", "operands": [{"dtype": "int8", "data": ["7"]}, {"dtype": "int8", "data": ["2"]}]}"#;
+/// let r = eval_line(&*builtin("numpy").unwrap(), q).unwrap();
+/// assert_eq!(r.plan.result, DType::Int8);
+/// assert_eq!((format_array(r.data.view()), format_array(r.more[0].view())), (vec!["3".to_string()], vec!["1".to_string()]));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Evaluated {
     /// The plan the policy chose.
@@ -44,7 +53,16 @@ fn invalid(m: impl Into<String>) -> PromoteError {
 }
 
 /// Turn a kernel's refusal into the interface's error.
-pub fn kernel_error(policy: &dyn Policy, plan: &Plan, e: KernelError) -> PromoteError {
+///
+/// ```
+/// use promote::kernel::{eval::kernel_error, KernelError};
+/// use promote::{builtin, Call, ErrorKind, Policy};
+/// let torch = builtin("torch").unwrap();
+/// let plan = torch.resolve(&"floor_divide int8 int8".parse::<Call>().unwrap()).unwrap();
+/// let e = kernel_error(&*torch, &plan, KernelError::DivisionByZero);
+/// assert_eq!(e.kind(), ErrorKind::Value);
+/// ```
+pub fn kernel_error<P: Policy + ?Sized>(policy: &P, plan: &Plan, e: KernelError) -> PromoteError {
     match e {
         KernelError::NegativePower => PromoteError::Value {
             policy: policy.name().to_string(),
@@ -65,6 +83,7 @@ pub fn kernel_error(policy: &dyn Policy, plan: &Plan, e: KernelError) -> Promote
             rule: "no kernel".into(),
         },
         KernelError::Shape(m) => invalid(m),
+        e @ KernelError::DataDType { .. } => invalid(e.to_string()),
         KernelError::NoKernel { op } => PromoteError::NoKernel {
             op: op.name().to_string(),
         },
@@ -72,6 +91,14 @@ pub fn kernel_error(policy: &dyn Policy, plan: &Plan, e: KernelError) -> Promote
 }
 
 /// A Python literal as one value of a dtype (the plan's input dtype for it).
+///
+/// ```
+/// use promote::kernel::{eval::literal_array, Array};
+/// use promote::{DType, Literal};
+/// let l = Literal::parse("300").unwrap();
+/// assert_eq!(literal_array(&l, DType::Float32).unwrap(), Array::from(vec![300.0f32]));
+/// assert_eq!(literal_array(&l, DType::Int16).unwrap(), Array::from(vec![300i16]));
+/// ```
 pub fn literal_array(l: &Literal, d: DType) -> Result<Array, PromoteError> {
     let one = match l {
         Literal::Bool(b) => Array::from(vec![*b]),
@@ -195,24 +222,25 @@ fn checked_call(q: DataQuery, required: bool) -> Result<(Call, Vec<Option<Array>
 
 /// Evaluate one query line (its `"autocast"` key honoured, as everywhere).
 ///
-/// Read through the same reader as [`eval_reader`], so that a line held whole and a line read
-/// as a stream get the same answer to the byte (serde_json places some syntax errors a column
-/// apart when it reads a slice).
+/// Read through the same reader as a streamed line ([`eval_reader_under`]), so that a line held
+/// whole and a line read as a stream get the same answer to the byte (serde_json places some
+/// syntax errors a column apart when it reads a slice).
+///
+/// ```
+/// use promote::kernel::{eval::eval_line, Array};
+/// use promote::builtin;
+/// let q = r#"{"op": "add", "operands": [{"dtype": "uint8", "data": ["255"]}, {"scalar": "int", "value": "1"}]}"#;
+/// let r = eval_line(&*builtin("numpy").unwrap(), q).unwrap();
+/// assert_eq!(r.data, Array::from(vec![0u8]));
+/// ```
 pub fn eval_line(policy: &dyn Policy, line: &str) -> Result<Evaluated, PromoteError> {
     eval_reader_under(policy, None, line.as_bytes())
 }
 
-/// Evaluate one query read from a stream (the bytes of one line, up to its end): the `data`
-/// arrays go straight into typed buffers, and the line itself is never held, so a query costs
-/// about its arrays (`promote eval` reads lines over 1 MiB this way).
-pub fn eval_reader(
-    policy: &dyn Policy,
-    line: impl std::io::Read,
-) -> Result<Evaluated, PromoteError> {
-    eval_reader_under(policy, None, line)
-}
-
-/// [`eval_reader`] under an autocast layer (`promote eval --autocast`); a query's own
+/// Evaluate one query read from a stream (the bytes of one line, up to its end) under an
+/// autocast layer: the `data` arrays go straight into typed buffers, and the line itself is
+/// never held, so a query costs about its arrays (`promote eval` reads lines over 1 MiB this
+/// way). Under an autocast layer (`promote eval --autocast`); a query's own
 /// `"autocast"` key overrides `autocast`. The one function that evaluates an `eval` line.
 ///
 /// ```
@@ -263,7 +291,7 @@ pub fn resolve_line(policy: &dyn Policy, line: &str) -> Result<Plan, PromoteErro
 
 /// [`resolve_line`] under an autocast layer; a query's own `"autocast"` key overrides
 /// `autocast`.
-pub fn resolve_line_under(
+pub(crate) fn resolve_line_under(
     policy: &dyn Policy,
     autocast: Option<&crate::autocast::Autocast>,
     line: &str,
@@ -302,8 +330,8 @@ fn length_error(e: KernelError) -> PromoteError {
 /// let wrong = Array::from(vec![1i16]);
 /// assert!(evaluate(&*torch, &call, &[Some(wrong.view()), Some(b.view())]).is_err());
 /// ```
-pub fn evaluate(
-    policy: &dyn Policy,
+pub fn evaluate<P: Policy + ?Sized>(
+    policy: &P,
     call: &Call,
     data: &[Option<View<'_>>],
 ) -> Result<Evaluated, PromoteError> {
@@ -341,7 +369,11 @@ pub fn evaluate(
 
 /// The narrow dtypes have no typed kernel yet (their values are codes of `kernel::narrow`):
 /// a plan that casts to, computes in or returns one is refused as unsupported.
-fn refuse_narrow(policy: &dyn Policy, call: &Call, plan: &Plan) -> Result<(), PromoteError> {
+fn refuse_narrow<P: Policy + ?Sized>(
+    policy: &P,
+    call: &Call,
+    plan: &Plan,
+) -> Result<(), PromoteError> {
     let typed = [plan.compute, plan.result]
         .into_iter()
         .chain(plan.inputs.iter().copied());
@@ -412,25 +444,50 @@ fn scalar_arrays(
 }
 
 /// Executes one plan on its operands with the policy's element semantics.
-fn run_plan(policy: &dyn Policy, plan: &Plan, views: &[View<'_>]) -> Result<Array, PromoteError> {
+fn run_plan<P: Policy + ?Sized>(
+    policy: &P,
+    plan: &Plan,
+    views: &[View<'_>],
+) -> Result<Array, PromoteError> {
     let sem = policy.semantics();
     if let Some(data) = compute::computed_otherwise(&sem, plan, views) {
         return Ok(data);
     }
-    let prepared = compute::prepare_inputs(&sem, plan, views);
-    let views: Vec<View<'_>> = match &prepared {
-        Some(p) => p.iter().map(|a| a.view()).collect(),
-        None => views.to_vec(),
+    let Some(prepared) = compute::prepare_inputs(&sem, plan, views) else {
+        return execute(plan, views, &sem).map_err(|e| kernel_error(policy, plan, e));
     };
-    execute(plan, &views, &sem).map_err(|e| kernel_error(policy, plan, e))
+    // the inputs as the framework reads them (TensorFlow reads a bool `multiply`'s other
+    // operand as bool): the plan runs on that data, of those dtypes
+    let views: Vec<View<'_>> = prepared.iter().map(|a| a.view()).collect();
+    let plan = Plan {
+        operands: views.iter().map(|v| v.dtype()).collect(),
+        ..plan.clone()
+    };
+    execute(&plan, &views, &sem).map_err(|e| kernel_error(policy, &plan, e))
 }
 
 /// Evaluate one parsed query (a JSON value with `data` arrays).
+///
+/// ```
+/// use promote::kernel::{eval::eval_value, Array};
+/// use promote::builtin;
+/// let q = serde_json::json!({"op": "negative", "operands": [{"dtype": "int8", "data": ["-128"]}]});
+/// let r = eval_value(&*builtin("torch").unwrap(), &q).unwrap();
+/// assert_eq!(r.data, Array::from(vec![-128i8]));
+/// ```
 pub fn eval_value(policy: &dyn Policy, v: &Value) -> Result<Evaluated, PromoteError> {
     eval_line(policy, &v.to_string())
 }
 
 /// Write the answer to an evaluation (one JSON object, no line end), data element by element.
+///
+/// ```
+/// use promote::kernel::eval::{eval_line, write_answer};
+/// let q = r#"{"op": "add", "operands": [{"dtype": "int8", "data": ["1"]}, {"dtype": "int8", "data": ["2"]}]}"#;
+/// let mut out = Vec::new();
+/// write_answer(&eval_line(&*promote::builtin("torch").unwrap(), q), &mut out).unwrap();
+/// assert_eq!(String::from_utf8(out).unwrap(), r#"{"dtype":"int8","weak":false,"data":["3"]}"#);
+/// ```
 pub fn write_answer(
     r: &Result<Evaluated, PromoteError>,
     out: &mut impl Write,
@@ -480,6 +537,12 @@ fn write_more_results(e: &Evaluated, out: &mut impl Write) -> std::io::Result<()
 }
 
 /// The answer object of an evaluation.
+///
+/// ```
+/// use promote::kernel::eval::{answer_value, eval_line};
+/// let r = eval_line(&*promote::builtin("torch").unwrap(), r#"{"op": "add"}"#);
+/// assert!(answer_value(&r).starts_with(r#"{"error":"invalid""#));
+/// ```
 pub fn answer_value(r: &Result<Evaluated, PromoteError>) -> String {
     let mut out = Vec::new();
     let _ = write_answer(r, &mut out);
@@ -487,6 +550,12 @@ pub fn answer_value(r: &Result<Evaluated, PromoteError>) -> String {
 }
 
 /// Evaluate one JSON line into one JSON answer line (never fails, never panics).
+///
+/// ```
+/// use promote::kernel::eval::answer_line;
+/// let q = r#"{"op": "add", "operands": [{"dtype": "bool", "data": ["True"]}, {"dtype": "bool", "data": ["True"]}]}"#;
+/// assert_eq!(answer_line(&*promote::builtin("numpy").unwrap(), q), r#"{"dtype":"bool","weak":false,"data":["True"]}"#);
+/// ```
 pub fn answer_line(policy: &dyn Policy, line: &str) -> String {
     answer_value(&eval_line(policy, line))
 }

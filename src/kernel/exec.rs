@@ -47,6 +47,7 @@ pub const CHUNK_BYTES: usize = 8 * 1024;
 pub const PARALLEL_MIN: usize = 1 << 16;
 
 /// A compute dtype and the type its kernels run in (itself, or `f32` for the half types).
+#[doc(hidden)] // the working type of the typed loops: internal, named by the hidden `ops` rooms
 pub trait Work: Num {
     /// The working type.
     type W: Arith + FusedMulMaybe + Sum;
@@ -116,7 +117,7 @@ fn shape(msg: impl Into<String>) -> KernelError {
 }
 
 /// The length two operands broadcast to (equal, or one of them 1).
-pub fn broadcast_len(lens: &[usize]) -> Result<usize, KernelError> {
+pub(crate) fn broadcast_len(lens: &[usize]) -> Result<usize, KernelError> {
     let mut n = 1;
     for &l in lens {
         if l != 1 {
@@ -132,6 +133,13 @@ pub fn broadcast_len(lens: &[usize]) -> Result<usize, KernelError> {
 }
 
 /// The length of the result of a plan over operands of these lengths.
+///
+/// ```
+/// use promote::{kernel::exec::result_len, Op};
+/// assert_eq!(result_len(Op::Add, &[3, 1]).unwrap(), 3);
+/// assert!(result_len(Op::Add, &[3, 2]).is_err());
+/// assert_eq!(result_len(Op::parse("sum").unwrap(), &[5]).unwrap(), 1);
+/// ```
 pub fn result_len(op: Op, lens: &[usize]) -> Result<usize, KernelError> {
     if lens.len() != op.arity() {
         return Err(shape(format!(
@@ -157,6 +165,15 @@ pub fn result_len(op: Op, lens: &[usize]) -> Result<usize, KernelError> {
 }
 
 /// Execute a plan, allocating the result.
+///
+/// ```
+/// use promote::kernel::{execute, Array, Semantics};
+/// use promote::{builtin, Call, Policy};
+/// let plan = builtin("numpy").unwrap().resolve(&"multiply uint8 int8".parse::<Call>().unwrap()).unwrap();
+/// let (a, b) = (Array::from(vec![200u8, 3]), Array::from(vec![-2i8]));
+/// let out = execute(&plan, &[a.view(), b.view()], &Semantics::NUMPY).unwrap();
+/// assert_eq!(out, Array::from(vec![-400i16, -6]));
+/// ```
 pub fn execute(plan: &Plan, inputs: &[View<'_>], sem: &Semantics) -> Result<Array, KernelError> {
     let lens: Vec<usize> = inputs.iter().map(|v| v.len()).collect();
     let n = result_len(plan.op, &lens)?;
@@ -172,6 +189,18 @@ pub fn execute(plan: &Plan, inputs: &[View<'_>], sem: &Semantics) -> Result<Arra
 }
 
 /// Execute a plan into an existing output of the plan's result dtype and the result length.
+///
+/// ```
+/// use promote::kernel::{execute_into, Array, Semantics};
+/// use promote::{builtin, Call, DType, Policy};
+/// let plan = builtin("torch").unwrap().resolve(&"add int8 uint8".parse::<Call>().unwrap()).unwrap();
+/// let (a, b) = (Array::from(vec![127i8]), Array::from(vec![1u8]));
+/// let mut out = Array::zeros(DType::Int16, 1);
+/// execute_into(&plan, &[a.view(), b.view()], out.view_mut(), &Semantics::NUMPY).unwrap();
+/// assert_eq!(out, Array::from(vec![128i16]));
+/// let mut wrong = Array::zeros(DType::Int8, 1);
+/// assert!(execute_into(&plan, &[a.view(), b.view()], wrong.view_mut(), &Semantics::NUMPY).is_err());
+/// ```
 pub fn execute_into(
     plan: &Plan,
     inputs: &[View<'_>],
@@ -193,8 +222,24 @@ pub fn execute_into(
             plan.result
         )));
     }
-    if plan.inputs.len() != inputs.len() {
-        return Err(shape("the plan has another number of operands"));
+    if plan.inputs.len() != inputs.len() || plan.operands.len() != inputs.len() {
+        return Err(shape(format!(
+            "the plan takes {} operands, got {}; resolve the call these operands belong to",
+            plan.operands.len(),
+            inputs.len()
+        )));
+    }
+    let data = inputs.iter().map(|v| v.dtype());
+    if let Some((i, (data, &want))) = data
+        .zip(&plan.operands)
+        .enumerate()
+        .find(|(_, (d, w))| d != *w)
+    {
+        return Err(KernelError::DataDType {
+            operand: i + 1,
+            data,
+            plan: want,
+        });
     }
     if let Some(&dtype) = plan.inputs.iter().find(|d| !d.is_classic()) {
         return Err(KernelError::Unsupported { op: plan.op, dtype });
@@ -400,6 +445,7 @@ impl<'a, T: Work> Loader<'a, T> {
 /// the defaults come from `PROMOTE_CHUNK_BYTES`, `PROMOTE_PARALLEL_MIN`,
 /// `PROMOTE_STREAM_BYTES`, `PROMOTE_NO_FUSED` and `PROMOTE_NO_PREFETCH` where set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[doc(hidden)] // a tuning knob for the crate's tests and benchmarks
 pub struct Tuning {
     /// Bytes of working type per chunk buffer.
     pub chunk_bytes: usize,
@@ -452,6 +498,7 @@ fn init_tuning() {
 }
 
 /// The current knobs.
+#[doc(hidden)] // a tuning knob for the crate's tests and benchmarks
 pub fn tuning() -> Tuning {
     init_tuning();
     Tuning {
@@ -464,6 +511,7 @@ pub fn tuning() -> Tuning {
 }
 
 /// Set the knobs for the whole process (tests, experiments).
+#[doc(hidden)] // a tuning knob for the crate's tests and benchmarks
 pub fn set_tuning(t: Tuning) {
     init_tuning();
     TUNE_CHUNK.store(t.chunk_bytes.max(64), Relaxed);
@@ -531,15 +579,12 @@ fn elementwise<T: Work>(
     let sa = (a.len() == 1 && n != 1).then(|| scalar_of::<T>(a, via[0]));
     let sb = (b.len() == 1 && n != 1).then(|| scalar_of::<T>(b, via[1]));
     let run_block = |start: usize, out: ViewMut<'_>| -> Result<(), KernelError> {
-        let len = out.len();
         let mut la = Loader::<T>::new(a, via[0]);
         let mut lb = Loader::<T>::new(b, via[1]);
+        let walk = Walk::new(start, out.len(), chunk, ahead);
         let mut out_buf = OutBuf::<T>::new(op, out, stream);
-        let mut s = 0;
-        while s < len {
-            let e = (s + chunk).min(len);
+        walk.run(&[a, b], |s, e, next| {
             let (gs, ge) = (start + s, start + e);
-            let next = next_inputs(ahead, [a, b], ge, ge + chunk);
             let xa = match sa {
                 Some(v) => Src::Scalar(v),
                 None => Src::Slice(la.load(gs, ge)),
@@ -548,22 +593,12 @@ fn elementwise<T: Work>(
                 Some(v) => Src::Scalar(v),
                 None => Src::Slice(lb.load(gs, ge)),
             };
-            out_buf.run(s, e, next, |dst| binary::<T::W>(op, xa, xb, dst, sem, half))?;
-            s = e;
-        }
+            out_buf.run(s, e, next, |dst| binary::<T::W>(op, xa, xb, dst, sem, half))
+        })?;
         out_buf.finish();
         Ok(())
     };
-    if serial(n) {
-        return run_block(0, out);
-    }
-    let tasks = rayon::current_num_threads() * 4;
-    let block = n.div_ceil(tasks).div_ceil(chunk) * chunk;
-    let blocks = blocks_mut(out, block);
-    blocks
-        .into_par_iter()
-        .enumerate()
-        .try_for_each(|(i, o)| run_block(i * block, o))
+    run_blocks(out, chunk, run_block)
 }
 
 /// An elementwise map of one operand: chunks of `a` cast to `T` through `via` and widened,
@@ -588,36 +623,23 @@ pub(crate) fn map_unary<T: Work>(
     let stream = streams(&[a], &out);
     let ahead = stream && tuning().prefetch;
     let run_block = |start: usize, out: ViewMut<'_>| -> Result<(), KernelError> {
-        let len = out.len();
         let mut la = Loader::<T>::new(a, via);
+        let walk = Walk::new(start, out.len(), chunk, ahead);
         let mut out_buf = OutBuf::<T>::new(op, out, stream);
-        let mut s = 0;
-        while s < len {
-            let e = (s + chunk).min(len);
-            let (gs, ge) = (start + s, start + e);
-            let next = next_inputs(ahead, [a, a.slice(0, 0)], ge, ge + chunk);
-            let x = la.load(gs, ge);
+        walk.run(&[a], |s, e, next| {
+            let x = la.load(start + s, start + e);
             out_buf.run(s, e, next, |dst| match dst {
                 Dst::Same(d) => {
                     k(x, d);
                     Ok(())
                 }
                 Dst::Bool(_) => Err(shape(format!("{op} does not write bool"))),
-            })?;
-            s = e;
-        }
+            })
+        })?;
         out_buf.finish();
         Ok(())
     };
-    if serial(n) {
-        return run_block(0, out);
-    }
-    let tasks = rayon::current_num_threads() * 4;
-    let block = n.div_ceil(tasks).div_ceil(chunk) * chunk;
-    blocks_mut(out, block)
-        .into_par_iter()
-        .enumerate()
-        .try_for_each(|(i, o)| run_block(i * block, o))
+    run_blocks(out, chunk, run_block)
 }
 
 /// A fused kernel: elements `s..e` of two views of known dtypes, cast on the fly, into an output block.
@@ -708,7 +730,6 @@ fn fused_blocks(
     out: ViewMut<'_>,
     sem: &Semantics,
 ) -> Result<(), KernelError> {
-    let n = out.len();
     let stream = streams(&[a, b], &out);
     let ahead = tuning().prefetch;
     let run_block = |start: usize, mut o: ViewMut<'_>| -> Result<(), KernelError> {
@@ -718,30 +739,75 @@ fn fused_blocks(
         let len = o.len();
         let chunk = (CHUNK_BYTES / o.dtype().itemsize()).max(64);
         let mut stage = Array::zeros(o.dtype(), chunk.min(len));
-        let mut s = 0;
-        while s < len {
-            let e = (s + chunk).min(len);
+        Walk::new(start, len, chunk, ahead).run(&[a, b], |s, e, next| {
             f(op, a, b, start + s, head_mut(stage.view_mut(), e - s), sem)?;
-            let next = next_inputs(ahead, [a, b], start + e, start + e + chunk);
-            stream_view(
-                stage.view().slice(0, e - s),
-                sub_mut(o.reborrow(), s, e),
-                next,
-            );
-            s = e;
-        }
+            let out = sub_mut(o.reborrow(), s, e);
+            stream_view(stage.view().slice(0, e - s), out, next);
+            Ok(())
+        })?;
         super::simd::store_fence();
         Ok(())
     };
+    run_blocks(out, 4096, run_block)
+}
+
+/// Run `run_block(start, block)` over the output: whole when it is small ([`Tuning`]'s
+/// `parallel_min`), else in blocks of a multiple of `align` elements, four per thread of the
+/// rayon pool (`start` is the block's first element).
+fn run_blocks(
+    out: ViewMut<'_>,
+    align: usize,
+    run_block: impl Fn(usize, ViewMut<'_>) -> Result<(), KernelError> + Sync,
+) -> Result<(), KernelError> {
+    let n = out.len();
     if serial(n) {
         return run_block(0, out);
     }
     let tasks = rayon::current_num_threads() * 4;
-    let block = n.div_ceil(tasks).div_ceil(4096) * 4096;
+    let block = n.div_ceil(tasks).div_ceil(align) * align;
     blocks_mut(out, block)
         .into_par_iter()
         .enumerate()
         .try_for_each(|(i, o)| run_block(i * block, o))
+}
+
+/// The walk of one block of the elementwise loops in chunks: block elements `s..e` per step,
+/// with the bytes of the inputs' next chunk to prefetch while it is streamed out.
+struct Walk {
+    /// The block's first element in the whole output.
+    start: usize,
+    len: usize,
+    chunk: usize,
+    /// Prefetch the next chunk's inputs (streaming with [`Tuning`]'s `prefetch`).
+    ahead: bool,
+}
+
+impl Walk {
+    fn new(start: usize, len: usize, chunk: usize, ahead: bool) -> Walk {
+        Walk {
+            start,
+            len,
+            chunk,
+            ahead,
+        }
+    }
+
+    /// `step(s, e, next)` for each chunk `s..e` of the block, `next` the bytes of `inputs`'
+    /// next chunk (or none).
+    fn run(
+        &self,
+        inputs: &[View<'_>],
+        mut step: impl FnMut(usize, usize, [&[u8]; 2]) -> Result<(), KernelError>,
+    ) -> Result<(), KernelError> {
+        let mut s = 0;
+        while s < self.len {
+            let e = (s + self.chunk).min(self.len);
+            let ge = self.start + e;
+            step(s, e, next_inputs(self.ahead, inputs, ge, ge + self.chunk))?;
+            s = e;
+        }
+        Ok(())
+    }
 }
 
 /// Where one block's results go, and the buffers between the kernel and the output.
@@ -859,13 +925,16 @@ fn produce<T: Work>(
     Ok(())
 }
 
-/// What to prefetch while a chunk is streamed out: elements `s..e` of both operands (the
-/// next chunk), or nothing.
-fn next_inputs<'v>(on: bool, ops: [View<'v>; 2], s: usize, e: usize) -> [&'v [u8]; 2] {
-    match on {
-        true => ops.map(|v| bytes_range(v, s, e)),
-        false => [&[], &[]],
+/// What to prefetch while a chunk is streamed out: elements `s..e` of the first two operands
+/// (the next chunk), or nothing.
+fn next_inputs<'v>(on: bool, ops: &[View<'v>], s: usize, e: usize) -> [&'v [u8]; 2] {
+    let mut next: [&[u8]; 2] = [&[], &[]];
+    if on {
+        for (n, v) in next.iter_mut().zip(ops) {
+            *n = bytes_range(*v, s, e);
+        }
     }
+    next
 }
 
 /// The bytes of elements `s..e` of an operand (clipped to it; none for a broadcast scalar).
@@ -963,11 +1032,6 @@ pub(crate) fn sum_total<T: Work>(a: View<'_>, via: DType) -> T {
     parts.into_iter().fold(T::narrow(zero), |acc, p| {
         T::narrow(T::W::add(acc.widen(), p))
     })
-}
-
-/// Cast helper re-exported for callers that stage their own buffers.
-pub fn cast_into<S: Num, D: Num>(src: &[S], dst: &mut [D]) {
-    cast_slice(src, dst)
 }
 
 #[cfg(test)]

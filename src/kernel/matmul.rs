@@ -8,7 +8,7 @@
 //! float16/bfloat16 sum in float32 and round once; integers wrap; bool is "any `a & b`".
 //!
 //! ```
-//! use promote::kernel::{matmul::matmul, Array, Semantics};
+//! use promote::kernel::{matmul, Array, Semantics};
 //! use promote::{builtin, Call, Policy};
 //! let plan = builtin("numpy").unwrap().resolve(&"matmul int32 int32".parse::<Call>().unwrap()).unwrap();
 //! let a = Array::from(vec![1i32, 2, 3, 4, 5, 6]); // 2 x 3
@@ -284,6 +284,15 @@ where
 
 /// `a @ b` for operands of these shapes (row-major data): the values in the plan's result
 /// dtype, and the result's shape. Shapes that do not multiply are a [`KernelError::Shape`].
+///
+/// ```
+/// use promote::kernel::{matmul, Array, Semantics};
+/// use promote::{builtin, Call, Policy};
+/// let plan = builtin("numpy").unwrap().resolve(&"matmul int8 int8".parse::<Call>().unwrap()).unwrap();
+/// let (a, b) = (Array::from(vec![1i8, 2, 3, 4]), Array::from(vec![1i8, 1]));
+/// let (out, shape) = matmul(&plan, a.view(), &[2, 2], b.view(), &[2], &Semantics::NUMPY).unwrap();
+/// assert_eq!((out, shape), (Array::from(vec![3i8, 7]), vec![2]));
+/// ```
 pub fn matmul(
     plan: &Plan,
     a: View<'_>,

@@ -18,7 +18,7 @@
 //!
 //! ```
 //! use promote::{builtin, Call, Policy, DType};
-//! use promote::kernel::{array::Array, exec::execute, compute::Semantics};
+//! use promote::kernel::{array::Array, exec::execute, Semantics};
 //! let torch = builtin("torch").unwrap();
 //! let plan = torch.resolve(&"floor_divide int8 int8".parse::<Call>().unwrap()).unwrap();
 //! let a = Array::from(vec![-7i8, 7, -128, 5]);
@@ -27,23 +27,34 @@
 //! assert_eq!(q, Array::from(vec![-4i8, -4, -128, 0]));
 //! ```
 
+#[doc(hidden)] // the SIMD path switch: for the crate's tests and benchmarks, not the API
 pub mod arch;
 pub mod array;
+#[doc(hidden)]
+// the benchmark cases and copy floors: for `benches/` and `promote bench`, not the API
 pub mod bench;
+#[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod cast;
+#[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod compute;
+#[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod data;
+#[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod dispatch;
 pub mod eval;
 pub mod exec;
-pub mod matmul;
+pub(crate) mod matmul;
 pub mod narrow;
 pub mod npy;
 pub mod ops;
+#[doc(hidden)] // the vectorized maps: internals, named by the narrow codec's docs
 pub mod simd;
 pub mod value;
+#[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod xla;
 
 pub use array::{Array, Element, View, ViewMut};
+pub use cast::cast_array;
 pub use compute::{KernelError, Semantics};
 pub use exec::{execute, execute_into};
+pub use matmul::matmul;

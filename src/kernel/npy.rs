@@ -31,6 +31,14 @@ use crate::error::PromoteError;
 const MAGIC: &[u8] = b"\x93NUMPY";
 
 /// An array read from a `.npy` file: its elements (memory-mapped where aligned) and shape.
+///
+/// ```
+/// use promote::kernel::{npy, Array};
+/// let path = std::env::temp_dir().join("promote-doc-npy-struct.npy");
+/// npy::write(&path, Array::from(vec![1u16, 2, 3, 4]).view(), &[2, 2]).unwrap();
+/// let back = npy::read(&path).unwrap();
+/// assert_eq!((back.shape.clone(), back.fortran_order), (vec![2, 2], false));
+/// ```
 pub struct Npy {
     /// The dtype of the elements.
     pub dtype: DType,
@@ -52,6 +60,13 @@ enum Storage {
 
 impl Npy {
     /// The elements, in file order.
+    ///
+    /// ```
+    /// use promote::kernel::{npy, Array};
+    /// let path = std::env::temp_dir().join("promote-doc-npy-view.npy");
+    /// npy::write(&path, Array::from(vec![1.5f64]).view(), &[]).unwrap();
+    /// assert_eq!(npy::read(&path).unwrap().view().to_array(), Array::from(vec![1.5f64]));
+    /// ```
     pub fn view(&self) -> View<'_> {
         match &self.storage {
             Storage::Owned(a) => a.view(),
@@ -114,6 +129,11 @@ fn bytes_of<'a>(v: &View<'a>) -> &'a [u8] {
 }
 
 /// The `descr` NumPy writes for a dtype (bfloat16 as ml_dtypes saves it).
+///
+/// ```
+/// use promote::{kernel::npy::descr, DType};
+/// assert_eq!(descr(DType::Float32), "<f4");
+/// ```
 pub fn descr(d: DType) -> &'static str {
     match d {
         DType::Bool => "|b1",
@@ -187,6 +207,12 @@ fn parse_header(h: &str) -> Result<(String, bool, Vec<usize>), String> {
 }
 
 /// Read a `.npy` file, memory-mapped.
+///
+/// ```
+/// use promote::kernel::npy;
+/// let e = npy::read(std::path::Path::new("/no/such/file.npy")).err().unwrap();
+/// assert!(e.to_string().contains("/no/such/file.npy"));
+/// ```
 pub fn read(path: &Path) -> Result<Npy, PromoteError> {
     let shown = path.display().to_string();
     let bad = |m: String| PromoteError::invalid(format!("{shown}: {m}"));
@@ -278,6 +304,13 @@ fn bytes_of_mut(v: ViewMut<'_>) -> &mut [u8] {
 }
 
 /// Write a view as a version-1 `.npy` file (version 2 when the header needs it) of a shape.
+///
+/// ```
+/// use promote::kernel::{npy, Array};
+/// let path = std::env::temp_dir().join("promote-doc-npy-write.npy");
+/// npy::write(&path, Array::from(vec![true, false]).view(), &[2]).unwrap();
+/// assert_eq!(npy::read(&path).unwrap().view().to_array(), Array::from(vec![true, false]));
+/// ```
 pub fn write(path: &Path, v: View<'_>, shape: &[usize]) -> Result<(), PromoteError> {
     let shown = path.display().to_string();
     let io = |e: std::io::Error| PromoteError::io(&shown, &e);

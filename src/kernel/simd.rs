@@ -91,7 +91,7 @@ mod tests {
     }
 }
 
-pub use super::arch::{store_fence, stream_copy};
+pub(crate) use super::arch::store_fence;
 
 #[cfg(test)]
 mod stream_tests {
@@ -101,7 +101,7 @@ mod stream_tests {
         for off in 0..17 {
             for len in [0usize, 1, 15, 16, 17, 63, 64, 65, 200, 983 - off] {
                 let mut dst = vec![0u8; 1000];
-                super::stream_copy(&mut dst[off..off + len], &src[..len]);
+                crate::kernel::arch::stream_copy(&mut dst[off..off + len], &src[..len]);
                 super::store_fence();
                 assert_eq!(&dst[off..off + len], &src[..len]);
                 assert!(dst[..off].iter().all(|&x| x == 0));

@@ -28,7 +28,7 @@ use crate::dtype::DType;
 use crate::operand::{complex_from_text, float_from_text, PyInt};
 
 /// Text conversions of an element.
-pub trait Text: Num {
+pub(crate) trait Text: Num {
     /// Parse one value, or say why not.
     fn parse_text(s: &str) -> Result<Self, String>;
     /// Write one value.
@@ -247,11 +247,17 @@ impl Text for C64 {
 
 /// Why values of a narrow dtype (float8, int4, ...) cannot be held here: the typed kernels have
 /// the classic dtypes only; the narrow ones are cast by [`crate::kernel::narrow`].
-pub fn no_values(d: DType) -> String {
+pub(crate) fn no_values(d: DType) -> String {
     format!("{d} values cannot be held by the typed kernels yet; give the data as float32 (promote::kernel::narrow casts to and from {d})")
 }
 
 /// Parse texts into an array of a dtype (a classic one).
+///
+/// ```
+/// use promote::{kernel::{value::parse_array, Array}, DType};
+/// assert_eq!(parse_array(DType::Int8, &["1", "-128"]).unwrap(), Array::from(vec![1i8, -128]));
+/// assert!(parse_array(DType::Int8, &["128"]).is_err());
+/// ```
 pub fn parse_array<S: AsRef<str>>(d: DType, texts: &[S]) -> Result<Array, String> {
     if !d.is_classic() {
         return Err(no_values(d));
@@ -263,12 +269,17 @@ pub fn parse_array<S: AsRef<str>>(d: DType, texts: &[S]) -> Result<Array, String
 }
 
 /// Write every element of a view.
+///
+/// ```
+/// use promote::kernel::{value::format_array, Array};
+/// assert_eq!(format_array(Array::from(vec![1.5f32, f32::INFINITY]).view()), ["1.5", "inf"]);
+/// ```
 pub fn format_array(v: View<'_>) -> Vec<String> {
     crate::each_dtype!(View, v, s, T => s.iter().map(|&x| { let mut o = String::new(); x.write_text(&mut o); o }).collect())
 }
 
 /// One element as text.
-pub fn format_one<T: Text>(x: T) -> String {
+pub(crate) fn format_one<T: Text>(x: T) -> String {
     let mut o = String::new();
     x.write_text(&mut o);
     o

@@ -40,6 +40,10 @@ impl Form {
     pub const ALL: [Form; 4] = [Form::Operator, Form::Function, Form::Tnp, Form::Flexible];
 
     /// The form's name in queries and the compact syntax.
+    ///
+    /// ```
+    /// assert_eq!(promote::Form::Function.name(), "function");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Form::Operator => "operator",
@@ -50,6 +54,12 @@ impl Form {
     }
 
     /// Parse a form's name, or fail naming the forms that exist.
+    ///
+    /// ```
+    /// use promote::Form;
+    /// assert_eq!(Form::parse("tnp").unwrap(), Form::Tnp);
+    /// assert!(Form::parse("method").is_err());
+    /// ```
     pub fn parse(s: &str) -> Result<Form, PromoteError> {
         Form::ALL.into_iter().find(|f| f.name() == s).ok_or_else(|| {
             let hint = suggest(s, Form::ALL.iter().map(|f| f.name()))

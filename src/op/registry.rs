@@ -12,6 +12,11 @@ use super::Op;
 pub const CATALOGUE: &str = include_str!("../../policies/ops.toml");
 
 /// How an op takes its operands.
+///
+/// ```
+/// use promote::{Op, OpForm};
+/// assert_eq!(Op::parse("arctan2").unwrap().form(), OpForm::Binary);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OpForm {
     /// One operand, elementwise (`sqrt`).
@@ -29,6 +34,10 @@ pub enum OpForm {
 impl OpForm {
     /// How many operands an op of this form takes; for a variadic op, the two of its
     /// representative call (the pairs that tables, diffs and checks show).
+    ///
+    /// ```
+    /// assert_eq!(promote::OpForm::Reduction.operands(), 1);
+    /// ```
     pub fn operands(self) -> usize {
         match self {
             OpForm::Binary | OpForm::Variadic => 2,
@@ -46,6 +55,10 @@ impl OpForm {
     }
 
     /// `unary`, `binary`, `reduction`, `ternary` or `variadic`, as the catalogue writes it.
+    ///
+    /// ```
+    /// assert_eq!(promote::OpForm::Unary.name(), "unary");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             OpForm::Unary => "unary",
@@ -70,6 +83,12 @@ impl OpForm {
 }
 
 /// One op of the catalogue.
+///
+/// ```
+/// let divmod = promote::Op::parse("divmod").unwrap().info();
+/// let parts: Vec<&str> = divmod.parts.iter().map(|p| p.name()).collect();
+/// assert_eq!(parts, ["floor_divide", "remainder"]);
+/// ```
 #[derive(Debug)]
 pub struct OpInfo {
     /// The op's name (NumPy's ufunc or the Array API's function name).
@@ -94,6 +113,12 @@ pub struct OpInfo {
 }
 
 /// One `[[op]]` entry as written (the catalogue's or a policy file's).
+///
+/// ```
+/// use promote::op::OpEntry;
+/// let e: OpEntry = toml::from_str("name = \"cube\"\narity = \"unary\"\nclass = \"arithmetic\"").unwrap();
+/// assert_eq!(e.arity, "unary");
+/// ```
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OpEntry {
@@ -227,6 +252,14 @@ pub(crate) fn find(name: &str) -> Option<Op> {
 
 /// Add an op from a policy file's `[[op]]` entry, or find it if an op of that name and form
 /// exists already. Errors say what clashes.
+///
+/// ```
+/// use promote::op::{register, OpEntry};
+/// let e = OpEntry { name: "my_cbrt".into(), aliases: vec![], arity: "unary".into(), class: "unary_float".into(), kernel: None, core: false, parts: vec![] };
+/// let op = register(&e).unwrap();
+/// assert_eq!(promote::Op::parse("my_cbrt").unwrap(), op);
+/// assert_eq!(register(&e).unwrap(), op);
+/// ```
 pub fn register(e: &OpEntry) -> Result<Op, String> {
     if let Some(op) = find(&e.name) {
         let have = info(op);

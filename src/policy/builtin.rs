@@ -73,6 +73,13 @@ pub fn builtin(name: &str) -> Result<Arc<RulePolicy>, PromoteError> {
 }
 
 /// Load a policy from a user's file.
+///
+/// ```
+/// use promote::{load_file, Policy};
+/// let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("policies/jax.toml");
+/// assert_eq!(load_file(&path).unwrap().name(), "jax");
+/// assert!(load_file(std::path::Path::new("/no/such/policy.toml")).is_err());
+/// ```
 pub fn load_file(path: &std::path::Path) -> Result<RulePolicy, PromoteError> {
     let file = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| PromoteError::PolicyFile {

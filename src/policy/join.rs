@@ -1,9 +1,15 @@
 //! The join structures: a policy's nodes and the dense table of their joins, which the lattice
-//! ([`super::lattice`]) or the table ([`super::table`]) of a policy file compiles into.
+//! ([`super::lattice`]) or the table (`super::table`) of a policy file compiles into.
 
 use crate::dtype::DType;
 
 /// A dense `n × n` join table over node indices; `None` is "does not promote".
+///
+/// ```
+/// use promote::{builtin, DType, Policy};
+/// let jax = builtin("jax").unwrap();
+/// assert_eq!(jax.promote_types(DType::Int8, DType::UInt8), Some(DType::Int16));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JoinTable {
     n: usize,
@@ -31,6 +37,13 @@ impl JoinTable {
     /// When `a` or `b` is not below [`JoinTable::len`]: node indices come from the policy that
     /// owns the table, so an out-of-range index is a bug in the caller, and the lookup stays a
     /// plain table load.
+    ///
+    /// ```
+    /// use promote::policy::lattice::build;
+    /// let t = build(3, &[(0, 1), (0, 2)], true).unwrap();
+    /// assert_eq!(t.join(0, 1), Some(1));
+    /// assert_eq!(t.join(1, 2), None);
+    /// ```
     #[inline]
     pub fn join(&self, a: usize, b: usize) -> Option<usize> {
         match self.cells[a * self.n + b] {
@@ -39,16 +52,31 @@ impl JoinTable {
         }
     }
     /// Number of nodes.
+    ///
+    /// ```
+    /// assert_eq!(promote::policy::lattice::build(3, &[(0, 1), (1, 2)], false).unwrap().len(), 3);
+    /// ```
     pub fn len(&self) -> usize {
         self.n
     }
     /// No nodes.
+    ///
+    /// ```
+    /// assert!(promote::policy::lattice::build(0, &[], false).unwrap().is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.n == 0
     }
 }
 
 /// A node of a policy's promotion graph.
+///
+/// ```
+/// use promote::{load_file, DType};
+/// let jax = load_file(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/policies/jax.toml"))).unwrap();
+/// let n = jax.weak_node(DType::Float16);
+/// assert!(n.weak);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Node {
     /// Its name (`int8`, `i*`).

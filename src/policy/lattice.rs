@@ -15,6 +15,12 @@
 use super::JoinTable;
 
 /// What is wrong with a lattice.
+///
+/// ```
+/// use promote::policy::lattice::{build, LatticeError};
+/// assert!(matches!(build(2, &[(0, 1), (1, 0)], false), Err(LatticeError::Cycle(_))));
+/// assert_eq!(build(2, &[], false).unwrap_err(), LatticeError::NoJoin(0, 1));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LatticeError {
     /// The edges go round: these nodes form a cycle.
@@ -31,6 +37,12 @@ pub enum LatticeError {
 
 /// Build the join table of `n` nodes from `(below, above)` edges; every pair of nodes must
 /// have a join unless `partial`.
+///
+/// ```
+/// use promote::policy::lattice::build;
+/// let t = build(3, &[(0, 1), (1, 2)], false).unwrap();
+/// assert_eq!(t.join(0, 2), Some(2));
+/// ```
 pub fn build(n: usize, edges: &[(usize, usize)], partial: bool) -> Result<JoinTable, LatticeError> {
     build_over(n, edges, partial, &vec![true; n])
 }

@@ -12,10 +12,10 @@
 //!
 //! The files of this module, in the order of the pipeline:
 //!
-//! - [`spec`]: the TOML schema of a policy file, as written;
+//! - `spec`: the TOML schema of a policy file, as written;
 //! - [`compile()`] (`compile/`): the compiler, one file per section of the policy file;
-//! - [`join`], [`lattice`], [`table`]: the join structures and their builders;
-//! - [`compiled`], [`corner`]: what the policy compiles into — schemes, op rules, the `out`
+//! - [`join`], [`lattice`], `table`: the join structures and their builders;
+//! - `compiled`, `corner`: what the policy compiles into — schemes, op rules, the `out`
 //!   rule, corner rules;
 //! - [`RulePolicy`] (`rule_policy.rs`): the compiled policy, its accessors and fast path;
 //! - `resolve/`: the resolver, one file per stage (arguments → operands → promotion →
@@ -23,12 +23,12 @@
 //!   casting is `resolve/value_based.rs`;
 //! - [`builtin()`] (`builtin.rs`): the registry of built-in policies.
 
-pub mod compiled;
-pub mod corner;
+pub(crate) mod compiled;
+pub(crate) mod corner;
 pub mod join;
 pub mod lattice;
-pub mod spec;
-pub mod table;
+pub(crate) mod spec;
+pub(crate) mod table;
 
 mod builtin;
 mod compile;
@@ -39,10 +39,8 @@ mod settings;
 
 pub use builtin::{builtin, load_file, BUILTIN};
 pub use compile::compile;
-pub use compiled::{Action, Categories, Meet, Merge, OpRule, OutRule, Range, RangeTarget, Scheme};
-pub use corner::{CornerRule, FitTarget, Matcher, Stage, Then};
+pub(crate) use compiled::Scheme;
 pub use join::{JoinTable, Node};
-pub use op_list::OpListing;
 pub use resolve::value_based::min_scalar_type_of;
 pub use rule_policy::RulePolicy;
 pub use settings::SettingInfo;
@@ -50,6 +48,8 @@ pub use settings::SettingInfo;
 use crate::dtype::DType;
 use crate::error::PromoteError;
 use crate::kernel::compute::Semantics;
+use crate::kernel::eval::Evaluated;
+use crate::kernel::View;
 use crate::op::Call;
 use crate::plan::{Plan, Traced};
 
@@ -63,10 +63,25 @@ use crate::plan::{Plan, Traced};
 /// ```
 pub trait Policy: Send + Sync {
     /// The policy's name (`torch`, `jax-x64`, ...).
+    ///
+    /// ```
+    /// use promote::Policy;
+    /// assert_eq!(promote::builtin("jax-x64").unwrap().name(), "jax-x64");
+    /// ```
     fn name(&self) -> &str;
     /// The framework and version it reproduces.
+    ///
+    /// ```
+    /// use promote::Policy;
+    /// assert!(promote::builtin("torch").unwrap().framework().contains("torch"));
+    /// ```
     fn framework(&self) -> &str;
     /// The dtypes the framework has.
+    ///
+    /// ```
+    /// use promote::{builtin, DType, Policy};
+    /// assert!(builtin("torch").unwrap().dtypes().contains(&DType::BFloat16));
+    /// ```
     fn dtypes(&self) -> &[DType];
 
     /// The element semantics its kernels compute with (`promote eval`, the benchmarks): the
@@ -82,6 +97,13 @@ pub trait Policy: Send + Sync {
         Semantics::NUMPY
     }
     /// Resolve a call into a full plan, with the steps that explain it.
+    ///
+    /// ```
+    /// use promote::{builtin, Call, DType, Policy};
+    /// let plan = builtin("numpy").unwrap().resolve(&"add int8 uint8".parse::<Call>().unwrap()).unwrap();
+    /// assert_eq!(plan.result, DType::Int16);
+    /// assert!(!plan.explain().is_empty());
+    /// ```
     fn resolve(&self, call: &Call) -> Result<Plan, PromoteError>;
 
     /// Only the answer of the machine interface: the result dtype and weak flag. Cheaper than
@@ -152,5 +174,25 @@ pub trait Policy: Send + Sync {
                 valid: "it takes no settings".into(),
             }),
         }
+    }
+
+    /// Resolve a call and execute its plan on data, in one call: one data slot per operand
+    /// (`None` for a Python literal, which becomes one value of the plan's input dtype for it),
+    /// with the policy's own element semantics. Data whose dtype is not its operand's is
+    /// refused, never reinterpreted.
+    ///
+    /// ```
+    /// use promote::kernel::Array;
+    /// use promote::{builtin, Call, DType, Policy};
+    /// let torch = builtin("torch").unwrap();
+    /// let call: Call = "add int8 1.5".parse().unwrap();
+    /// let a = Array::from(vec![1i8, 2]);
+    /// let r = torch.eval(&call, &[Some(a.view()), None]).unwrap();
+    /// assert_eq!(r.data, Array::from(vec![2.5f32, 3.5]));
+    /// let wrong = Array::from(vec![1i16, 2]);
+    /// assert!(torch.eval(&call, &[Some(wrong.view()), None]).is_err());
+    /// ```
+    fn eval(&self, call: &Call, data: &[Option<View<'_>>]) -> Result<Evaluated, PromoteError> {
+        crate::kernel::eval::evaluate(self, call, data)
     }
 }

@@ -18,6 +18,13 @@ use super::resolve::Trace;
 use super::Policy;
 
 /// A compiled, data-driven policy: the one built-in implementation of [`Policy`].
+///
+/// ```
+/// use promote::{compile, Policy};
+/// let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/policies/torch.toml")).unwrap();
+/// let p = compile(&text, "torch.toml").unwrap();
+/// assert_eq!(p.name(), "torch");
+/// ```
 #[derive(Clone, Debug)]
 pub struct RulePolicy {
     /// The policy's name (`torch`, `jax-x64`, ...).
@@ -94,10 +101,13 @@ impl Policy for RulePolicy {
     }
     fn resolve(&self, call: &Call) -> Result<Plan, PromoteError> {
         self.resolve_call(call, &mut Trace::new(true))
+            .map(|p| p.with_operands(call))
     }
     fn resolve_traced(&self, call: &Call) -> Traced {
         let mut trace = Trace::new(true);
-        let outcome = self.resolve_call(call, &mut trace);
+        let outcome = self
+            .resolve_call(call, &mut trace)
+            .map(|p| p.with_operands(call));
         let steps = match &outcome {
             Ok(plan) => plan.steps.clone(),
             Err(_) => trace.steps,
@@ -205,6 +215,11 @@ impl RulePolicy {
 
     /// The entry points the policy answers for: `operator`, `function`, and the named variants
     /// its file describes.
+    ///
+    /// ```
+    /// let tf = promote::builtin("tf").unwrap();
+    /// assert_eq!(tf.form_names()[..2], ["operator", "function"]);
+    /// ```
     pub fn form_names(&self) -> Vec<&'static str> {
         let mut names = vec![Form::Operator.name(), Form::Function.name()];
         for v in &self.forms {
@@ -217,6 +232,12 @@ impl RulePolicy {
 
     /// Where a form's differences come from (its `[forms.NAME] source`), `None` for a form the
     /// file does not describe.
+    ///
+    /// ```
+    /// use promote::{builtin, Form};
+    /// assert!(builtin("tf").unwrap().form_source(Form::Function).is_some());
+    /// assert_eq!(builtin("jax").unwrap().form_source(Form::Function), None);
+    /// ```
     pub fn form_source(&self, form: Form) -> Option<&str> {
         self.forms
             .iter()
@@ -225,21 +246,39 @@ impl RulePolicy {
     }
 
     /// Whether the framework has this dtype.
+    ///
+    /// ```
+    /// use promote::{load_file, DType};
+    /// let jax = load_file(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/policies/jax.toml"))).unwrap();
+    /// assert!(jax.has(DType::BFloat16));
+    /// ```
     pub fn has(&self, d: DType) -> bool {
         self.available[d.index()]
     }
 
     /// The dtype the framework silently replaces `d` by (JAX without x64: int64 → int32).
+    ///
+    /// ```
+    /// use promote::{load_file, DType};
+    /// let jax = load_file(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/policies/jax.toml"))).unwrap();
+    /// assert_eq!(jax.canonical(DType::Int64), DType::Int32);
+    /// ```
     pub fn canonical(&self, d: DType) -> DType {
         self.canonical[d.index()]
     }
 
     /// The compiled rule of an op, `None` where the framework lacks the op.
-    pub fn op_rule(&self, op: Op) -> Option<&OpRule> {
+    pub(crate) fn op_rule(&self, op: Op) -> Option<&OpRule> {
         self.ops.get(op.index()).filter(|r| r.known)
     }
 
     /// Whether the framework has the op.
+    ///
+    /// ```
+    /// use promote::{load_file, Op};
+    /// let torch = load_file(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/policies/torch.toml"))).unwrap();
+    /// assert!(torch.knows(Op::Add));
+    /// ```
     pub fn knows(&self, op: Op) -> bool {
         self.op_rule(op).is_some()
     }
@@ -269,6 +308,12 @@ impl RulePolicy {
     }
 
     /// Where the `out` rule comes from.
+    ///
+    /// ```
+    /// use promote::load_file;
+    /// let torch = load_file(std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/policies/torch.toml"))).unwrap();
+    /// assert!(!torch.out_source().is_empty());
+    /// ```
     pub fn out_source(&self) -> &str {
         &self.out_source
     }

@@ -180,8 +180,10 @@ pub struct RuleSpec {
     /// casts it, as `paddle.full` does) instead of overflowing.
     #[serde(default)]
     pub saturate: bool,
-    /// Where the rule comes from.
+    /// Where the rule comes from (documentation in the file: the steps cite the table's own
+    /// sources).
     #[serde(default)]
+    #[allow(dead_code)]
     pub source: String,
 }
 

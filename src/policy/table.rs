@@ -289,4 +289,19 @@ mod tests {
             .2
             .contains("beyond"));
     }
+
+    /// `JoinTable::join` documents its panic: node indices come from the policy that owns the
+    /// table, so an index out of range is the caller's bug (the lookup stays a plain table load).
+    #[test]
+    #[should_panic]
+    fn a_join_index_out_of_range_panics_as_documented() {
+        let names = |w: &str| match w {
+            "a" => Ok(0),
+            "b" => Ok(1),
+            _ => Err(format!("no node {w}")),
+        };
+        let t = build("  a b\na a b\nb . b\n", 2, &names).unwrap();
+        assert_eq!(t.join(1, 0), Some(1));
+        let _ = t.join(0, 5);
+    }
 }

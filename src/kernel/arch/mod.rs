@@ -1,7 +1,7 @@
 //! The SIMD paths of the kernels and the one place that picks among them at run time.
 //!
 //! The crate is built for baseline x86-64 (SSE2 only). The elementwise loops (plain Rust that
-//! LLVM vectorizes, in [`super::simd`]) are compiled three times, and the streaming copy that
+//! LLVM vectorizes, in `super::simd`) are compiled three times, and the streaming copy that
 //! writes large outputs twice more:
 //!
 //! | [`Path`] | target features | vector width |
@@ -16,7 +16,7 @@
 //! path gives the same bits: the loop bodies are the same Rust, with no fast-math, and FMA is
 //! only used where the semantics ask for a fused multiply-add.
 //!
-//! Target-specific code lives in a module per architecture ([`x86`] here), as in the `half`
+//! Target-specific code lives in a module per architecture (`x86` here), as in the `half`
 //! crate; other architectures run the baseline loops.
 //!
 //! ```
@@ -31,7 +31,7 @@
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 #[cfg(target_arch = "x86_64")]
-pub mod x86;
+pub(crate) mod x86;
 
 /// A set of instructions the kernels may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -3,7 +3,7 @@
 //!
 //! * [`unary`]: `negative` … `angle` (34 ops), element functions generic over the working type;
 //! * [`binary`]: `left_shift` … `heaviside` (13 ops, `divmod` answers two arrays);
-//! * [`reduce`]: `sum` … `std` (12 reductions), whole array or along one axis, with the
+//! * `reduce`: `sum` … `std` (12 reductions), whole array or along one axis, with the
 //!   framework's summation order.
 //!
 //! Each call names its input dtypes, the dtype the element function runs in (`compute`) and
@@ -22,10 +22,12 @@
 //! assert_eq!(out[0], Array::from(vec![half::f16::from_f32(2.0), half::f16::from_f32(1.414)]));
 //! ```
 
+#[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod binary;
 mod fast;
 mod lookup;
-pub mod reduce;
+pub(crate) mod reduce;
+#[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod unary;
 mod var;
 
@@ -34,12 +36,17 @@ use super::compute::{KernelError, Semantics};
 use crate::plan::Plan;
 use crate::DType;
 
-pub use binary::Binary;
-pub use reduce::Reduce;
-pub use unary::Unary;
+pub(crate) use binary::Binary;
+pub(crate) use reduce::Reduce;
+pub(crate) use unary::Unary;
 
 /// Where NumPy's and PyTorch's element functions for these ops differ (one record per
 /// [`Semantics`] name; semantics without a record compute as NumPy does).
+///
+/// ```
+/// use promote::kernel::{ops::OpSemantics, Semantics};
+/// assert_eq!(OpSemantics::of(&Semantics::NUMPY).var_correction, 0);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OpSemantics {
     /// The [`Semantics::name`] this record belongs to.
@@ -93,11 +100,16 @@ pub struct OpSemantics {
 }
 
 /// How a whole-array float sum is ordered.
+///
+/// ```
+/// use promote::kernel::{ops::{OpSemantics, Summation}, Semantics};
+/// assert_eq!(OpSemantics::of(&Semantics::NUMPY).summation, Summation::Pairwise);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Summation {
     /// NumPy's pairwise sum (blocks of 128, eight accumulators).
     Pairwise,
-    /// PyTorch's cascade sum (see [`reduce`]).
+    /// PyTorch's cascade sum (see `reduce`).
     Cascade,
 }
 
@@ -147,6 +159,12 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
 
 impl OpSemantics {
     /// The record of a [`Semantics`] (NumPy's when it has none).
+    ///
+    /// ```
+    /// use promote::{builtin, kernel::ops::OpSemantics, Policy};
+    /// let torch = OpSemantics::of(&builtin("torch").unwrap().semantics());
+    /// assert_eq!((torch.name, torch.var_correction), ("torch", 1));
+    /// ```
     pub fn of(sem: &Semantics) -> OpSemantics {
         let named = OP_SEMANTICS.iter().find(|o| o.name == sem.name);
         OpSemantics {
@@ -157,6 +175,15 @@ impl OpSemantics {
 }
 
 /// What an op kernel can refuse.
+///
+/// ```
+/// use promote::kernel::{ops::{kernel, Args, OpError}, Array, Semantics};
+/// use promote::DType;
+/// let sqrt = kernel("sqrt", &Semantics::NUMPY).unwrap();
+/// let x = Array::from(vec![4i8]);
+/// let e = sqrt.run(&Args::elementwise(&[x.view()], DType::Int8, DType::Int8)).unwrap_err();
+/// assert!(matches!(e, OpError::Unsupported { op: "sqrt", .. }));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OpError {
     /// A refusal of the shared kernel layer (shapes, integer division by zero, ...).
@@ -192,6 +219,16 @@ impl From<KernelError> for OpError {
 }
 
 /// The operands and dtypes of one op call.
+///
+/// ```
+/// use promote::kernel::{ops::{kernel, Args}, Array, Semantics};
+/// use promote::DType;
+/// let x = Array::from(vec![1i32, 2, 3, 4]);
+/// let sum = kernel("sum", &Semantics::NUMPY).unwrap();
+/// let ins = [x.view()];
+/// let args = Args { shape: &[2, 2], axis: Some(0), ..Args::elementwise(&ins, DType::Int64, DType::Int64) };
+/// assert_eq!(sum.run(&args).unwrap()[0], Array::from(vec![4i64, 6]));
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Args<'a> {
     /// The operands (one for unary ops and reductions, two for binary ops), equal lengths or
@@ -209,6 +246,15 @@ pub struct Args<'a> {
 
 impl<'a> Args<'a> {
     /// An elementwise call (or a whole-array reduction).
+    ///
+    /// ```
+    /// use promote::kernel::{ops::{kernel, Args}, Array, Semantics};
+    /// use promote::DType;
+    /// let (a, b) = (Array::from(vec![1i16]), Array::from(vec![3i16]));
+    /// let shift = kernel("left_shift", &Semantics::NUMPY).unwrap();
+    /// let ins = [a.view(), b.view()];
+    /// assert_eq!(shift.run(&Args::elementwise(&ins, DType::Int16, DType::Int16)).unwrap()[0], Array::from(vec![8i16]));
+    /// ```
     pub fn elementwise(inputs: &'a [View<'a>], compute: DType, result: DType) -> Args<'a> {
         Args {
             inputs,
@@ -221,6 +267,11 @@ impl<'a> Args<'a> {
 }
 
 /// Which family an op belongs to, and which element function it runs.
+///
+/// ```
+/// use promote::kernel::{ops::{kernel, OpClass}, Semantics};
+/// assert!(matches!(kernel("cumsum", &Semantics::NUMPY).unwrap().class, OpClass::Reduce(_)));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OpClass {
     /// One operand, one result of the same length.
@@ -232,6 +283,12 @@ pub enum OpClass {
 }
 
 /// The kernel of one op under one semantics (from [`kernel`]).
+///
+/// ```
+/// use promote::kernel::{ops::kernel, Semantics};
+/// let k = kernel("absolute", &Semantics::NUMPY).unwrap();
+/// assert_eq!(k.name, "absolute");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OpKernel {
     /// The op's NumPy name.
@@ -244,6 +301,14 @@ pub struct OpKernel {
 
 impl OpKernel {
     /// Runs the op: one result array (two for `divmod`).
+    ///
+    /// ```
+    /// use promote::kernel::{ops::{kernel, Args}, Array, Semantics};
+    /// use promote::DType;
+    /// let x = Array::from(vec![-1.5f64]);
+    /// let out = kernel("absolute", &Semantics::NUMPY).unwrap().run(&Args::elementwise(&[x.view()], DType::Float64, DType::Float64)).unwrap();
+    /// assert_eq!(out, vec![Array::from(vec![1.5f64])]);
+    /// ```
     pub fn run(&self, args: &Args<'_>) -> Result<Vec<Array>, OpError> {
         let want = match self.class {
             OpClass::Binary(_) => 2,
@@ -296,6 +361,13 @@ pub fn kernel(op_name: &str, sem: &Semantics) -> Option<OpKernel> {
 }
 
 /// Every op name [`kernel`] knows, unary, binary, then reductions.
+///
+/// ```
+/// use promote::kernel::ops::{kernel, names};
+/// use promote::kernel::Semantics;
+/// assert!(names().all(|n| kernel(n, &Semantics::NUMPY).is_some()));
+/// assert!(names().any(|n| n == "sqrt"));
+/// ```
 pub fn names() -> impl Iterator<Item = &'static str> {
     unary::NAMES
         .iter()

@@ -298,6 +298,7 @@ impl RulePolicy {
         });
         crate::Plan {
             op: call.op,
+            operands: Vec::new(), // set by `resolve_call`
             inputs: vec![d],
             compute: d,
             result: d,

@@ -81,6 +81,7 @@ impl RulePolicy {
         let result = call.out.map_or(d, |o| self.canonical(o));
         Ok(Plan {
             op: call.op,
+            operands: Vec::new(), // set by `resolve_call`
             inputs: ins.iter().map(|_| d).collect(),
             compute: d,
             result,

@@ -91,6 +91,7 @@ impl RulePolicy {
             parts: Vec::new(),
             scalar: None,
             verdict: None,
+            operands: Vec::new(), // set by `resolve_call`
         })
     }
 }

@@ -52,6 +52,7 @@ impl RulePolicy {
         self.check_input_casts(call, &r.ins, &inputs, r.steps)?;
         Ok(Plan {
             op: call.op,
+            operands: Vec::new(), // set by `resolve_call`
             inputs,
             compute,
             result,

@@ -106,6 +106,7 @@ impl RulePolicy {
                 self.out_check(call, d, weak, r.steps)?;
                 Ok(Plan {
                     op: call.op,
+                    operands: Vec::new(), // set by `resolve_call`
                     inputs: r.ins.iter().map(|i| i.dtype).collect(),
                     compute: d,
                     result: call.out.unwrap_or(d),

@@ -119,6 +119,7 @@ impl RulePolicy {
             })
         });
         Ok(Plan {
+            operands: Vec::new(), // set by `resolve_call`
             op: call.op,
             inputs: vec![from, to],
             compute: DType::Bool,
