@@ -180,10 +180,8 @@ pub struct RuleSpec {
     /// casts it, as `paddle.full` does) instead of overflowing.
     #[serde(default)]
     pub saturate: bool,
-    /// Where the rule comes from (documentation in the file: the steps cite the table's own
-    /// sources).
+    /// Where the rule comes from.
     #[serde(default)]
-    #[allow(dead_code)]
     pub source: String,
 }
 
@@ -330,6 +328,7 @@ pub struct LegacySpec {
     pub loops: Vec<Text>,
     /// Where the rule comes from.
     #[serde(default)]
+    #[allow(dead_code)]
     pub source: String,
 }
 

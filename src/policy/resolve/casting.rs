@@ -16,15 +16,17 @@ impl RulePolicy {
         // a yes/no op (`can_cast`) reads its casting= as its question, whatever the ufuncs take
         let verdict = self.rule_of(call.op).is_ok_and(|r| r.can_cast.is_some());
         match call.casting {
-            Some(c) if !verdict && self.casting_arg[c as usize].is_none() => Err(PromoteError::Unsupported {
-                policy: self.name.clone(),
-                op: format!("{} with casting={c}", call.op),
-                dtype: "any dtype".into(),
-                rule: format!(
-                    "{} has no casting= argument; cast the operands or the result explicitly",
-                    self.framework
-                ),
-            }),
+            Some(c) if !verdict && self.casting_arg[c as usize].is_none() => {
+                Err(PromoteError::Unsupported {
+                    policy: self.name.clone(),
+                    op: format!("{} with casting={c}", call.op),
+                    dtype: "any dtype".into(),
+                    rule: format!(
+                        "{} has no casting= argument; cast the operands or the result explicitly",
+                        self.framework
+                    ),
+                })
+            }
             _ => Ok(()),
         }
     }
