@@ -49,6 +49,18 @@ impl Source {
 
 /// `code` negated as the format negates: the sign bit flips, except that `fnuz` zero and NaN
 /// stay (they are one code each), and an unsigned format has no sign.
+///
+/// ```
+/// use promote::kernel::narrow::{codec::negate, format::lookup};
+/// let e4m3fn = lookup("float8_e4m3fn").unwrap();
+/// assert_eq!(negate(e4m3fn, 0x38), 0xb8); // 1.0 -> -1.0
+/// assert_eq!(negate(e4m3fn, 0x00), 0x80); // +0 -> -0
+/// let fnuz = lookup("float8_e4m3fnuz").unwrap();
+/// assert_eq!(negate(fnuz, 0x40), 0xc0);
+/// assert_eq!(negate(fnuz, 0x00), 0x00); // no negative zero
+/// assert_eq!(negate(fnuz, 0x80), 0x80); // the NaN stays
+/// assert_eq!(negate(lookup("float8_e8m0fnu").unwrap(), 0x80), 0x80); // no sign
+/// ```
 pub fn negate(f: &Format, code: u8) -> u8 {
     let sign = f.sign_bit();
     if f.unsigned_zero && code & !sign == 0 {
@@ -125,6 +137,23 @@ fn encode_int(f: &Format, x: f64) -> u8 {
 }
 
 /// `x` as a code of `f` under `rules` (the stored byte: the code in the low `f.bits` bits).
+///
+/// ```
+/// use promote::kernel::narrow::{codec::encode_f32, format::lookup, rules::CastRules};
+/// let f = lookup("float8_e4m3fn").unwrap();
+/// let ml = CastRules::ml_dtypes(f);
+/// assert_eq!(encode_f32(f, &ml, 448.0), f.max_code); // the largest value
+/// assert_eq!(encode_f32(f, &ml, -448.0), 0xfe);
+/// assert_eq!(encode_f32(f, &ml, 2f32.powi(-9)), 0x01); // the smallest subnormal
+/// assert_eq!(encode_f32(f, &ml, 2f32.powi(-10)), 0x00); // a tie, to even (0)
+/// assert_eq!(encode_f32(f, &ml, 1.0625), 0x38); // a tie, to even (1.0)
+/// assert_eq!(encode_f32(f, &ml, 1.1875), 0x3a); // a tie, to even (1.25)
+/// // integers truncate toward zero and wrap
+/// let int4 = lookup("int4").unwrap();
+/// let r = CastRules::ml_dtypes(int4);
+/// assert_eq!((encode_f32(int4, &r, 7.9), encode_f32(int4, &r, -1.5)), (0x7, 0xf));
+/// assert_eq!(encode_f32(int4, &r, 17.0), 0x1); // 17 mod 16
+/// ```
 pub fn encode_f32(f: &Format, rules: &CastRules, x: f32) -> u8 {
     match f.kind {
         Kind::Float => encode_bits(f, rules, F32, u64::from(x.to_bits())),
@@ -135,6 +164,18 @@ pub fn encode_f32(f: &Format, rules: &CastRules, x: f32) -> u8 {
 
 /// `x` as a code of `f` under `rules`; through float32 or rounded once, as
 /// [`CastRules::f64_path`] says.
+///
+/// ```
+/// use promote::kernel::narrow::{codec::encode_f64, format::lookup, rules::CastRules};
+/// let f = lookup("float8_e4m3fn").unwrap();
+/// let ml = CastRules::ml_dtypes(f);
+/// assert_eq!(encode_f64(f, &ml, 448.0), 0x7e);
+/// assert_eq!(encode_f64(f, &ml, f64::INFINITY), 0x7f); // NaN: e4m3fn has no inf
+/// // a value between two float32 ties: through float32 (as the libraries) or rounded once
+/// let x = 1.0625 + 2f64.powi(-40);
+/// assert_eq!(encode_f64(f, &ml, x), 0x38); // 1.0
+/// assert_eq!(encode_f64(f, &ml.correctly_rounded(), x), 0x39); // 1.125
+/// ```
 pub fn encode_f64(f: &Format, rules: &CastRules, x: f64) -> u8 {
     match (f.kind, rules.f64_path) {
         (Kind::Float, F64Path::ThroughF32) => encode_f32(f, rules, x as f32),
@@ -145,6 +186,19 @@ pub fn encode_f64(f: &Format, rules: &CastRules, x: f64) -> u8 {
 }
 
 /// The value of a code, exactly (NaN for NaN codes; the code is masked to `f.bits`).
+///
+/// ```
+/// use promote::kernel::narrow::{codec::decode_exact, format::lookup};
+/// let f = lookup("float8_e4m3fn").unwrap();
+/// assert_eq!(decode_exact(f, 0x7e), 448.0);
+/// assert_eq!(decode_exact(f, 0x01), 2f64.powi(-9)); // subnormal
+/// assert!(decode_exact(f, 0x7f).is_nan());
+/// assert_eq!(decode_exact(lookup("float8_e5m2").unwrap(), 0xfc), f64::NEG_INFINITY);
+/// assert_eq!(decode_exact(lookup("float8_e8m0fnu").unwrap(), 0), 2f64.powi(-127));
+/// let f4 = lookup("float4_e2m1fn").unwrap();
+/// assert_eq!(decode_exact(f4, 0xf7), 6.0); // the high bits are masked off
+/// assert_eq!(decode_exact(lookup("int4").unwrap(), 0xf), -1.0);
+/// ```
 pub fn decode_exact(f: &Format, code: u8) -> f64 {
     let code = (u16::from(code) & ((1u16 << f.bits.min(8)) - 1)) as u8;
     match f.kind {
@@ -181,6 +235,17 @@ pub fn decode_exact(f: &Format, code: u8) -> f64 {
 }
 
 /// The float32 a code decodes to in `rules.library`, NaN bits included.
+///
+/// ```
+/// use promote::kernel::narrow::{codec::decode_f32, format::lookup, rules::CastRules};
+/// let f = lookup("float8_e4m3fn").unwrap();
+/// let (ml, torch) = (CastRules::ml_dtypes(f), CastRules::torch(f).unwrap());
+/// assert_eq!(decode_f32(f, &ml, 0x7e), 448.0);
+/// assert_eq!(decode_f32(f, &ml, 0xb8), -1.0);
+/// // NaN bits differ by library: ml_dtypes' quiet NaN, PyTorch's payload
+/// assert_eq!(decode_f32(f, &ml, 0x7f).to_bits(), 0x7fc0_0000);
+/// assert_eq!(decode_f32(f, &torch, 0x7f).to_bits(), 0x7ff0_0000);
+/// ```
 pub fn decode_f32(f: &Format, rules: &CastRules, code: u8) -> f32 {
     let v = decode_exact(f, code);
     if !v.is_nan() {
@@ -205,6 +270,16 @@ pub fn decode_f32(f: &Format, rules: &CastRules, code: u8) -> f32 {
 /// The float64 a code decodes to in `rules.library`: ml_dtypes decodes to float64 directly
 /// (a NaN is `0x7ff8..` with its sign), PyTorch through float32 (its NaN bits widened as
 /// x86's `cvtss2sd` widens them: quietened, payload kept).
+///
+/// ```
+/// use promote::kernel::narrow::{codec::decode_f64, format::lookup, rules::CastRules};
+/// let f = lookup("float8_e4m3fn").unwrap();
+/// let (ml, torch) = (CastRules::ml_dtypes(f), CastRules::torch(f).unwrap());
+/// assert_eq!(decode_f64(f, &ml, 0x7e), 448.0);
+/// assert_eq!(decode_f64(f, &ml, 0x7f).to_bits(), 0x7ff8_0000_0000_0000);
+/// assert_eq!(decode_f64(f, &torch, 0x7f).to_bits(), 0x7ffe_0000_0000_0000);
+/// assert_eq!(decode_f64(f, &ml, 0xff).to_bits(), 0xfff8_0000_0000_0000);
+/// ```
 pub fn decode_f64(f: &Format, rules: &CastRules, code: u8) -> f64 {
     let v = decode_exact(f, code);
     if !v.is_nan() {

@@ -18,6 +18,16 @@ use super::format::{Format, Kind};
 use super::rules::{CastRules, DecodeNan};
 
 /// The constants of one (format, rules) pair.
+///
+/// ```
+/// use promote::kernel::narrow::{codec, fast::FastF32, format::lookup, rules::CastRules};
+/// let f = lookup("float8_e5m2").unwrap();
+/// let r = CastRules::ml_dtypes(f);
+/// let k = FastF32::new(f, &r).unwrap();
+/// for x in [0.0f32, -0.0, 1.0, 1e-6, 3.3, -57344.0, 1e9, f32::INFINITY, f32::NAN] {
+///     assert_eq!(k.encode(x), codec::encode_f32(f, &r, x));
+/// }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FastF32 {
     rebias: u32,
@@ -36,6 +46,17 @@ pub struct FastF32 {
 impl FastF32 {
     /// The constants for `f` under `r`, or `None` if `f` is not a float with a zero and a bias
     /// below 127.
+    ///
+    /// ```
+    /// use promote::kernel::narrow::{fast::FastF32, format::lookup, rules::CastRules};
+    /// let some = |name| {
+    ///     let f = lookup(name).unwrap();
+    ///     FastF32::new(f, &CastRules::ml_dtypes(f)).is_some()
+    /// };
+    /// assert!(some("float8_e4m3fn") && some("float6_e3m2fn") && some("float4_e2m1fn"));
+    /// assert!(!some("float8_e8m0fnu")); // no zero, bias 127
+    /// assert!(!some("int4")); // not a float
+    /// ```
     pub fn new(f: &Format, r: &CastRules) -> Option<FastF32> {
         if f.kind != Kind::Float || !f.has_zero || f.bias >= 127 || f.bias < 1 {
             return None;
@@ -59,6 +80,17 @@ impl FastF32 {
     }
 
     /// The code of `x`.
+    ///
+    /// ```
+    /// use promote::kernel::narrow::{fast::FastF32, format::lookup, rules::CastRules};
+    /// let f = lookup("float8_e4m3fn").unwrap();
+    /// let ml = FastF32::new(f, &CastRules::ml_dtypes(f)).unwrap();
+    /// let torch = FastF32::new(f, &CastRules::torch(f).unwrap()).unwrap();
+    /// assert_eq!(ml.encode(448.0), 0x7e);
+    /// assert_eq!(ml.encode(-1.0), 0xb8);
+    /// assert_eq!(ml.encode(2f32.powi(-9)), 0x01); // subnormal
+    /// assert_eq!((ml.encode(1e4), torch.encode(1e4)), (0x7f, 0x7e)); // NaN, or saturated
+    /// ```
     #[inline(always)]
     pub fn encode(&self, x: f32) -> u8 {
         let u = x.to_bits();
@@ -85,6 +117,16 @@ impl FastF32 {
 /// Narrow float → float32 without branches or table: the inverse of [`FastF32`], for the
 /// same formats. Gives the bits [`super::codec::decode_f32`] gives, NaN payloads included
 /// (`tests/narrow_casts.rs` checks every code of every format).
+///
+/// ```
+/// use promote::kernel::narrow::{codec, fast::FastDecodeF32, format::lookup, rules::CastRules};
+/// let f = lookup("float8_e4m3fnuz").unwrap();
+/// let r = CastRules::torch(f).unwrap();
+/// let k = FastDecodeF32::new(f, &r).unwrap();
+/// for code in 0..=255u8 {
+///     assert_eq!(k.decode(code).to_bits(), codec::decode_f32(f, &r, code).to_bits());
+/// }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FastDecodeF32 {
     shift: u32,
@@ -104,6 +146,14 @@ pub struct FastDecodeF32 {
 
 impl FastDecodeF32 {
     /// The constants for `f` under `r` (`None` where [`FastF32::new`] is `None`).
+    ///
+    /// ```
+    /// use promote::kernel::narrow::{fast::FastDecodeF32, format::lookup, rules::CastRules};
+    /// let f = lookup("float6_e2m3fn").unwrap();
+    /// assert!(FastDecodeF32::new(f, &CastRules::ml_dtypes(f)).is_some());
+    /// let e8m0 = lookup("float8_e8m0fnu").unwrap();
+    /// assert!(FastDecodeF32::new(e8m0, &CastRules::ml_dtypes(e8m0)).is_none());
+    /// ```
     pub fn new(f: &Format, r: &CastRules) -> Option<FastDecodeF32> {
         FastF32::new(f, r)?;
         let m = f.mantissa_bits;
@@ -130,6 +180,17 @@ impl FastDecodeF32 {
     }
 
     /// The float32 of `code`.
+    ///
+    /// ```
+    /// use promote::kernel::narrow::{fast::FastDecodeF32, format::lookup, rules::CastRules};
+    /// let f = lookup("float8_e5m2").unwrap();
+    /// let k = FastDecodeF32::new(f, &CastRules::ml_dtypes(f)).unwrap();
+    /// assert_eq!(k.decode(0x3c), 1.0);
+    /// assert_eq!(k.decode(0x7b), 57344.0);
+    /// assert_eq!(k.decode(0xfc), f32::NEG_INFINITY);
+    /// assert_eq!(k.decode(0x01), 2f32.powi(-16)); // the smallest subnormal
+    /// assert!(k.decode(0x7e).is_nan());
+    /// ```
     #[inline(always)]
     pub fn decode(&self, code: u8) -> f32 {
         let c = u32::from(code) & self.code_mask;

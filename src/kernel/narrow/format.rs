@@ -18,6 +18,14 @@
 //! ```
 
 /// What a narrow dtype holds.
+///
+/// ```
+/// use promote::kernel::narrow::format::{lookup, Kind};
+/// assert_eq!(lookup("float8_e5m2").unwrap().kind, Kind::Float);
+/// assert_eq!(lookup("int4").unwrap().kind, Kind::SignedInt);
+/// assert_eq!(lookup("uint2").unwrap().kind, Kind::UnsignedInt);
+/// assert_eq!(lookup("torch.complex32").unwrap().kind, Kind::Complex);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
     /// A binary floating-point format (sign, exponent, mantissa; `e8m0` has no sign and no
@@ -32,6 +40,14 @@ pub enum Kind {
 }
 
 /// One name a framework gives a dtype, as its users write it.
+///
+/// ```
+/// use promote::kernel::narrow::format::lookup;
+/// let int4 = lookup("jnp.int4").unwrap();
+/// let xla = int4.spellings.iter().find(|s| s.framework == "xla").unwrap();
+/// assert_eq!(xla.name, "s4");
+/// assert!(int4.spellings.iter().any(|s| s.name == "torch.int4"));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Spelling {
     /// `ml_dtypes`, `jax`, `torch`, `tensorflow`, `paddle`, `xla`, `mlir`, `numpy`.
@@ -45,6 +61,16 @@ const fn s(framework: &'static str, name: &'static str) -> Spelling {
 }
 
 /// A narrow dtype: its encoding and its names.
+///
+/// ```
+/// use promote::kernel::narrow::{codec::decode_exact, format::lookup};
+/// // fnuz: one unsigned zero; the code of -0 (0x80) is the NaN
+/// let f = lookup("float8_e4m3fnuz").unwrap();
+/// assert!(f.unsigned_zero && f.signed);
+/// assert_eq!(f.nan_code, Some(0x80));
+/// assert!(decode_exact(f, 0x80).is_nan());
+/// assert_eq!(decode_exact(f, 0x00), 0.0);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Format {
     /// The canonical name (ml_dtypes' and JAX's).
@@ -80,21 +106,54 @@ pub struct Format {
 
 impl Format {
     /// No infinities (the `fn`, `fnuz` and `e8m0fnu` formats, float6, float4).
+    ///
+    /// ```
+    /// use promote::kernel::narrow::format::lookup;
+    /// assert!(lookup("float8_e4m3fn").unwrap().finite_only());
+    /// assert!(lookup("float4_e2m1fn").unwrap().finite_only());
+    /// assert!(!lookup("float8_e5m2").unwrap().finite_only()); // has infinities
+    /// assert!(!lookup("int4").unwrap().finite_only()); // not a float
+    /// ```
     pub fn finite_only(&self) -> bool {
         self.kind == Kind::Float && self.inf_code.is_none()
     }
 
     /// Whether some code is NaN (float6 and float4 have none).
+    ///
+    /// ```
+    /// use promote::kernel::narrow::format::lookup;
+    /// assert!(lookup("float8_e4m3fn").unwrap().has_nan());
+    /// assert!(!lookup("float6_e2m3fn").unwrap().has_nan());
+    /// assert!(!lookup("float4_e2m1fn").unwrap().has_nan());
+    /// ```
     pub fn has_nan(&self) -> bool {
         self.nan_code.is_some()
     }
 
     /// Whether some code is an infinity.
+    ///
+    /// ```
+    /// use promote::kernel::narrow::format::lookup;
+    /// assert!(!lookup("float8_e4m3fn").unwrap().has_inf());
+    /// assert!(!lookup("float8_e5m2fnuz").unwrap().has_inf());
+    /// let e5m2 = lookup("float8_e5m2").unwrap();
+    /// assert!(e5m2.has_inf());
+    /// assert_eq!(e5m2.inf_code, Some(0x7c));
+    /// ```
     pub fn has_inf(&self) -> bool {
         self.inf_code.is_some()
     }
 
     /// The sign bit of a code (0 when the format is unsigned).
+    ///
+    /// ```
+    /// use promote::kernel::narrow::format::lookup;
+    /// assert_eq!(lookup("float8_e4m3fn").unwrap().sign_bit(), 0x80);
+    /// assert_eq!(lookup("float4_e2m1fn").unwrap().sign_bit(), 0x08);
+    /// assert_eq!(lookup("int2").unwrap().sign_bit(), 0x02);
+    /// assert_eq!(lookup("float8_e8m0fnu").unwrap().sign_bit(), 0); // unsigned
+    /// assert_eq!(lookup("uint4").unwrap().sign_bit(), 0);
+    /// ```
     pub fn sign_bit(&self) -> u8 {
         if self.signed && self.kind != Kind::Complex {
             1 << (self.bits - 1)
@@ -104,16 +163,46 @@ impl Format {
     }
 
     /// The codes an element can hold (`2^bits`; 256 at most, as elements are bytes).
+    ///
+    /// ```
+    /// use promote::kernel::narrow::format::lookup;
+    /// assert_eq!(lookup("float8_e5m2").unwrap().code_count(), 256);
+    /// assert_eq!(lookup("float6_e3m2fn").unwrap().code_count(), 64);
+    /// assert_eq!(lookup("int4").unwrap().code_count(), 16);
+    /// assert_eq!(lookup("complex32").unwrap().code_count(), 256); // capped at a byte
+    /// ```
     pub fn code_count(&self) -> usize {
         1usize << self.bits.min(8)
     }
 
     /// The largest finite value.
+    ///
+    /// ```
+    /// use promote::kernel::narrow::format::lookup;
+    /// assert_eq!(lookup("float8_e4m3fn").unwrap().max_value(), 448.0);
+    /// assert_eq!(lookup("float8_e4m3fnuz").unwrap().max_value(), 240.0);
+    /// assert_eq!(lookup("float8_e5m2").unwrap().max_value(), 57344.0);
+    /// assert_eq!(lookup("float4_e2m1fn").unwrap().max_value(), 6.0);
+    /// assert_eq!(lookup("int4").unwrap().max_value(), 7.0);
+    /// ```
     pub fn max_value(&self) -> f64 {
         super::codec::decode_exact(self, self.max_code)
     }
 
     /// Whether `code` is a NaN of this format.
+    ///
+    /// ```
+    /// use promote::kernel::narrow::format::lookup;
+    /// let e4m3fn = lookup("float8_e4m3fn").unwrap();
+    /// assert!(e4m3fn.is_nan_code(0x7f) && e4m3fn.is_nan_code(0xff));
+    /// assert!(!e4m3fn.is_nan_code(0x7e)); // 448
+    /// let e5m2 = lookup("float8_e5m2").unwrap();
+    /// assert!(e5m2.is_nan_code(0x7d) && e5m2.is_nan_code(0xfe));
+    /// assert!(!e5m2.is_nan_code(0x7c)); // +inf
+    /// let fnuz = lookup("float8_e5m2fnuz").unwrap();
+    /// assert!(fnuz.is_nan_code(0x80) && !fnuz.is_nan_code(0x00));
+    /// assert!(!lookup("float4_e2m1fn").unwrap().is_nan_code(0x08));
+    /// ```
     pub fn is_nan_code(&self, code: u8) -> bool {
         let Some(nan) = self.nan_code else {
             return false;
@@ -423,6 +512,16 @@ pub const FORMATS: &[Format] = &[
 
 /// The format named `name`: its canonical name or any framework spelling, with or without the
 /// module prefix (`float8_e4m3fn`, `torch.float8_e4m3fn`, `f8e4m3fn`, `chalf`).
+///
+/// ```
+/// use promote::kernel::narrow::format::lookup;
+/// assert_eq!(lookup("float8_e5m2").unwrap().name, "float8_e5m2");
+/// assert_eq!(lookup("torch.float8_e5m2").unwrap().name, "float8_e5m2");
+/// assert_eq!(lookup("f8E5M2").unwrap().name, "float8_e5m2"); // MLIR
+/// assert_eq!(lookup(" s4 ").unwrap().name, "int4"); // XLA, trimmed
+/// assert_eq!(lookup("chalf").unwrap().name, "complex32");
+/// assert!(lookup("float8").is_none() && lookup("float16").is_none());
+/// ```
 pub fn lookup(name: &str) -> Option<&'static Format> {
     let name = name.trim();
     FORMATS.iter().find(|f| {
@@ -434,6 +533,14 @@ pub fn lookup(name: &str) -> Option<&'static Format> {
 }
 
 /// The canonical names, in table order (for error messages: "the narrow dtypes are ...").
+///
+/// ```
+/// use promote::kernel::narrow::format::{names, FORMATS};
+/// let n = names();
+/// assert_eq!(n.len(), FORMATS.len());
+/// assert_eq!(n[0], "float8_e4m3fn");
+/// assert!(n.contains(&"int2") && n.contains(&"complex32"));
+/// ```
 pub fn names() -> Vec<&'static str> {
     FORMATS.iter().map(|f| f.name).collect()
 }

@@ -35,6 +35,19 @@ use format::{Format, Kind};
 use rules::{CastRules, Library};
 
 /// Why a narrow cast cannot be made.
+///
+/// ```
+/// use promote::kernel::narrow::{rules::Library, Codec, NarrowError};
+/// let e = Codec::for_library("float9", Library::MlDtypes).unwrap_err();
+/// assert_eq!(e, NarrowError::Unknown { name: "float9".into() });
+/// assert!(e.to_string().contains("float8_e4m3fn"));
+/// let e = Codec::for_library("int4", Library::Torch).unwrap_err();
+/// assert_eq!(e, NarrowError::NoCast { library: Library::Torch, dtype: "int4" });
+/// assert!(e.to_string().starts_with("torch cannot cast to int4"));
+/// let c = Codec::for_library("float8_e5m2", Library::Torch).unwrap();
+/// let e = c.encode_f32_slice(&[1.0, 2.0], &mut [0u8; 1]).unwrap_err();
+/// assert_eq!(e, NarrowError::Length { src: 2, dst: 1 });
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NarrowError {
     /// The name is not a narrow dtype.
@@ -90,6 +103,16 @@ fn decode_with<T: Copy + Default>(decode: impl Fn(u8) -> T + Copy, src: &[u8], d
 }
 
 /// A narrow format with one library's rules, and its decode tables.
+///
+/// ```
+/// use promote::kernel::narrow::{rules::Library, Codec};
+/// let c = Codec::for_library("float8_e4m3fn", Library::MlDtypes).unwrap();
+/// assert_eq!((c.format.name, c.rules.library), ("float8_e4m3fn", Library::MlDtypes));
+/// let mut code = [0u8];
+/// c.encode_f32_slice(&[448.0], &mut code).unwrap();
+/// assert_eq!(code[0], c.format.max_code);
+/// assert_eq!(c.decode_f32(code[0]), 448.0);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Codec {
     /// The format.
@@ -104,6 +127,15 @@ pub struct Codec {
 
 impl Codec {
     /// The codec of `format` under `rules`.
+    ///
+    /// ```
+    /// use promote::kernel::narrow::{format::lookup, rules::CastRules, Codec};
+    /// let f = lookup("float8_e4m3fn").unwrap();
+    /// let c = Codec::new(f, CastRules::ml_dtypes(f).correctly_rounded());
+    /// let mut code = [0u8];
+    /// c.encode_f64_slice(&[1.0625 + 2f64.powi(-40)], &mut code).unwrap();
+    /// assert_eq!(code[0], 0x39); // 1.125: rounded once, not through float32
+    /// ```
     pub fn new(format: &'static Format, rules: CastRules) -> Codec {
         let mut to_f32 = [0f32; 256];
         let mut to_f64 = [0f64; 256];
@@ -122,6 +154,14 @@ impl Codec {
     }
 
     /// The codec of the dtype spelled `name` with `library`'s semantics.
+    ///
+    /// ```
+    /// use promote::kernel::narrow::{rules::Library, Codec};
+    /// let c = Codec::for_library("jnp.float6_e3m2fn", Library::MlDtypes).unwrap();
+    /// assert_eq!(c.format.name, "float6_e3m2fn");
+    /// assert!(Codec::for_library("float6_e3m2fn", Library::Torch).is_err()); // no float6
+    /// assert!(Codec::for_library("bfloat16", Library::MlDtypes).is_err()); // not narrow
+    /// ```
     pub fn for_library(name: &str, library: Library) -> Result<Codec, NarrowError> {
         let format = format::lookup(name).ok_or_else(|| NarrowError::Unknown {
             name: name.to_string(),
@@ -142,6 +182,14 @@ impl Codec {
     }
 
     /// Encode float32 values (vectorised where the format allows).
+    ///
+    /// ```
+    /// use promote::kernel::narrow::{rules::Library, Codec};
+    /// let c = Codec::for_library("float8_e5m2", Library::MlDtypes).unwrap();
+    /// let mut codes = [0u8; 5];
+    /// c.encode_f32_slice(&[1.0, -2.0, 1e6, f32::NEG_INFINITY, f32::NAN], &mut codes).unwrap();
+    /// assert_eq!(codes, [0x3c, 0xc0, 0x7c, 0xfc, 0x7e]); // overflow is inf in e5m2
+    /// ```
     pub fn encode_f32_slice(&self, src: &[f32], dst: &mut [u8]) -> Result<(), NarrowError> {
         Codec::check(src.len(), dst.len())?;
         match self.fast {
@@ -155,6 +203,17 @@ impl Codec {
     }
 
     /// Encode float64 values (through float32 or rounded once, as the rules say).
+    ///
+    /// ```
+    /// use promote::kernel::narrow::{rules::Library, Codec};
+    /// let c = Codec::for_library("float8_e4m3fnuz", Library::Torch).unwrap();
+    /// let mut codes = [0u8; 4];
+    /// c.encode_f64_slice(&[240.0, -0.0, 1e300, f64::NAN], &mut codes).unwrap();
+    /// assert_eq!(codes, [0x7f, 0x00, 0x80, 0x80]); // one zero; overflow and NaN are 0x80
+    /// let c = Codec::for_library("int4", Library::MlDtypes).unwrap();
+    /// c.encode_f64_slice(&[-8.0, 7.5, 8.0], &mut codes[..3]).unwrap();
+    /// assert_eq!(codes[..3], [0x8, 0x7, 0x8]); // truncated; 8 wraps to -8
+    /// ```
     pub fn encode_f64_slice(&self, src: &[f64], dst: &mut [u8]) -> Result<(), NarrowError> {
         Codec::check(src.len(), dst.len())?;
         let (f, r) = (self.format, self.rules);
@@ -178,6 +237,14 @@ impl Codec {
     /// Decode codes to float32 (a table lookup). Outputs of [`STREAM_MIN_BYTES`] or more are
     /// decoded a piece at a time into a buffer in the L1 cache and written with streaming
     /// stores (the output is not read first, which saves a fifth of the traffic).
+    ///
+    /// ```
+    /// use promote::kernel::narrow::{rules::Library, Codec};
+    /// let c = Codec::for_library("float4_e2m1fn", Library::MlDtypes).unwrap();
+    /// let mut values = [0f32; 4];
+    /// c.decode_f32_slice(&[0x1, 0x7, 0xf, 0xf2], &mut values).unwrap();
+    /// assert_eq!(values, [0.5, 6.0, -6.0, 1.0]); // the high bits are ignored
+    /// ```
     pub fn decode_f32_slice(&self, src: &[u8], dst: &mut [f32]) -> Result<(), NarrowError> {
         Codec::check(src.len(), dst.len())?;
         match self.fast_decode {
@@ -188,6 +255,14 @@ impl Codec {
     }
 
     /// Decode codes to float64 (a table lookup; streamed as [`Codec::decode_f32_slice`]).
+    ///
+    /// ```
+    /// use promote::kernel::narrow::{rules::Library, Codec};
+    /// let c = Codec::for_library("float8_e8m0fnu", Library::MlDtypes).unwrap();
+    /// let mut values = [0f64; 3];
+    /// c.decode_f64_slice(&[0x00, 0x7f, 0xfe], &mut values).unwrap();
+    /// assert_eq!(values, [2f64.powi(-127), 1.0, 2f64.powi(127)]);
+    /// ```
     pub fn decode_f64_slice(&self, src: &[u8], dst: &mut [f64]) -> Result<(), NarrowError> {
         Codec::check(src.len(), dst.len())?;
         decode_with(|c| self.to_f64[c as usize], src, dst);
@@ -195,16 +270,40 @@ impl Codec {
     }
 
     /// The float32 of one code.
+    ///
+    /// ```
+    /// use promote::kernel::narrow::{rules::Library, Codec};
+    /// let c = Codec::for_library("float8_e4m3fn", Library::Torch).unwrap();
+    /// assert_eq!(c.decode_f32(0x7e), 448.0);
+    /// assert_eq!(c.decode_f32(0x7f).to_bits(), 0x7ff0_0000); // PyTorch's NaN payload
+    /// ```
     pub fn decode_f32(&self, code: u8) -> f32 {
         self.to_f32[code as usize]
     }
 
     /// The float64 of one code.
+    ///
+    /// ```
+    /// use promote::kernel::narrow::{rules::Library, Codec};
+    /// let c = Codec::for_library("uint2", Library::MlDtypes).unwrap();
+    /// assert_eq!((c.decode_f64(0x3), c.decode_f64(0x7)), (3.0, 3.0)); // masked to 2 bits
+    /// let c = Codec::for_library("float8_e3m4", Library::MlDtypes).unwrap();
+    /// assert_eq!(c.decode_f64(0x30), 1.0);
+    /// assert_eq!(c.decode_f64(0x70), f64::INFINITY);
+    /// ```
     pub fn decode_f64(&self, code: u8) -> f64 {
         self.to_f64[code as usize]
     }
 
     /// Whether float32 takes the branch-free paths ([`fast`]) both ways.
+    ///
+    /// ```
+    /// use promote::kernel::narrow::{rules::Library, Codec};
+    /// let vectorised = |name| Codec::for_library(name, Library::MlDtypes).unwrap().is_vectorised();
+    /// assert!(vectorised("float8_e4m3fn") && vectorised("float4_e2m1fn"));
+    /// assert!(!vectorised("float8_e8m0fnu")); // the generic codec and its table
+    /// assert!(!vectorised("int4"));
+    /// ```
     pub fn is_vectorised(&self) -> bool {
         self.fast.is_some() && self.fast_decode.is_some()
     }

@@ -24,6 +24,13 @@
 use super::format::{Format, Kind};
 
 /// The libraries whose cast semantics are recorded.
+///
+/// ```
+/// use promote::kernel::narrow::{format::lookup, rules::{CastRules, Library}};
+/// let f = lookup("float8_e4m3fn").unwrap();
+/// assert_eq!(CastRules::of(Library::MlDtypes, f).unwrap().library, Library::MlDtypes);
+/// assert_eq!(CastRules::of(Library::Torch, f).unwrap().library, Library::Torch);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Library {
     /// NumPy `astype` on ml_dtypes 0.6.0 dtypes (also JAX's host-side casts).
@@ -34,6 +41,12 @@ pub enum Library {
 
 impl Library {
     /// `ml_dtypes` or `torch`.
+    ///
+    /// ```
+    /// use promote::kernel::narrow::rules::Library;
+    /// assert_eq!(Library::MlDtypes.name(), "ml_dtypes");
+    /// assert_eq!(Library::Torch.name(), "torch");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Library::MlDtypes => "ml_dtypes",
@@ -43,6 +56,19 @@ impl Library {
 }
 
 /// How a float64 source is rounded.
+///
+/// ```
+/// use promote::kernel::narrow::{codec, format::lookup, rules::{CastRules, F64Path}};
+/// let f = lookup("float8_e4m3fn").unwrap();
+/// let ml = CastRules::ml_dtypes(f);
+/// assert_eq!(ml.f64_path, F64Path::ThroughF32);
+/// // 1.0625 + 2^-40 rounds to 1.0625 in float32, a tie that goes to even (1.0)
+/// let x = 1.0625 + 2f64.powi(-40);
+/// assert_eq!(codec::encode_f64(f, &ml, x), 0x38); // 1.0
+/// let direct = ml.correctly_rounded();
+/// assert_eq!(direct.f64_path, F64Path::Direct);
+/// assert_eq!(codec::encode_f64(f, &direct, x), 0x39); // 1.125, the nearest
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum F64Path {
     /// Round to float32 first, then to the narrow format (what both libraries do).
@@ -52,6 +78,16 @@ pub enum F64Path {
 }
 
 /// What a negative value becomes in an unsigned format (e8m0).
+///
+/// ```
+/// use promote::kernel::narrow::{codec, format::lookup, rules::{CastRules, Negative}};
+/// let e8m0 = lookup("float8_e8m0fnu").unwrap();
+/// let ml = CastRules::ml_dtypes(e8m0);
+/// let torch = CastRules::torch(e8m0).unwrap();
+/// assert_eq!((ml.negative, torch.negative), (Negative::Nan, Negative::Magnitude));
+/// assert_eq!(codec::encode_f32(e8m0, &ml, -2.0), 0xff); // NaN
+/// assert_eq!(codec::encode_f32(e8m0, &torch, -2.0), 0x80); // 2.0
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Negative {
     /// NaN (ml_dtypes).
@@ -61,6 +97,20 @@ pub enum Negative {
 }
 
 /// The float32 bits a NaN code decodes to.
+///
+/// ```
+/// use promote::kernel::narrow::{codec, format::lookup, rules::{CastRules, DecodeNan}};
+/// let f = lookup("float8_e4m3fn").unwrap();
+/// let ml = CastRules::ml_dtypes(f);
+/// let torch = CastRules::torch(f).unwrap();
+/// assert_eq!((ml.decode_nan, torch.decode_nan), (DecodeNan::Quiet, DecodeNan::Payload));
+/// assert_eq!(codec::decode_f32(f, &ml, 0xff).to_bits(), 0xffc0_0000);
+/// assert_eq!(codec::decode_f32(f, &torch, 0xff).to_bits(), 0xfff0_0000); // mantissa 0b111
+/// let fnuz = lookup("float8_e4m3fnuz").unwrap();
+/// let torch = CastRules::torch(fnuz).unwrap();
+/// assert_eq!(torch.decode_nan, DecodeNan::Fixed(0x7f80_0001));
+/// assert_eq!(codec::decode_f32(fnuz, &torch, 0x80).to_bits(), 0x7f80_0001);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DecodeNan {
     /// `0x7fc00000` with the code's sign (ml_dtypes).
@@ -74,6 +124,15 @@ pub enum DecodeNan {
 
 /// One library's edge cases for one format (the codes are those of positive values; a
 /// negative source negates them as the format negates).
+///
+/// ```
+/// use promote::kernel::narrow::{format::lookup, rules::CastRules};
+/// let e5m2 = lookup("float8_e5m2").unwrap();
+/// let ml = CastRules::ml_dtypes(e5m2);
+/// assert_eq!((ml.nan, ml.inf, ml.overflow, ml.zero), (0x7e, 0x7c, 0x7c, 0x00));
+/// let torch = CastRules::torch(e5m2).unwrap();
+/// assert_eq!((torch.nan, torch.inf, torch.overflow), (0x7f, 0x7c, 0x7c));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CastRules {
     /// Whose semantics these are.
@@ -98,6 +157,19 @@ impl CastRules {
     /// NumPy `astype` with ml_dtypes 0.6.0 (its `ConvertImpl`, non-saturating): NaN is the
     /// format's `quiet_NaN` (`-0` where there is none), infinity and overflow its `infinity()`
     /// (the NaN code where there is no infinity, the largest value where there is no NaN).
+    ///
+    /// ```
+    /// use promote::kernel::narrow::{format::lookup, rules::CastRules};
+    /// // e4m3fn has no infinity: infinity and overflow are NaN
+    /// let r = CastRules::ml_dtypes(lookup("float8_e4m3fn").unwrap());
+    /// assert_eq!((r.nan, r.inf, r.overflow), (0x7f, 0x7f, 0x7f));
+    /// // float4 has no NaN: NaN is -0, infinity and overflow the largest value
+    /// let r = CastRules::ml_dtypes(lookup("float4_e2m1fn").unwrap());
+    /// assert_eq!((r.nan, r.inf, r.overflow), (0x08, 0x07, 0x07));
+    /// // e8m0 has no zero: zero is NaN
+    /// let r = CastRules::ml_dtypes(lookup("float8_e8m0fnu").unwrap());
+    /// assert_eq!((r.nan, r.zero), (0xff, 0xff));
+    /// ```
     pub fn ml_dtypes(f: &Format) -> CastRules {
         let nan = f.nan_code.unwrap_or(f.sign_bit());
         let inf = f.inf_code.or(f.nan_code).unwrap_or(f.max_code);
@@ -115,6 +187,16 @@ impl CastRules {
 
     /// PyTorch 2.15 `Tensor.to` for the five float8 formats it can cast; `None` for the rest
     /// (it has no float6, float4 only packed, and no casts to its int4/int2 dtypes).
+    ///
+    /// ```
+    /// use promote::kernel::narrow::{format::lookup, rules::CastRules};
+    /// // e4m3fn saturates: infinity and overflow are the largest value, 448
+    /// let r = CastRules::torch(lookup("float8_e4m3fn").unwrap()).unwrap();
+    /// assert_eq!((r.nan, r.inf, r.overflow), (0x7f, 0x7e, 0x7e));
+    /// assert_eq!(CastRules::torch(lookup("float8_e8m0fnu").unwrap()).unwrap().zero, 0);
+    /// assert!(CastRules::torch(lookup("float6_e2m3fn").unwrap()).is_none());
+    /// assert!(CastRules::torch(lookup("int4").unwrap()).is_none());
+    /// ```
     pub fn torch(f: &Format) -> Option<CastRules> {
         let base = CastRules {
             library: Library::Torch,
@@ -148,6 +230,14 @@ impl CastRules {
     }
 
     /// The rules of `library` for `f` (`None` where the library has no such cast).
+    ///
+    /// ```
+    /// use promote::kernel::narrow::{format::lookup, rules::{CastRules, Library}};
+    /// let int4 = lookup("int4").unwrap();
+    /// assert!(CastRules::of(Library::MlDtypes, int4).is_some());
+    /// assert!(CastRules::of(Library::Torch, int4).is_none());
+    /// assert!(CastRules::of(Library::MlDtypes, lookup("complex32").unwrap()).is_none());
+    /// ```
     pub fn of(library: Library, f: &Format) -> Option<CastRules> {
         match (library, f.kind) {
             (_, Kind::Complex) => None,
@@ -157,6 +247,19 @@ impl CastRules {
     }
 
     /// The same rules, rounding float64 sources once ([`F64Path::Direct`]).
+    ///
+    /// ```
+    /// use promote::kernel::narrow::{codec, format::lookup, rules::{CastRules, F64Path}};
+    /// let f = lookup("float8_e5m2").unwrap();
+    /// let ml = CastRules::ml_dtypes(f);
+    /// let direct = ml.correctly_rounded();
+    /// assert_eq!(direct.f64_path, F64Path::Direct);
+    /// assert_eq!((direct.nan, direct.inf, direct.library), (ml.nan, ml.inf, ml.library));
+    /// // 1.125 + 2^-40: float32 rounds it to 1.125, a tie that goes to even (1.0) in e5m2
+    /// let x = 1.125 + 2f64.powi(-40);
+    /// assert_eq!(codec::encode_f64(f, &ml, x), 0x3c); // 1.0
+    /// assert_eq!(codec::encode_f64(f, &direct, x), 0x3d); // 1.25
+    /// ```
     pub fn correctly_rounded(self) -> CastRules {
         CastRules {
             f64_path: F64Path::Direct,
