@@ -130,6 +130,12 @@ impl Op {
     }
 
     /// Whether the op takes `n` operands (a variadic op takes any number, at least one).
+    ///
+    /// ```
+    /// use promote::Op;
+    /// assert!(Op::Add.accepts(2) && !Op::Add.accepts(3));
+    /// assert!(Op::parse("concatenate").unwrap().accepts(5));
+    /// ```
     pub fn accepts(self, n: usize) -> bool {
         self.info().form.accepts(n)
     }

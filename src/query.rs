@@ -424,7 +424,7 @@ pub fn take_settings(query: &mut Value) -> Result<Option<Vec<(String, String)>>,
 }
 
 /// The policy under a query's settings (`None`: no settings, the policy itself answers).
-pub fn settled(
+pub(crate) fn settled(
     policy: &dyn Policy,
     set: Option<Vec<(String, String)>>,
 ) -> Result<Option<std::sync::Arc<dyn Policy>>, PromoteError> {

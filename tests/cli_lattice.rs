@@ -170,5 +170,6 @@ fn tables_that_are_not_lattices_say_so() {
     );
     let (_, svg, err) = promote(&["lattice", "--policy", "numpy"]);
     assert!(err.contains("not a lattice"), "{err}");
-    assert!(svg.contains("not associative"));
+    // ml_dtypes' float8s make NumPy's table not commutative (recorded: resolve-narrow/numpy)
+    assert!(svg.contains("not commutative"), "{svg}");
 }

@@ -107,7 +107,7 @@ impl<T> Found<T> {
     ///
     /// ```
     /// use promote::{analysis::check, builtin, Op};
-    /// assert!(check(&builtin("numpy").unwrap(), Op::Add).join.not_commutative.is_empty());
+    /// assert!(check(&builtin("jax").unwrap(), Op::Add).join.not_commutative.is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
         self.count == 0

@@ -299,7 +299,7 @@ impl OperandAlgebra {
     ///
     /// ```
     /// use promote::{analysis::OperandAlgebra, builtin, Op};
-    /// let a = OperandAlgebra::of(&builtin("numpy").unwrap(), Op::Add);
+    /// let a = OperandAlgebra::of(&builtin("jax").unwrap(), Op::Add);
     /// assert_eq!(a.tensor_laws().not_commutative, 0);
     /// ```
     pub fn tensor_laws(&self) -> TensorLaws {

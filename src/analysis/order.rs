@@ -9,7 +9,7 @@ use super::{Found, JoinAlgebra, Triple};
 ///
 /// ```
 /// use promote::{analysis::JoinAlgebra, builtin};
-/// let j = JoinAlgebra::of(&builtin("numpy").unwrap());
+/// let j = JoinAlgebra::of(&builtin("jax").unwrap());
 /// assert!(j.order.is_partial_order());
 /// ```
 #[derive(Clone, Debug, Default)]

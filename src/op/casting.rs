@@ -41,6 +41,10 @@ impl Casting {
     ];
 
     /// NumPy's name (`no`, `equiv`, `safe`, `same_kind`, `unsafe`).
+    ///
+    /// ```
+    /// assert_eq!(promote::Casting::SameKind.name(), "same_kind");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Casting::No => "no",
@@ -52,6 +56,12 @@ impl Casting {
     }
 
     /// Parse NumPy's name, or fail naming the five.
+    ///
+    /// ```
+    /// use promote::Casting;
+    /// assert_eq!(Casting::parse("unsafe").unwrap(), Casting::Unsafe);
+    /// assert!(Casting::parse("safer").is_err());
+    /// ```
     pub fn parse(s: &str) -> Result<Casting, PromoteError> {
         Casting::ALL
             .into_iter()

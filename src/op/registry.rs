@@ -47,6 +47,12 @@ impl OpForm {
     }
 
     /// Whether an op of this form takes `n` operands.
+    ///
+    /// ```
+    /// use promote::OpForm;
+    /// assert!(OpForm::Variadic.accepts(4) && !OpForm::Variadic.accepts(0));
+    /// assert!(OpForm::Ternary.accepts(3) && !OpForm::Binary.accepts(1));
+    /// ```
     pub fn accepts(self, n: usize) -> bool {
         match self {
             OpForm::Variadic => n >= 1,
@@ -255,7 +261,7 @@ pub(crate) fn find(name: &str) -> Option<Op> {
 ///
 /// ```
 /// use promote::op::{register, OpEntry};
-/// let e = OpEntry { name: "my_cbrt".into(), aliases: vec![], arity: "unary".into(), class: "unary_float".into(), kernel: None, core: false, parts: vec![] };
+/// let e = OpEntry { name: "my_cbrt".into(), aliases: vec![], arity: "unary".into(), class: "unary_float".into(), kernel: None, core: false, parts: vec![], verdict: false, apart: false };
 /// let op = register(&e).unwrap();
 /// assert_eq!(promote::Op::parse("my_cbrt").unwrap(), op);
 /// assert_eq!(register(&e).unwrap(), op);

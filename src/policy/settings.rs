@@ -50,6 +50,12 @@ enum Link {
 
 /// A setting a policy takes, for people and for `promote policies` (see
 /// [`RulePolicy::settings`]).
+///
+/// ```
+/// let torch = promote::builtin("torch").unwrap();
+/// let s = torch.settings().into_iter().find(|s| s.key == "default_float").unwrap();
+/// assert_eq!(s.values, ["float32", "float64"]);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SettingInfo {
     /// The key (`default_float`, `enable_x64`, ...).
