@@ -83,6 +83,16 @@ impl PyPlan {
     fn weak(&self) -> bool {
         self.plan.weak
     }
+    /// The answer of a yes/no op (``can_cast``): ``True`` or ``False``; ``None`` for every other
+    /// op, whose answer is its dtype.
+    ///
+    /// >>> import promote
+    /// >>> promote.policy("numpy").resolve("can_cast", "int8", "int16").verdict
+    /// True
+    #[getter]
+    fn verdict(&self) -> Option<bool> {
+        self.plan.verdict
+    }
     /// The dtype the kernel computes in.
     #[getter]
     fn compute<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

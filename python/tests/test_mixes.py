@@ -68,6 +68,8 @@ def answer(p, op, operands):
         assert r == plan.token, (op, operands)
         return {"error": plan.kind}
     assert r == plan.result, (op, operands)
+    if plan.verdict is not None:  # a yes/no op (can_cast): its answer is the value
+        return {"dtype": str(plan.result), "weak": plan.weak, "value": str(plan.verdict)}
     return {"dtype": str(plan.result), "weak": plan.weak}
 
 
