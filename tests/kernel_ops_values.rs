@@ -674,10 +674,15 @@ fn replay(name: &str) -> Replayed {
     // as the call shows it: along an axis, the policy's plan says what the kernel computes in
     let planned = {
         let mut first = String::new();
-        std::io::BufReader::new(flate2::read::GzDecoder::new(std::fs::File::open(&path).unwrap()))
-            .read_line(&mut first)
-            .unwrap();
-        serde_json::from_str::<Value>(&first).unwrap().get("op").is_none()
+        std::io::BufReader::new(flate2::read::GzDecoder::new(
+            std::fs::File::open(&path).unwrap(),
+        ))
+        .read_line(&mut first)
+        .unwrap();
+        serde_json::from_str::<Value>(&first)
+            .unwrap()
+            .get("op")
+            .is_none()
     };
     for (k, line) in lines.enumerate() {
         let rec: Value = serde_json::from_str(&line.unwrap()).unwrap();
@@ -717,7 +722,9 @@ fn replay(name: &str) -> Replayed {
         };
         let got = match (a.get("error"), got) {
             (Some(_), Err(_)) => continue,
-            (Some(_), Ok(_)) if listed(REFUSED_WHEN_RUN, name, op, ins[0].dtype().name()) => continue,
+            (Some(_), Ok(_)) if listed(REFUSED_WHEN_RUN, name, op, ins[0].dtype().name()) => {
+                continue
+            }
             (Some(e), Ok(_)) => {
                 hard.push(format!(
                     "{what}: the framework refuses ({e}), eval computes"

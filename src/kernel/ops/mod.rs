@@ -8,7 +8,7 @@
 //!
 //! Each call names its input dtypes, the dtype the element function runs in (`compute`) and
 //! the result dtype: the input is cast to `compute`, the op runs there (float16 and bfloat16 in
-//! `f32`, rounded once), and the values are cast to `result`. Where NumPy and PyTorch compute an
+//! `f32`, rounded once), and the values are cast to `result`. Where the frameworks compute an
 //! op differently, the difference is a field of [`OpSemantics`], chosen by the policy's
 //! [`Semantics`] name.
 //!
@@ -40,7 +40,7 @@ pub(crate) use binary::Binary;
 pub(crate) use reduce::Reduce;
 pub(crate) use unary::Unary;
 
-/// Where NumPy's and PyTorch's element functions for these ops differ (one record per
+/// Where the frameworks' element functions for these ops differ (one record per
 /// [`Semantics`] name; semantics without a record compute as NumPy does).
 ///
 /// ```
@@ -209,11 +209,23 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         name: "xla-cpu",
         sign_zero_keeps_sign: true,
         flush_exempt: &[
-            "negative", "positive", "conj", "real", "absolute", "copysign", "nextafter", "fmod",
+            "negative",
+            "positive",
+            "conj",
+            "real",
+            "absolute",
+            "copysign",
+            "nextafter",
+            "fmod",
             "heaviside",
         ],
         half_nextafter_equal_second: true,
-        fmax_tie_second: &[DType::BFloat16, DType::Float16, DType::Float32, DType::Float64],
+        fmax_tie_second: &[
+            DType::BFloat16,
+            DType::Float16,
+            DType::Float32,
+            DType::Float64,
+        ],
         ..OP_SEMANTICS_NUMPY
     },
     // TensorFlow 2 (tests/fixtures/eval-ops/tf.jsonl.gz)

@@ -279,11 +279,8 @@ fn argmax<T: Work>(it: impl Iterator<Item = T>, skip_nan: bool) -> usize {
         let v = v.widen();
         match best {
             None => best = Some((i, v)),
-            Some(_) if skip_nan => {
-                if best.is_some_and(|(_, b)| T::W::clt(b, v)) {
-                    best = Some((i, v));
-                }
-            }
+            Some((_, b)) if skip_nan && T::W::clt(b, v) => best = Some((i, v)),
+            Some(_) if skip_nan => {}
             Some((_, b)) if b.isnan() => return best.map_or(0, |(k, _)| k),
             Some(_) if v.isnan() => return i,
             Some((_, b)) if T::W::clt(b, v) => best = Some((i, v)),
