@@ -7,8 +7,10 @@
 //! * classic → a narrow float: float64 (and complex128's real part) through the library's
 //!   float64 path ([`super::narrow::rules::F64Path`]), every other dtype through float32
 //!   first, then the library's float32 encoder;
-//! * classic → a narrow integer: the value as int64 by the cast layer, wrapped into the
-//!   format's bits (two's complement);
+//! * classic → a narrow integer: an integer as int64, a float through float32 and int32 (C's
+//!   conversion: out of range is int32's minimum), wrapped into the format's bits;
+//! * ml_dtypes' narrow float → an integer: NaN is 0, ±inf the target's extremes (int64's for a
+//!   narrow integer, wrapped), a finite value truncated to int64 and wrapped;
 //! * → complex32: each part rounded to float16 from the complex64 value.
 //!
 //! Bit for bit against NumPy 2.4.6 with ml_dtypes 0.6.0 and PyTorch 2.15 on every pair of
@@ -199,6 +201,14 @@ impl Values {
 /// assert_eq!(y, Values::Codes(DType::INT4, vec![0x0f, 0x08, 0x0c]));
 /// ```
 pub fn convert(src: &Values, to: DType, library: Library) -> Result<Values, NarrowError> {
+    if src.dtype() == to {
+        return Ok(src.clone()); // the same dtype: a copy (NaN payloads kept)
+    }
+    if let (Values::Codes(d, codes), Library::MlDtypes) = (src, library) {
+        if to.is_integer() && !d.is_integer() && *d != DType::COMPLEX32 {
+            return ml_dtypes_float_to_int(*d, codes, to);
+        }
+    }
     let wide;
     let from = match src {
         Values::Classic(a) => a.view(),
@@ -224,7 +234,14 @@ pub fn convert(src: &Values, to: DType, library: Library) -> Result<Values, Narr
     match codec.format.kind {
         Kind::SignedInt | Kind::UnsignedInt => {
             let mask = ((1u16 << codec.format.bits) - 1) as u8;
-            let ints = cast_array(from, DType::Int64);
+            // from a float: through float32 and C's int32 conversion (ml_dtypes' `intN(float)`)
+            let ints = match from.dtype().is_integer() || from.dtype() == DType::Bool {
+                true => cast_array(from, DType::Int64),
+                false => {
+                    let x = cast_array(cast_array(from, DType::Float32).view(), DType::Int32);
+                    cast_array(x.view(), DType::Int64)
+                }
+            };
             let ints = i64::slice(ints.view()).expect("int64");
             for (c, &v) in codes.iter_mut().zip(ints) {
                 *c = (v as u8) & mask;
@@ -242,6 +259,30 @@ pub fn convert(src: &Values, to: DType, library: Library) -> Result<Values, Narr
         },
     }
     Ok(Values::Codes(to, codes))
+}
+
+/// ml_dtypes' narrow float → integer (its `ConvertImpl` through int64): NaN is 0, ±inf the
+/// target's largest / smallest value (a narrow integer: int64's, wrapped), a finite value
+/// truncated to int64 and wrapped into the target.
+fn ml_dtypes_float_to_int(from: DType, codes: &[u8], to: DType) -> Result<Values, NarrowError> {
+    let c = Codec::for_library(from.name(), Library::MlDtypes)?;
+    let (lo, hi) = match to.is_classic() {
+        true => to.int_range().unwrap_or((0, 1)),
+        false => (i64::MIN as i128, i64::MAX as i128),
+    };
+    let ints: Vec<i64> = codes
+        .iter()
+        .map(|&k| {
+            let x = c.decode_f64(k);
+            match x {
+                x if x.is_nan() => 0,
+                f64::INFINITY => hi as i64,
+                f64::NEG_INFINITY => lo as i64,
+                x => x as i64,
+            }
+        })
+        .collect();
+    convert(&Values::Classic(Array::from(ints)), to, Library::MlDtypes)
 }
 
 /// Little-endian bytes of one element.
@@ -262,7 +303,20 @@ macro_rules! le_bytes {
         }
     )*};
 }
-le_bytes!(u8, u16, u32, u64, i8, i16, i32, i64, f32, f64, half::bf16, f16);
+le_bytes!(
+    u8,
+    u16,
+    u32,
+    u64,
+    i8,
+    i16,
+    i32,
+    i64,
+    f32,
+    f64,
+    half::bf16,
+    f16
+);
 
 impl LeBytes for bool {
     fn read(b: &[u8]) -> Self {

@@ -238,9 +238,8 @@ fn astype(
     };
     for (from, tos) in refuses {
         let first = tos.first().map_or(0..0, |t| t.span());
-        let (_, froms) = selector_dtypes(from).ok_or_else(|| {
-            ctx.err(first, format!("astype: unknown source selector `{from}`"))
-        })?;
+        let (_, froms) = selector_dtypes(from)
+            .ok_or_else(|| ctx.err(first, format!("astype: unknown source selector `{from}`")))?;
         for to in tos {
             let (_, targets) = selector_dtypes(to.get_ref()).ok_or_else(|| unknown(to))?;
             for f in &froms {
