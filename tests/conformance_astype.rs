@@ -75,12 +75,12 @@ fn astype_needs_a_target_and_a_tensor() {
         serde_json::from_str(&query::answer_line(&*numpy, no_target)).unwrap();
     assert_eq!(a["error"], "invalid", "{a}");
     assert!(a["message"].as_str().unwrap().contains("\"dtype\""), "{a}");
-    let scalar = r#"{"op": "astype", "operands": [{"scalar": "int", "value": "1"}], "dtype": "int8"}"#;
+    let scalar =
+        r#"{"op": "astype", "operands": [{"scalar": "int", "value": "1"}], "dtype": "int8"}"#;
     let a: serde_json::Value = serde_json::from_str(&query::answer_line(&*numpy, scalar)).unwrap();
     assert_eq!(a["error"], "invalid", "{a}");
     let refused = r#"{"op": "astype", "operands": [{"dtype": "int4"}], "dtype": "uint4"}"#;
-    let a: serde_json::Value =
-        serde_json::from_str(&query::answer_line(&*numpy, refused)).unwrap();
+    let a: serde_json::Value = serde_json::from_str(&query::answer_line(&*numpy, refused)).unwrap();
     assert_eq!(a["error"], "unsupported", "{a}");
     assert!(a["message"].as_str().unwrap().contains("float32"), "{a}");
 }

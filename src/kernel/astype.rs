@@ -113,12 +113,17 @@ impl Values {
                     [h(0), h(2)]
                 })
                 .collect();
-            return (bytes.len() % 4 == 0).then_some(Values::Complex32(parts));
+            return bytes
+                .len()
+                .is_multiple_of(4)
+                .then_some(Values::Complex32(parts));
         }
         if !d.is_classic() {
             return Some(Values::Codes(d, bytes.to_vec()));
         }
-        if bytes.len() % d.itemsize() != 0 || (d == DType::Bool && bytes.iter().any(|&b| b > 1)) {
+        if !bytes.len().is_multiple_of(d.itemsize())
+            || (d == DType::Bool && bytes.iter().any(|&b| b > 1))
+        {
             return None;
         }
         let mut a = Array::zeros(d, bytes.len() / d.itemsize());
