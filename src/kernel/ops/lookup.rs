@@ -95,15 +95,19 @@ fn keep(key: TableKey, table: Kept) {
 /// An operand type whose every value is one of at most 65,536 bit patterns, each named by an
 /// index into the table.
 trait Pattern: Element {
+    /// How many patterns (the table's length).
+    const COUNT: usize;
     /// Every value of the type, in index order.
     fn all() -> Vec<Self>;
-    /// The index of this value's bit pattern.
+    /// The index of this value's bit pattern, always below [`Pattern::COUNT`] (the gather
+    /// relies on it).
     fn index(self) -> usize;
 }
 
 macro_rules! pattern {
     ($($t:ty, $bits:ty, |$b:ident| $from:expr, |$v:ident| $to:expr);* $(;)?) => {$(
         impl Pattern for $t {
+            const COUNT: usize = <$bits>::MAX as usize + 1;
             fn all() -> Vec<Self> {
                 (0..=<$bits>::MAX).map(|$b: $bits| $from).collect()
             }
@@ -126,6 +130,7 @@ pattern!(
 );
 
 impl Pattern for bool {
+    const COUNT: usize = 2;
     fn all() -> Vec<Self> {
         vec![false, true]
     }
@@ -171,8 +176,7 @@ fn lookup<I: Pattern>(
     out: ViewMut<'_>,
     direct: &impl Fn(View<'_>, ViewMut<'_>) -> Result<(), KernelError>,
 ) -> Option<Result<(), KernelError>> {
-    let patterns = I::all().len();
-    if x.len() < patterns * ELEMENTS_PER_ENTRY || out.len() != x.len() {
+    if x.len() < I::COUNT * ELEMENTS_PER_ENTRY || out.len() != x.len() {
         return None;
     }
     let table = match key.as_ref().and_then(kept) {
@@ -203,12 +207,16 @@ fn build<I: Pattern>(
 
 fn gather<I: Pattern, O: Element>(x: &[I], table: &Array, out: ViewMut<'_>) {
     let table = O::slice(table.view()).expect("the table has the output's dtype");
+    // every index() is below COUNT (the Pattern contract, tested below), so the loop needs no
+    // bounds check once the table is known to be that long
+    assert!(table.len() >= I::COUNT, "a table has an entry per pattern");
     let out = O::slice_mut(out).expect("dtype checked by the caller");
     out.par_chunks_mut(PIECE)
         .zip(x.par_chunks(PIECE))
         .for_each(|(o, i)| {
             for (d, &v) in o.iter_mut().zip(i) {
-                *d = table[v.index()];
+                // SAFETY: v.index() < I::COUNT <= table.len() (asserted above)
+                *d = unsafe { *table.get_unchecked(v.index()) };
             }
         });
 }
@@ -230,11 +238,21 @@ mod tests {
 
     #[test]
     fn every_pattern_has_its_own_index() {
-        for v in f16::all().into_iter().enumerate() {
-            assert_eq!(v.1.index(), v.0);
+        fn each<I: Pattern>() {
+            let all = I::all();
+            assert_eq!(all.len(), I::COUNT);
+            for (i, v) in all.into_iter().enumerate() {
+                assert_eq!(v.index(), i, "the gather reads table[index()] unchecked");
+            }
         }
+        each::<bool>();
+        each::<u8>();
+        each::<i8>();
+        each::<u16>();
+        each::<i16>();
+        each::<f16>();
+        each::<bf16>();
         assert_eq!(i8::all()[255], -1);
-        assert_eq!(bool::all().len(), 2);
     }
 
     #[test]
