@@ -40,6 +40,14 @@ use super::narrow::{rules::Library, Codec, NarrowError};
 use crate::dtype::DType;
 
 /// The elements of one tensor of any dtype.
+///
+/// ```
+/// use promote::kernel::astype::Values;
+/// use promote::kernel::Array;
+/// use promote::DType;
+/// assert_eq!(Values::Classic(Array::from(vec![1i8])).dtype(), DType::Int8);
+/// assert_eq!(Values::Codes(DType::FLOAT8_E5M2, vec![0x3c]).len(), 1);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum Values {
     /// The elements of a classic dtype.
