@@ -5,6 +5,7 @@
 mod common;
 use common::promote;
 
+use promote::Policy as _;
 use promote::{builtin, query, ErrorKind, PromoteError};
 
 /// The answer of a one-line query, as JSON.
