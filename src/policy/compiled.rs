@@ -186,6 +186,8 @@ pub struct OpRule {
     /// A yes/no op: the relation per `casting=` level ([`crate::Casting::ALL`]'s order, then
     /// a call without `casting=`); `None` where the op does not take that level.
     pub can_cast: Option<[Option<OutRule>; 6]>,
+    /// An explicit conversion (`astype`): per source dtype, the targets the framework refuses.
+    pub astype: Option<Vec<[bool; DType::COUNT]>>,
 }
 
 /// The `out` casting rule.

@@ -435,6 +435,10 @@ pub struct OpRuleSpec {
     /// (`"bool < unsigned < signed < float < complex"`: `from`'s kind not after `to`'s).
     #[serde(default)]
     pub can_cast: BTreeMap<String, Text>,
+    /// An explicit conversion (`astype`, `t.to(d)`, `tf.cast`): the query's `dtype` is the
+    /// target and the answer (as the framework canonicalises it), except for the pairs listed
+    /// here: a FROM selector → the TO selectors the framework refuses (`{}`: none refused).
+    pub astype: Option<BTreeMap<String, Vec<Text>>>,
 }
 
 /// Writing into an existing tensor.

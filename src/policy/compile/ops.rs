@@ -31,6 +31,7 @@ struct Entry {
     range: Option<Range>,
     by_highest_kind: Option<bool>,
     can_cast: Option<[Option<OutRule>; 6]>,
+    astype: Option<Vec<[bool; DType::COUNT]>>,
 }
 
 /// `[[ops]]`: the rule of every op.
@@ -104,6 +105,7 @@ fn default_rule(op: Op) -> OpRule {
         can_cast_by_value: false,
         by_highest_kind: false,
         can_cast: None,
+        astype: None,
     }
 }
 
@@ -213,7 +215,41 @@ fn entry(ctx: &Ctx, r: &OpRuleSpec, dt: &Dtypes, g: &Graph) -> Result<Entry, Pro
             })
             .transpose()?,
         can_cast: can_cast(ctx, r)?,
+        astype: r.astype.as_ref().map(|m| astype(ctx, m)).transpose()?,
     })
+}
+
+/// `astype = { FROM = [TO, ...] }`: per source dtype, the targets the framework refuses
+/// (selectors on both sides).
+fn astype(
+    ctx: &Ctx,
+    refuses: &std::collections::BTreeMap<String, Vec<spec::Text>>,
+) -> Result<Vec<[bool; DType::COUNT]>, PromoteError> {
+    let mut refused = vec![[false; DType::COUNT]; DType::COUNT];
+    let unknown = |t: &spec::Text| {
+        ctx.err(
+            t.span(),
+            format!(
+                "unknown selector `{}` (a dtype or one of {})",
+                t.get_ref(),
+                SELECTOR_WORDS.join(", ")
+            ),
+        )
+    };
+    for (from, tos) in refuses {
+        let first = tos.first().map_or(0..0, |t| t.span());
+        let (_, froms) = selector_dtypes(from)
+            .ok_or_else(|| ctx.err(first, format!("astype: unknown source selector `{from}`")))?;
+        for to in tos {
+            let (_, targets) = selector_dtypes(to.get_ref()).ok_or_else(|| unknown(to))?;
+            for f in &froms {
+                for t in &targets {
+                    refused[f.index()][t.index()] = true;
+                }
+            }
+        }
+    }
+    Ok(refused)
 }
 
 /// `can_cast = { LEVEL = RELATION }`: the relation per `casting=` level (`none`: a call
@@ -338,6 +374,9 @@ fn apply(rule: &mut OpRule, r: &OpRuleSpec, e: &Entry) {
     rule.can_cast_by_value = r.can_cast_by_value.unwrap_or(rule.can_cast_by_value);
     if e.can_cast.is_some() {
         rule.can_cast = e.can_cast.clone();
+    }
+    if e.astype.is_some() {
+        rule.astype = e.astype.clone();
     }
     rule.keep_weak = r.keep_weak.unwrap_or(rule.keep_weak);
     if e.range.is_some() {

@@ -23,6 +23,7 @@ mod arguments;
 mod casting;
 mod categories;
 mod compute;
+mod convert;
 mod corner;
 mod dtype_arg;
 mod operands;
@@ -183,6 +184,9 @@ impl RulePolicy {
         let entered = next!(self.arguments(call, trace, literal)?);
         if let Some(levels) = &entered.0.rule.can_cast {
             return self.verdict(entered, levels);
+        }
+        if let Some(refused) = &entered.0.rule.astype {
+            return self.convert(entered, refused);
         }
         if Self::picks_loop(call, entered.0.rule) {
             return self.loop_at_dtype(entered);
