@@ -186,6 +186,9 @@ pub struct OpRule {
     /// A yes/no op: the relation per `casting=` level ([`crate::Casting::ALL`]'s order, then
     /// a call without `casting=`); `None` where the op does not take that level.
     pub can_cast: Option<[Option<OutRule>; 6]>,
+    /// Answered as another built-in policy answers it: (policy, entry point; `None`: the
+    /// call's own).
+    pub like: Option<(String, Option<crate::op::Form>)>,
 }
 
 /// The `out` casting rule.

@@ -6,7 +6,7 @@
 
 use crate::dtype::DType;
 use crate::error::{suggest, PromoteError};
-use crate::op::Op;
+use crate::op::{Form, Op};
 
 use super::super::compiled::{Action, OpRule, OutRule, Range};
 use super::super::spec::{self, OpRuleSpec};
@@ -31,6 +31,7 @@ struct Entry {
     range: Option<Range>,
     by_highest_kind: Option<bool>,
     can_cast: Option<[Option<OutRule>; 6]>,
+    like: Option<(String, Option<Form>)>,
 }
 
 /// `[[ops]]`: the rule of every op.
@@ -104,6 +105,7 @@ fn default_rule(op: Op) -> OpRule {
         can_cast_by_value: false,
         by_highest_kind: false,
         can_cast: None,
+        like: None,
     }
 }
 
@@ -213,7 +215,32 @@ fn entry(ctx: &Ctx, r: &OpRuleSpec, dt: &Dtypes, g: &Graph) -> Result<Entry, Pro
             })
             .transpose()?,
         can_cast: can_cast(ctx, r)?,
+        like: r.like.as_ref().map(|l| like(ctx, l)).transpose()?,
     })
+}
+
+/// `like = "POLICY"` or `"POLICY:FORM"`: a built-in policy's name (checked here, compiled
+/// only when a call needs it: the policy may be this one) and an entry point.
+fn like(ctx: &Ctx, l: &spec::Text) -> Result<(String, Option<Form>), PromoteError> {
+    let (name, form) = match l.get_ref().split_once(':') {
+        Some((n, f)) => (
+            n,
+            Some(Form::parse(f).map_err(|e| ctx.err(l.span(), e.to_string()))?),
+        ),
+        None => (l.get_ref().as_str(), None),
+    };
+    if !super::super::builtin::BUILTIN.contains(&name) {
+        let near = suggest(name, super::super::builtin::BUILTIN.iter().copied());
+        return Err(ctx.err(
+            l.span(),
+            format!(
+                "like names a built-in policy (`promote policies`); not `{name}`{}",
+                near.map(|n| format!(" (did you mean `{n}`?)"))
+                    .unwrap_or_default()
+            ),
+        ));
+    }
+    Ok((name.to_string(), form))
 }
 
 /// `can_cast = { LEVEL = RELATION }`: the relation per `casting=` level (`none`: a call
@@ -338,6 +365,9 @@ fn apply(rule: &mut OpRule, r: &OpRuleSpec, e: &Entry) {
     rule.can_cast_by_value = r.can_cast_by_value.unwrap_or(rule.can_cast_by_value);
     if e.can_cast.is_some() {
         rule.can_cast = e.can_cast.clone();
+    }
+    if e.like.is_some() {
+        rule.like = e.like.clone();
     }
     rule.keep_weak = r.keep_weak.unwrap_or(rule.keep_weak);
     if e.range.is_some() {

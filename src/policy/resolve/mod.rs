@@ -164,12 +164,43 @@ impl RulePolicy {
                 return p.resolve_call(call, trace);
             }
         }
+        if let Some(answer) = self.answered_like(call, trace) {
+            return answer;
+        }
         self.casting_taken(call)?;
         self.dtype_taken(call)?;
         if !call.op.info().parts.is_empty() {
             return self.resolve_parts(call, trace);
         }
         self.resolve_entering(call, trace, None)
+    }
+
+    /// An op whose `[[ops]]` entry says `like = "POLICY[:FORM]"`: the call resolved by that
+    /// built-in policy through that entry point (`None`: the op is this policy's own, or the
+    /// entry names this very policy and form).
+    fn answered_like(&self, call: &Call, trace: &mut Trace) -> Option<Result<Plan, PromoteError>> {
+        let (name, form) = self.op_rule(call.op)?.like.as_ref()?;
+        let form = form.unwrap_or(call.form);
+        if *name == self.name && form == self.form {
+            return None;
+        }
+        trace.note(|| Step::Corner {
+            detail: format!(
+                "{} is answered as the `{name}` policy's `{form}` entry point answers it",
+                call.op
+            ),
+            source: self
+                .op_rule(call.op)
+                .map(|r| r.sources.join("; "))
+                .unwrap_or_default(),
+        });
+        let other = match super::builtin(name) {
+            Ok(p) => p,
+            Err(e) => return Some(Err(e)),
+        };
+        let mut redirected = call.clone();
+        redirected.form = form;
+        Some(other.resolve_call(&redirected, trace))
     }
 
     /// [`Self::resolve_call`] of a one-result op, its literals entered at `literal`'s nodes
