@@ -29,7 +29,8 @@ struct Entry {
     loops: Option<Vec<DType>>,
     literal: [Option<Vec<usize>>; 4],
     range: Option<Range>,
-    by_highest_kind: Option<bool>,
+    /// `sequence`: (by highest kind, by NumPy's DType sequence).
+    sequence: Option<(bool, bool)>,
     can_cast: Option<[Option<OutRule>; 6]>,
     like: Option<(String, Option<Form>)>,
 }
@@ -104,6 +105,7 @@ fn default_rule(op: Op) -> OpRule {
         value_in_order: false,
         can_cast_by_value: false,
         by_highest_kind: false,
+        common_dtype: false,
         can_cast: None,
         like: None,
     }
@@ -202,15 +204,16 @@ fn entry(ctx: &Ctx, r: &OpRuleSpec, dt: &Dtypes, g: &Graph) -> Result<Entry, Pro
             .as_ref()
             .map(|x| range(ctx, x))
             .transpose()?,
-        by_highest_kind: r
+        sequence: r
             .sequence
             .as_ref()
             .map(|s| match s.get_ref().as_str() {
-                "fold" => Ok(false),
-                "highest_kind" => Ok(true),
+                "fold" => Ok((false, false)),
+                "highest_kind" => Ok((true, false)),
+                "common_dtype" => Ok((false, true)),
                 x => Err(ctx.err(
                     s.span(),
-                    format!("sequence is fold or highest_kind; not `{x}`"),
+                    format!("sequence is fold, highest_kind or common_dtype; not `{x}`"),
                 )),
             })
             .transpose()?,
@@ -360,7 +363,10 @@ fn apply(rule: &mut OpRule, r: &OpRuleSpec, e: &Entry) {
     if r.operand_counts.is_some() {
         rule.operand_counts = r.operand_counts.clone();
     }
-    rule.by_highest_kind = e.by_highest_kind.unwrap_or(rule.by_highest_kind);
+    if let Some((highest_kind, common_dtype)) = e.sequence {
+        rule.by_highest_kind = highest_kind;
+        rule.common_dtype = common_dtype;
+    }
     rule.value_in_order = r.value_in_order.unwrap_or(rule.value_in_order);
     rule.can_cast_by_value = r.can_cast_by_value.unwrap_or(rule.can_cast_by_value);
     if e.can_cast.is_some() {

@@ -22,6 +22,7 @@
 mod arguments;
 mod casting;
 mod categories;
+mod common_dtype;
 mod compute;
 mod corner;
 mod dtype_arg;
