@@ -79,9 +79,9 @@ impl RulePolicy {
             }
             (Class::Dtype(x), s) if !is_user(x) => match (s, x.kind()) {
                 (Class::PyComplex, Kind::Complex) => Some(a),
-                (Class::PyComplex, Kind::Float) => self
-                    .promote_types(x, DType::Complex64)
-                    .map(Class::Dtype),
+                (Class::PyComplex, Kind::Float) => {
+                    self.promote_types(x, DType::Complex64).map(Class::Dtype)
+                }
                 (Class::PyFloat, Kind::Float | Kind::Complex) => Some(a),
                 (Class::PyInt, k) if k != Kind::Bool => Some(a),
                 _ => None,
