@@ -165,9 +165,6 @@ impl RulePolicy {
                 return p.resolve_call(call, trace);
             }
         }
-        if let Some(answer) = self.answered_like(call, trace) {
-            return answer;
-        }
         self.casting_taken(call)?;
         self.dtype_taken(call)?;
         if !call.op.info().parts.is_empty() {
@@ -176,7 +173,8 @@ impl RulePolicy {
         self.resolve_entering(call, trace, None)
     }
 
-    /// An op whose `[[ops]]` entry says `like = "POLICY[:FORM]"`: the call resolved by that
+    /// An op whose `[[ops]]` entry says `like = "POLICY[:FORM]"`: once this policy's own
+    /// argument checks and `at = "arguments"` rules have passed, the call resolved by that
     /// built-in policy through that entry point (`None`: the op is this policy's own, or the
     /// entry names this very policy and form).
     fn answered_like(&self, call: &Call, trace: &mut Trace) -> Option<Result<Plan, PromoteError>> {
@@ -213,6 +211,9 @@ impl RulePolicy {
         literal: Option<&'a LiteralNodes>,
     ) -> Result<Plan, PromoteError> {
         let entered = next!(self.arguments(call, trace, literal)?);
+        if let Some(answer) = self.answered_like(call, entered.0.steps) {
+            return answer;
+        }
         if let Some(levels) = &entered.0.rule.can_cast {
             return self.verdict(entered, levels);
         }
