@@ -116,8 +116,11 @@ impl RulePolicy {
         }
     }
 
-    /// `PyArray_CommonDType`: either direction.
+    /// `PyArray_CommonDType`: a DType with itself, else either direction.
     fn common_either(&self, a: Class, b: Class) -> Option<Class> {
+        if a == b {
+            return Some(a);
+        }
         self.common_class(a, b).or_else(|| self.common_class(b, a))
     }
 
