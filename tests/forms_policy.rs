@@ -117,7 +117,10 @@ fn a_like_form_takes_rules_in_front() {
         "p.toml",
     )
     .unwrap();
-    assert_eq!(answer(&p, "add:function 1 int16"), Err(ErrorKind::Unsupported));
+    assert_eq!(
+        answer(&p, "add:function 1 int16"),
+        Err(ErrorKind::Unsupported)
+    );
     // otherwise NumPy's np.add answers: int16 with a Python float is float64
     assert_eq!(answer(&p, "add:function int16 1.0"), Ok(DType::Float64));
     assert_eq!(answer(&p, "add int16 1.0"), Ok(DType::Float32));
