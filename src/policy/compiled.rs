@@ -183,11 +183,17 @@ pub struct OpRule {
     /// Within a category, each dtype is promoted with the first of the highest kind and those
     /// results joined (NumPy's `PyArray_PromoteDTypeSequence`), not folded pairwise.
     pub by_highest_kind: bool,
+    /// NumPy's `PyArray_PromoteDTypeSequence` at the level of DType classes: tensors' dtypes
+    /// first, then the Python scalars' abstract DTypes (`sequence = "common_dtype"`).
+    pub common_dtype: bool,
     /// A yes/no op: the relation per `casting=` level ([`crate::Casting::ALL`]'s order, then
     /// a call without `casting=`); `None` where the op does not take that level.
     pub can_cast: Option<[Option<OutRule>; 6]>,
     /// An explicit conversion (`astype`): per source dtype, the targets the framework refuses.
     pub astype: Option<Vec<[bool; DType::COUNT]>>,
+    /// Answered as another built-in policy answers it: (policy, entry point; `None`: the
+    /// call's own).
+    pub like: Option<(String, Option<crate::op::Form>)>,
 }
 
 /// The `out` casting rule.

@@ -107,6 +107,11 @@ pub struct FormSpec {
     /// `[[forms.NAME.rules]]`: corner rules of this form, checked before the policy's own.
     #[serde(default)]
     pub rules: Vec<RuleSpec>,
+    /// `[forms.NAME.patch]`: tables merged into this file for this form (a table into a table
+    /// key by key; `ops` entries after the file's own, `rules` entries in front; any other
+    /// value replaced): an entry point with promotion rules of its own (TensorFlow's `tnp`
+    /// promotes with NumPy's table).
+    pub patch: Option<toml::Table>,
 }
 
 /// `[kernel]`: which named element semantics the framework's kernels have.
@@ -429,6 +434,11 @@ pub struct OpRuleSpec {
     /// `can_cast`: a 0-d or Python scalar `from` counts by its value (NumPy 1: its
     /// `min_scalar_type`, a small unsigned value also as the signed type of its size).
     pub can_cast_by_value: Option<bool>,
+    /// `POLICY` or `POLICY:FORM`: the op is answered as that built-in policy answers it
+    /// through that entry point (the call's own when no form is given). TensorFlow has no
+    /// `result_type` of its own: the one users call is `tf.experimental.numpy.result_type`
+    /// (`like = "tf:tnp"`), and it does not change with the conversion mode.
+    pub like: Option<Text>,
     /// A yes/no op (`can_cast(from, to)`): per `casting=` level (`no`, `equiv`, `safe`,
     /// `same_kind`, `unsafe`, and `none` for a call without one), the relation `from` must have
     /// to `to`: `equal`, `safe` (they promote to `to`), `any`, or a kind order

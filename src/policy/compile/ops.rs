@@ -6,7 +6,7 @@
 
 use crate::dtype::DType;
 use crate::error::{suggest, PromoteError};
-use crate::op::Op;
+use crate::op::{Form, Op};
 
 use super::super::compiled::{Action, OpRule, OutRule, Range};
 use super::super::spec::{self, OpRuleSpec};
@@ -29,9 +29,11 @@ struct Entry {
     loops: Option<Vec<DType>>,
     literal: [Option<Vec<usize>>; 4],
     range: Option<Range>,
-    by_highest_kind: Option<bool>,
+    /// `sequence`: (by highest kind, by NumPy's DType sequence).
+    sequence: Option<(bool, bool)>,
     can_cast: Option<[Option<OutRule>; 6]>,
     astype: Option<Vec<[bool; DType::COUNT]>>,
+    like: Option<(String, Option<Form>)>,
 }
 
 /// `[[ops]]`: the rule of every op.
@@ -104,8 +106,10 @@ fn default_rule(op: Op) -> OpRule {
         value_in_order: false,
         can_cast_by_value: false,
         by_highest_kind: false,
+        common_dtype: false,
         can_cast: None,
         astype: None,
+        like: None,
     }
 }
 
@@ -202,20 +206,22 @@ fn entry(ctx: &Ctx, r: &OpRuleSpec, dt: &Dtypes, g: &Graph) -> Result<Entry, Pro
             .as_ref()
             .map(|x| range(ctx, x))
             .transpose()?,
-        by_highest_kind: r
+        sequence: r
             .sequence
             .as_ref()
             .map(|s| match s.get_ref().as_str() {
-                "fold" => Ok(false),
-                "highest_kind" => Ok(true),
+                "fold" => Ok((false, false)),
+                "highest_kind" => Ok((true, false)),
+                "common_dtype" => Ok((false, true)),
                 x => Err(ctx.err(
                     s.span(),
-                    format!("sequence is fold or highest_kind; not `{x}`"),
+                    format!("sequence is fold, highest_kind or common_dtype; not `{x}`"),
                 )),
             })
             .transpose()?,
         can_cast: can_cast(ctx, r)?,
         astype: r.astype.as_ref().map(|m| astype(ctx, m)).transpose()?,
+        like: r.like.as_ref().map(|l| like(ctx, l)).transpose()?,
     })
 }
 
@@ -250,6 +256,30 @@ fn astype(
         }
     }
     Ok(refused)
+}
+
+/// `like = "POLICY"` or `"POLICY:FORM"`: a built-in policy's name (checked here, compiled
+/// only when a call needs it: the policy may be this one) and an entry point.
+fn like(ctx: &Ctx, l: &spec::Text) -> Result<(String, Option<Form>), PromoteError> {
+    let (name, form) = match l.get_ref().split_once(':') {
+        Some((n, f)) => (
+            n,
+            Some(Form::parse(f).map_err(|e| ctx.err(l.span(), e.to_string()))?),
+        ),
+        None => (l.get_ref().as_str(), None),
+    };
+    if !super::super::builtin::BUILTIN.contains(&name) {
+        let near = suggest(name, super::super::builtin::BUILTIN.iter().copied());
+        return Err(ctx.err(
+            l.span(),
+            format!(
+                "like names a built-in policy (`promote policies`); not `{name}`{}",
+                near.map(|n| format!(" (did you mean `{n}`?)"))
+                    .unwrap_or_default()
+            ),
+        ));
+    }
+    Ok((name.to_string(), form))
 }
 
 /// `can_cast = { LEVEL = RELATION }`: the relation per `casting=` level (`none`: a call
@@ -369,7 +399,10 @@ fn apply(rule: &mut OpRule, r: &OpRuleSpec, e: &Entry) {
     if r.operand_counts.is_some() {
         rule.operand_counts = r.operand_counts.clone();
     }
-    rule.by_highest_kind = e.by_highest_kind.unwrap_or(rule.by_highest_kind);
+    if let Some((highest_kind, common_dtype)) = e.sequence {
+        rule.by_highest_kind = highest_kind;
+        rule.common_dtype = common_dtype;
+    }
     rule.value_in_order = r.value_in_order.unwrap_or(rule.value_in_order);
     rule.can_cast_by_value = r.can_cast_by_value.unwrap_or(rule.can_cast_by_value);
     if e.can_cast.is_some() {
@@ -377,6 +410,9 @@ fn apply(rule: &mut OpRule, r: &OpRuleSpec, e: &Entry) {
     }
     if e.astype.is_some() {
         rule.astype = e.astype.clone();
+    }
+    if e.like.is_some() {
+        rule.like = e.like.clone();
     }
     rule.keep_weak = r.keep_weak.unwrap_or(rule.keep_weak);
     if e.range.is_some() {

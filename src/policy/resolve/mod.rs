@@ -22,6 +22,7 @@
 mod arguments;
 mod casting;
 mod categories;
+mod common_dtype;
 mod compute;
 mod convert;
 mod corner;
@@ -173,6 +174,35 @@ impl RulePolicy {
         self.resolve_entering(call, trace, None)
     }
 
+    /// An op whose `[[ops]]` entry says `like = "POLICY[:FORM]"`: once this policy's own
+    /// argument checks and `at = "arguments"` rules have passed, the call resolved by that
+    /// built-in policy through that entry point (`None`: the op is this policy's own, or the
+    /// entry names this very policy and form).
+    fn answered_like(&self, call: &Call, trace: &mut Trace) -> Option<Result<Plan, PromoteError>> {
+        let (name, form) = self.op_rule(call.op)?.like.as_ref()?;
+        let form = form.unwrap_or(call.form);
+        if *name == self.name && form == self.form {
+            return None;
+        }
+        trace.note(|| Step::Corner {
+            detail: format!(
+                "{} is answered as the `{name}` policy's `{form}` entry point answers it",
+                call.op
+            ),
+            source: self
+                .op_rule(call.op)
+                .map(|r| r.sources.join("; "))
+                .unwrap_or_default(),
+        });
+        let other = match super::builtin(name) {
+            Ok(p) => p,
+            Err(e) => return Some(Err(e)),
+        };
+        let mut redirected = call.clone();
+        redirected.form = form;
+        Some(other.resolve_call(&redirected, trace))
+    }
+
     /// [`Self::resolve_call`] of a one-result op, its literals entered at `literal`'s nodes
     /// where given (a `convert_first` rule's), else at the op's.
     pub(crate) fn resolve_entering<'a>(
@@ -182,6 +212,9 @@ impl RulePolicy {
         literal: Option<&'a LiteralNodes>,
     ) -> Result<Plan, PromoteError> {
         let entered = next!(self.arguments(call, trace, literal)?);
+        if let Some(answer) = self.answered_like(call, entered.0.steps) {
+            return answer;
+        }
         if let Some(levels) = &entered.0.rule.can_cast {
             return self.verdict(entered, levels);
         }
