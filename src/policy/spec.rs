@@ -421,7 +421,9 @@ pub struct OpRuleSpec {
     /// How the strong dtypes of one category combine: `fold` (pairwise, in call order; the
     /// default) or `highest_kind` (each promoted with the first dtype of the highest kind, then
     /// those results joined: NumPy's `PyArray_PromoteDTypeSequence`, whose answer does not
-    /// depend on the order).
+    /// depend on the order); for the join scheme, `pairwise`: each operand in turn with the
+    /// result so far, as the binary op would take them (the result so far re-enters as a tensor
+    /// of its dtype, weak or not), instead of one join of all of them.
     pub sequence: Option<Text>,
     /// NumPy 1's value-based `result_type`: where value-based casting applies, every operand
     /// (a scalar as its `min_scalar_type`) is promoted in call order, so the order matters.
@@ -432,9 +434,20 @@ pub struct OpRuleSpec {
     /// A yes/no op (`can_cast(from, to)`): per `casting=` level (`no`, `equiv`, `safe`,
     /// `same_kind`, `unsafe`, and `none` for a call without one), the relation `from` must have
     /// to `to`: `equal`, `safe` (they promote to `to`), `any`, or a kind order
-    /// (`"bool < unsigned < signed < float < complex"`: `from`'s kind not after `to`'s).
+    /// (`"bool < unsigned < signed < float < complex"`: `from`'s kind not after `to`'s, or
+    /// `from` casts safely; a dtype named in the order is a level of its own, apart from its
+    /// kind: `"... < complex < bfloat16"`).
     #[serde(default)]
     pub can_cast: BTreeMap<String, Text>,
+    /// `can_cast`'s own safe-cast order, as `[lattice]` edges (`LOWER -> UPPER ...`, dtypes
+    /// only): `from` casts safely to `to` where `to` is reachable from it (NumPy's cast table,
+    /// which a framework's promotion need not follow). Absent: safe is "promotes to `to`".
+    pub cast_order: Option<Text>,
+    /// The op takes dtypes as they are written, not as the policy's `canonical` maps them:
+    /// `promote_types` joins the dtypes themselves (`jnp.promote_types(int16, float64)` is
+    /// float64 with x64 off), `can_cast` takes its `to` and an n-d `from` (a dtype) as written
+    /// and a 0-d `from` (an array) canonical.
+    pub dtypes_as_written: Option<bool>,
 }
 
 /// Writing into an existing tensor.

@@ -8,11 +8,11 @@ use crate::dtype::DType;
 use crate::error::{suggest, PromoteError};
 use crate::op::Op;
 
-use super::super::compiled::{Action, OpRule, OutRule, Range};
+use super::super::compiled::{Action, JoinOrder, OpRule, OutRule, Range};
 use super::super::spec::{self, OpRuleSpec};
 use super::nodes::{Dtypes, Graph};
 use super::operands::{literal_entry, range};
-use super::{kind_levels, selector_dtypes, Ctx, SELECTOR_WORDS};
+use super::{cast_levels, selector_dtypes, Ctx, SELECTOR_WORDS};
 
 /// One `[[ops]]` entry, compiled; `None` fields leave an op's rule as it was.
 struct Entry {
@@ -29,9 +29,14 @@ struct Entry {
     loops: Option<Vec<DType>>,
     literal: [Option<Vec<usize>>; 4],
     range: Option<Range>,
-    by_highest_kind: Option<bool>,
+    /// `sequence`: (by highest kind, the join scheme's order).
+    sequence: Option<(bool, JoinOrder)>,
     can_cast: Option<[Option<OutRule>; 6]>,
+    cast_order: Option<CastOrder>,
 }
+
+/// A safe-cast order: `[from][to]`.
+type CastOrder = std::sync::Arc<[[bool; DType::COUNT]; DType::COUNT]>;
 
 /// `[[ops]]`: the rule of every op.
 pub(crate) fn ops(
@@ -103,7 +108,10 @@ fn default_rule(op: Op) -> OpRule {
         value_in_order: false,
         can_cast_by_value: false,
         by_highest_kind: false,
+        join_order: JoinOrder::All,
         can_cast: None,
+        cast_order: None,
+        dtypes_as_written: false,
     }
 }
 
@@ -200,20 +208,70 @@ fn entry(ctx: &Ctx, r: &OpRuleSpec, dt: &Dtypes, g: &Graph) -> Result<Entry, Pro
             .as_ref()
             .map(|x| range(ctx, x))
             .transpose()?,
-        by_highest_kind: r
+        sequence: r
             .sequence
             .as_ref()
             .map(|s| match s.get_ref().as_str() {
-                "fold" => Ok(false),
-                "highest_kind" => Ok(true),
+                "fold" => Ok((false, JoinOrder::All)),
+                "highest_kind" => Ok((true, JoinOrder::All)),
+                "pairwise" => Ok((false, JoinOrder::Pairwise)),
+                "arrays_first" => Ok((false, JoinOrder::ArraysFirst)),
                 x => Err(ctx.err(
                     s.span(),
-                    format!("sequence is fold or highest_kind; not `{x}`"),
+                    format!("sequence is fold, highest_kind, pairwise or arrays_first; not `{x}`"),
                 )),
             })
             .transpose()?,
         can_cast: can_cast(ctx, r)?,
+        cast_order: r
+            .cast_order
+            .as_ref()
+            .map(|t| cast_order(ctx, t))
+            .transpose()?,
     })
+}
+
+/// `cast_order`: edge lines `LOWER -> UPPER ...` over dtypes, closed into the order (every
+/// dtype casts to itself; a cast follows edges).
+fn cast_order(ctx: &Ctx, t: &spec::Text) -> Result<CastOrder, PromoteError> {
+    let mut up = [[false; DType::COUNT]; DType::COUNT];
+    for (ln, line) in t.get_ref().lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("");
+        if line.trim().is_empty() {
+            continue;
+        }
+        let dtype = |w: &str| {
+            DType::parse(w.trim()).map_err(|e| ctx.err_in(t, ln, 1, format!("cast_order: {e}")))
+        };
+        let (lo, his) = line.split_once("->").ok_or_else(|| {
+            ctx.err_in(
+                t,
+                ln,
+                1,
+                "a cast_order line is `LOWER -> UPPER [UPPER ...]`",
+            )
+        })?;
+        let a = dtype(lo)?;
+        for hi in his.split_whitespace() {
+            up[a.index()][dtype(hi)?.index()] = true;
+        }
+    }
+    let mut reach = up;
+    for (i, row) in reach.iter_mut().enumerate() {
+        row[i] = true;
+    }
+    // Floyd-Warshall closure over the dtypes
+    for k in 0..DType::COUNT {
+        for i in 0..DType::COUNT {
+            if reach[i][k] {
+                let via = reach[k];
+                for (j, r) in reach[i].iter_mut().enumerate() {
+                    *r |= via[j];
+                }
+            }
+        }
+    }
+    Ok(std::sync::Arc::new(reach))
 }
 
 /// `can_cast = { LEVEL = RELATION }`: the relation per `casting=` level (`none`: a call
@@ -241,7 +299,7 @@ fn can_cast(ctx: &Ctx, r: &OpRuleSpec) -> Result<Option<[Option<OutRule>; 6]>, P
             "equal" => OutRule::Equal,
             "safe" => OutRule::Safe,
             "any" => OutRule::Any,
-            k if k.contains('<') => OutRule::Kinds(kind_levels(ctx, v)?, k.to_string()),
+            k if k.contains('<') => OutRule::Kinds(cast_levels(ctx, v)?, k.to_string()),
             x => {
                 return Err(ctx.err(
                     v.span(),
@@ -333,12 +391,18 @@ fn apply(rule: &mut OpRule, r: &OpRuleSpec, e: &Entry) {
     if r.operand_counts.is_some() {
         rule.operand_counts = r.operand_counts.clone();
     }
-    rule.by_highest_kind = e.by_highest_kind.unwrap_or(rule.by_highest_kind);
+    if let Some((highest, order)) = e.sequence {
+        (rule.by_highest_kind, rule.join_order) = (highest, order);
+    }
     rule.value_in_order = r.value_in_order.unwrap_or(rule.value_in_order);
     rule.can_cast_by_value = r.can_cast_by_value.unwrap_or(rule.can_cast_by_value);
     if e.can_cast.is_some() {
         rule.can_cast = e.can_cast.clone();
     }
+    if e.cast_order.is_some() {
+        rule.cast_order = e.cast_order.clone();
+    }
+    rule.dtypes_as_written = r.dtypes_as_written.unwrap_or(rule.dtypes_as_written);
     rule.keep_weak = r.keep_weak.unwrap_or(rule.keep_weak);
     if e.range.is_some() {
         rule.range = e.range.clone();
