@@ -30,7 +30,9 @@ const QUESTIONS: &[&str] = &["result_type", "promote_types", "can_cast", "nary",
 /// (policy, question) pairs that replay 100 %.
 const COMPLETE: &[(&str, &str)] = &[
     ("array-api", "can_cast"),
+    ("array-api", "nary"),
     ("array-api", "promote_types"),
+    ("array-api", "result_type"),
     ("jax", "can_cast"),
     ("jax", "nary"),
     ("jax", "promote_types"),
@@ -54,6 +56,7 @@ const COMPLETE: &[(&str, &str)] = &[
     ("numpy1", "promote_types"),
     ("numpy1", "result_type"),
     ("paddle", "can_cast"),
+    ("paddle", "nary"),
     ("paddle", "promote_types"),
     ("paddle", "result_type"),
     ("tf", "can_cast"),

@@ -148,6 +148,10 @@ pub struct RuleSpec {
     pub promoted_is_first: Option<bool>,
     /// The operands all have one dtype (true) or not (false).
     pub same_dtypes: Option<bool>,
+    /// The second operand's value is above the third's (true) or not (false): `clip`'s min
+    /// above its max. An operand written without a value (an n-d tensor, `int8()`) holds ones,
+    /// as the recordings make them (`ones(2, D)`; the compact syntax's `int8()` is 1).
+    pub second_above_third: Option<bool>,
     /// The promoted result is weakly typed (true) or not (false).
     pub weak: Option<bool>,
     /// The weak flag of the result this rule decides (default: the first operand's for
@@ -195,6 +199,10 @@ pub struct OperandMatch {
     /// Selectors on the operand's dtype (a literal: the dtype of the node it enters at).
     #[serde(default)]
     pub dtype: Vec<Text>,
+    /// Selectors on a tensor's dtype as the call writes it, before the policy's `canonical`
+    /// mapping (JAX's `explicit_x64_dtypes="error"` refuses an int64 it would truncate).
+    #[serde(default)]
+    pub written_dtype: Vec<Text>,
     /// Literal kinds: `bool`, `int`, `float`, `complex`.
     #[serde(default)]
     pub literal: Vec<Text>,

@@ -138,7 +138,11 @@ impl RulePolicy {
     fn weak_default(&self, r: &mut Resolution, promoted: DType) -> DType {
         let d = match promoted.kind() {
             Kind::Bool => DType::Bool,
-            Kind::Unsigned => self.canonical(DType::UInt64),
+            // the unsigned dtype of the default int's width (JAX: uint32 without x64)
+            Kind::Unsigned => DType::ALL
+                .into_iter()
+                .find(|d| d.kind() == Kind::Unsigned && d.bits() == self.default_int.bits())
+                .unwrap_or(self.canonical(DType::UInt64)),
             Kind::Signed => self.default_int,
             Kind::Float => self.default_float,
             Kind::Complex => self.default_complex,
