@@ -237,7 +237,10 @@ pub(crate) fn cast_levels(ctx: &Ctx, k: &spec::Text) -> Result<[u8; DType::COUNT
 }
 
 /// The levels of a kind order: each kind's, and those of the dtypes it names apart.
-fn levels(ctx: &Ctx, k: &spec::Text) -> Result<([u8; 5], Vec<(DType, u8)>), PromoteError> {
+type Levels = ([u8; 5], Vec<(DType, u8)>);
+
+/// Parse a kind order into its [`Levels`].
+fn levels(ctx: &Ctx, k: &spec::Text) -> Result<Levels, PromoteError> {
     const KINDS: [&str; 5] = ["bool", "unsigned", "signed", "float", "complex"];
     let mut level = [u8::MAX; 5];
     let mut own = Vec::new();
