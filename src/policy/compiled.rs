@@ -194,6 +194,27 @@ pub struct OpRule {
     /// Answered as another built-in policy answers it: (policy, entry point; `None`: the
     /// call's own).
     pub like: Option<(String, Option<crate::op::Form>)>,
+    /// How the join scheme takes the operands (`sequence`).
+    pub join_order: JoinOrder,
+    /// `can_cast`'s own safe-cast order (`cast_order`): `[from][to]`, reflexive and transitive.
+    pub cast_order: Option<std::sync::Arc<[[bool; DType::COUNT]; DType::COUNT]>>,
+    /// The op takes dtypes as written, not canonical (`dtypes_as_written`).
+    pub dtypes_as_written: bool,
+}
+
+/// How the join scheme takes an op's operands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum JoinOrder {
+    /// One join of all of them (JAX's `lattice_result_type`).
+    #[default]
+    All,
+    /// Pairwise, as the binary op would take them: each with the result so far, which
+    /// re-enters as a tensor of its dtype, weak or not (`jnp.clip` is
+    /// `minimum(max, maximum(min, arr))`).
+    Pairwise,
+    /// The arrays first, then each Python scalar in call order with the arrays' dtype, its
+    /// range checked at once (array-api-strict's `result_type`: `_promote_scalar` per scalar).
+    ArraysFirst,
 }
 
 /// The `out` casting rule.
@@ -205,8 +226,9 @@ pub enum OutRule {
     Equal,
     /// The result must promote to `out` itself.
     Safe,
-    /// A result may be cast to a dtype of the same or a later kind level.
-    Kinds([u8; 5], String),
+    /// A result may be cast to a dtype of the same or a later level: each dtype's level (its
+    /// kind's, or its own where the order names it), and the order as written.
+    Kinds([u8; DType::COUNT], String),
     /// Nothing is cast: the destination takes the result's dtype (Paddle rebinds it).
     Rebind,
 }

@@ -8,11 +8,11 @@ use crate::dtype::DType;
 use crate::error::{suggest, PromoteError};
 use crate::op::{Form, Op};
 
-use super::super::compiled::{Action, OpRule, OutRule, Range};
+use super::super::compiled::{Action, JoinOrder, OpRule, OutRule, Range};
 use super::super::spec::{self, OpRuleSpec};
 use super::nodes::{Dtypes, Graph};
 use super::operands::{literal_entry, range};
-use super::{kind_levels, selector_dtypes, Ctx, SELECTOR_WORDS};
+use super::{cast_levels, selector_dtypes, Ctx, SELECTOR_WORDS};
 
 /// One `[[ops]]` entry, compiled; `None` fields leave an op's rule as it was.
 struct Entry {
@@ -29,12 +29,16 @@ struct Entry {
     loops: Option<Vec<DType>>,
     literal: [Option<Vec<usize>>; 4],
     range: Option<Range>,
-    /// `sequence`: (by highest kind, by NumPy's DType sequence).
-    sequence: Option<(bool, bool)>,
+    /// `sequence`: (by highest kind, by NumPy's DType sequence, the join scheme's order).
+    sequence: Option<(bool, bool, JoinOrder)>,
     can_cast: Option<[Option<OutRule>; 6]>,
+    cast_order: Option<CastOrder>,
     astype: Option<Vec<[bool; DType::COUNT]>>,
     like: Option<(String, Option<Form>)>,
 }
+
+/// A safe-cast order: `[from][to]`.
+type CastOrder = std::sync::Arc<[[bool; DType::COUNT]; DType::COUNT]>;
 
 /// `[[ops]]`: the rule of every op.
 pub(crate) fn ops(
@@ -107,7 +111,10 @@ fn default_rule(op: Op) -> OpRule {
         can_cast_by_value: false,
         by_highest_kind: false,
         common_dtype: false,
+        join_order: JoinOrder::All,
         can_cast: None,
+        cast_order: None,
+        dtypes_as_written: false,
         astype: None,
         like: None,
     }
@@ -210,20 +217,71 @@ fn entry(ctx: &Ctx, r: &OpRuleSpec, dt: &Dtypes, g: &Graph) -> Result<Entry, Pro
             .sequence
             .as_ref()
             .map(|s| match s.get_ref().as_str() {
-                "fold" => Ok((false, false)),
-                "highest_kind" => Ok((true, false)),
-                "common_dtype" => Ok((false, true)),
+                "fold" => Ok((false, false, JoinOrder::All)),
+                "highest_kind" => Ok((true, false, JoinOrder::All)),
+                "common_dtype" => Ok((false, true, JoinOrder::All)),
+                "pairwise" => Ok((false, false, JoinOrder::Pairwise)),
+                "arrays_first" => Ok((false, false, JoinOrder::ArraysFirst)),
                 x => Err(ctx.err(
                     s.span(),
-                    format!("sequence is fold, highest_kind or common_dtype; not `{x}`"),
+                    format!("sequence is fold, highest_kind, common_dtype, pairwise or arrays_first; not `{x}`"),
                 )),
             })
             .transpose()?,
         can_cast: can_cast(ctx, r)?,
+        cast_order: r
+            .cast_order
+            .as_ref()
+            .map(|t| cast_order(ctx, t))
+            .transpose()?,
         astype: r.astype.as_ref().map(|m| astype(ctx, m)).transpose()?,
         like: r.like.as_ref().map(|l| like(ctx, l)).transpose()?,
     })
 }
+
+/// `cast_order`: edge lines `LOWER -> UPPER ...` over dtypes, closed into the order (every
+/// dtype casts to itself; a cast follows edges).
+fn cast_order(ctx: &Ctx, t: &spec::Text) -> Result<CastOrder, PromoteError> {
+    let mut up = [[false; DType::COUNT]; DType::COUNT];
+    for (ln, line) in t.get_ref().lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("");
+        if line.trim().is_empty() {
+            continue;
+        }
+        let dtype = |w: &str| {
+            DType::parse(w.trim()).map_err(|e| ctx.err_in(t, ln, 1, format!("cast_order: {e}")))
+        };
+        let (lo, his) = line.split_once("->").ok_or_else(|| {
+            ctx.err_in(
+                t,
+                ln,
+                1,
+                "a cast_order line is `LOWER -> UPPER [UPPER ...]`",
+            )
+        })?;
+        let a = dtype(lo)?;
+        for hi in his.split_whitespace() {
+            up[a.index()][dtype(hi)?.index()] = true;
+        }
+    }
+    let mut reach = up;
+    for (i, row) in reach.iter_mut().enumerate() {
+        row[i] = true;
+    }
+    // Floyd-Warshall closure over the dtypes
+    for k in 0..DType::COUNT {
+        for i in 0..DType::COUNT {
+            if reach[i][k] {
+                let via = reach[k];
+                for (j, r) in reach[i].iter_mut().enumerate() {
+                    *r |= via[j];
+                }
+            }
+        }
+    }
+    Ok(std::sync::Arc::new(reach))
+}
+
 
 /// `astype = { FROM = [TO, ...] }`: per source dtype, the targets the framework refuses
 /// (selectors on both sides).
@@ -307,7 +365,7 @@ fn can_cast(ctx: &Ctx, r: &OpRuleSpec) -> Result<Option<[Option<OutRule>; 6]>, P
             "equal" => OutRule::Equal,
             "safe" => OutRule::Safe,
             "any" => OutRule::Any,
-            k if k.contains('<') => OutRule::Kinds(kind_levels(ctx, v)?, k.to_string()),
+            k if k.contains('<') => OutRule::Kinds(cast_levels(ctx, v)?, k.to_string()),
             x => {
                 return Err(ctx.err(
                     v.span(),
@@ -399,9 +457,8 @@ fn apply(rule: &mut OpRule, r: &OpRuleSpec, e: &Entry) {
     if r.operand_counts.is_some() {
         rule.operand_counts = r.operand_counts.clone();
     }
-    if let Some((highest_kind, common_dtype)) = e.sequence {
-        rule.by_highest_kind = highest_kind;
-        rule.common_dtype = common_dtype;
+    if let Some((highest, common_dtype, order)) = e.sequence {
+        (rule.by_highest_kind, rule.common_dtype, rule.join_order) = (highest, common_dtype, order);
     }
     rule.value_in_order = r.value_in_order.unwrap_or(rule.value_in_order);
     rule.can_cast_by_value = r.can_cast_by_value.unwrap_or(rule.can_cast_by_value);
@@ -414,6 +471,10 @@ fn apply(rule: &mut OpRule, r: &OpRuleSpec, e: &Entry) {
     if e.like.is_some() {
         rule.like = e.like.clone();
     }
+    if e.cast_order.is_some() {
+        rule.cast_order = e.cast_order.clone();
+    }
+    rule.dtypes_as_written = r.dtypes_as_written.unwrap_or(rule.dtypes_as_written);
     rule.keep_weak = r.keep_weak.unwrap_or(rule.keep_weak);
     if e.range.is_some() {
         rule.range = e.range.clone();

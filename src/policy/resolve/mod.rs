@@ -166,6 +166,12 @@ impl RulePolicy {
                 return p.resolve_call(call, trace);
             }
         }
+        let written = self.ops.get(call.op.index());
+        if let (Some(p), Some(r)) = (&self.as_written, written) {
+            if r.dtypes_as_written && r.can_cast.is_none() {
+                return p.resolve_call(call, trace); // the dtypes as written (no canonical mapping)
+            }
+        }
         self.casting_taken(call)?;
         self.dtype_taken(call)?;
         if !call.op.info().parts.is_empty() {
