@@ -282,7 +282,6 @@ fn cast_order(ctx: &Ctx, t: &spec::Text) -> Result<CastOrder, PromoteError> {
     Ok(std::sync::Arc::new(reach))
 }
 
-
 /// `astype = { FROM = [TO, ...] }`: per source dtype, the targets the framework refuses
 /// (selectors on both sides).
 fn astype(
