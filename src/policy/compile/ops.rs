@@ -213,21 +213,7 @@ fn entry(ctx: &Ctx, r: &OpRuleSpec, dt: &Dtypes, g: &Graph) -> Result<Entry, Pro
             .as_ref()
             .map(|x| range(ctx, x))
             .transpose()?,
-        sequence: r
-            .sequence
-            .as_ref()
-            .map(|s| match s.get_ref().as_str() {
-                "fold" => Ok((false, false, JoinOrder::All)),
-                "highest_kind" => Ok((true, false, JoinOrder::All)),
-                "common_dtype" => Ok((false, true, JoinOrder::All)),
-                "pairwise" => Ok((false, false, JoinOrder::Pairwise)),
-                "arrays_first" => Ok((false, false, JoinOrder::ArraysFirst)),
-                x => Err(ctx.err(
-                    s.span(),
-                    format!("sequence is fold, highest_kind, common_dtype, pairwise or arrays_first; not `{x}`"),
-                )),
-            })
-            .transpose()?,
+        sequence: sequence(ctx, r)?,
         can_cast: can_cast(ctx, r)?,
         cast_order: r
             .cast_order
@@ -237,6 +223,24 @@ fn entry(ctx: &Ctx, r: &OpRuleSpec, dt: &Dtypes, g: &Graph) -> Result<Entry, Pro
         astype: r.astype.as_ref().map(|m| astype(ctx, m)).transpose()?,
         like: r.like.as_ref().map(|l| like(ctx, l)).transpose()?,
     })
+}
+
+/// `sequence`: how an n-ary op takes its operands (by highest kind, by NumPy's DType sequence,
+/// the join scheme's order).
+fn sequence(ctx: &Ctx, r: &OpRuleSpec) -> Result<Option<(bool, bool, JoinOrder)>, PromoteError> {
+    let Some(s) = r.sequence.as_ref() else {
+        return Ok(None);
+    };
+    const NAMES: &str = "fold, highest_kind, common_dtype, pairwise or arrays_first";
+    let order = match s.get_ref().as_str() {
+        "fold" => (false, false, JoinOrder::All),
+        "highest_kind" => (true, false, JoinOrder::All),
+        "common_dtype" => (false, true, JoinOrder::All),
+        "pairwise" => (false, false, JoinOrder::Pairwise),
+        "arrays_first" => (false, false, JoinOrder::ArraysFirst),
+        x => return Err(ctx.err(s.span(), format!("sequence is {NAMES}; not `{x}`"))),
+    };
+    Ok(Some(order))
 }
 
 /// `cast_order`: edge lines `LOWER -> UPPER ...` over dtypes, closed into the order (every
