@@ -354,3 +354,43 @@ fn convert_first_rules_say_what_they_need() {
         assert!(e.starts_with("p.toml:"), "{e}");
     }
 }
+
+#[test]
+fn a_chain_is_binary_calls_of_the_policy_and_says_what_it_needs() {
+    use promote::{Call, DType, ErrorKind, Policy};
+    let with = |entry: &str| format!("{MINI}\n[[ops]]\nops = [\"clip\"]\n{entry}\n");
+    // clip(t, lo, hi) as minimum(t, hi) then maximum(_, lo), the shape kept
+    let p = compile(
+        &with("chain = [\"minimum 1 3\", \"maximum _ 2\"]\nchain_keeps_shape = true"),
+        "p.toml",
+    )
+    .unwrap();
+    let clip = |c: &str| p.resolve(&c.parse::<Call>().unwrap());
+    assert_eq!(clip("clip int16 bool float32").unwrap().result, DType::Float32);
+    let plan = clip("clip bool bool int16").unwrap();
+    assert_eq!((plan.result, plan.inputs.len()), (DType::Int16, 3));
+    // a 0-d first operand with an n-d bound: refused after the step that broadcasts
+    let e = clip("clip int16(1) int16 int16").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unsupported, "{e}");
+    assert!(e.to_string().contains("shape"), "{e}");
+    assert!(clip("clip int16(1) 1 int16(2)").is_ok());
+    for (entry, says) in [
+        ("chain = [\"minimum 1\"]", "a chain step is `OP[:FORM] A B`"),
+        ("chain = [\"minimum _ 2\"]", "the first chain step has no result so far"),
+        ("chain = [\"minimum 1 0\"]", "an operand's number from 1"),
+        ("chain = [\"sqrt 1 2\"]", "does not take two operands"),
+        ("chain = [\"minimun 1 2\"]", "minimum"),
+        ("chain = [\"minimum:fuction 1 2\"]", "function"),
+        ("chain = [\"minimum 1 2\"]\nchain_weak = \"last\"", "chain_weak is `first`"),
+        ("chain_weak = \"first\"", "chain_weak goes with a `chain`"),
+    ] {
+        let e = err(&with(entry));
+        assert!(e.starts_with("p.toml:"), "{entry}: {e}");
+        assert!(e.contains(says), "{entry}: {e}");
+    }
+    // a step naming an operand the call lacks: typed, not a panic
+    let p = compile(&with("chain = [\"minimum 1 5\"]"), "p.toml").unwrap();
+    let e = p.resolve(&"clip int16 int16 int16".parse().unwrap()).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Invalid, "{e}");
+    assert!(e.to_string().contains("name operands the call has"), "{e}");
+}

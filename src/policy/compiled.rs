@@ -200,6 +200,40 @@ pub struct OpRule {
     pub cast_order: Option<std::sync::Arc<[[bool; DType::COUNT]; DType::COUNT]>>,
     /// The op takes dtypes as written, not canonical (`dtypes_as_written`).
     pub dtypes_as_written: bool,
+    /// The op as a chain of binary calls (`chain`).
+    pub chain: Option<std::sync::Arc<Chain>>,
+}
+
+/// An op declared as a chain of binary calls of its policy (`chain`, `chain_keeps_shape`,
+/// `chain_weak`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chain {
+    /// The calls in order.
+    pub steps: Vec<ChainStep>,
+    /// Each step's result keeps the first operand's shape, or the call is refused.
+    pub keeps_shape: bool,
+    /// The first operand enters as a strong tensor and gives the result its weak flag.
+    pub weak_of_first: bool,
+}
+
+/// One call of a [`Chain`]: an op through an entry point, on two arguments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChainStep {
+    /// The op.
+    pub op: crate::op::Op,
+    /// Its entry point (`None`: the call's own).
+    pub form: Option<crate::op::Form>,
+    /// Its two arguments.
+    pub args: [ChainArg; 2],
+}
+
+/// An argument of a [`ChainStep`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChainArg {
+    /// The call's operand at this index (from 0).
+    Operand(usize),
+    /// The result of the steps so far, as a tensor of its dtype.
+    SoFar,
 }
 
 /// How the join scheme takes an op's operands.

@@ -470,6 +470,19 @@ pub struct OpRuleSpec {
     /// float64 with x64 off), `can_cast` takes its `to` and an n-d `from` (a dtype) as written
     /// and a 0-d `from` (an array) canonical.
     pub dtypes_as_written: Option<bool>,
+    /// The op as a chain of binary calls of this policy, each on two of the call's operands
+    /// (`1`, `2`, ... in call order) or the result so far (`_`), each answered as that call
+    /// alone is (its form's rules, its refusals): TensorFlow's `clip_by_value(t, lo, hi)` is
+    /// `["minimum:function 1 3", "maximum:function _ 2"]`. `[]`: none (a form's patch).
+    pub chain: Option<Vec<Text>>,
+    /// With `chain`: each step's result keeps the first operand's shape, or the call is
+    /// refused after that step's own checks (a 0-d first operand meeting an n-d one:
+    /// TensorFlow's `values.shape.assert_is_compatible_with(t_min.shape)`).
+    pub chain_keeps_shape: Option<bool>,
+    /// With `chain`: `first` — the first operand enters the chain as a strong tensor of the
+    /// dtype it enters at, and the result is weak exactly when it is, refused where the policy
+    /// has no weak node of the result's dtype (TensorFlow's `weak_tensor_unary_op_wrapper`).
+    pub chain_weak: Option<Text>,
 }
 
 /// Writing into an existing tensor.

@@ -8,7 +8,7 @@ use crate::dtype::DType;
 use crate::error::{suggest, PromoteError};
 use crate::op::{Form, Op};
 
-use super::super::compiled::{Action, JoinOrder, OpRule, OutRule, Range};
+use super::super::compiled::{Action, Chain, ChainArg, ChainStep, JoinOrder, OpRule, OutRule, Range};
 use super::super::spec::{self, OpRuleSpec};
 use super::nodes::{Dtypes, Graph};
 use super::operands::{literal_entry, range};
@@ -35,6 +35,8 @@ struct Entry {
     cast_order: Option<CastOrder>,
     astype: Option<Vec<[bool; DType::COUNT]>>,
     like: Option<(String, Option<Form>)>,
+    /// `chain` (`Some(None)`: `chain = []`, none).
+    chain: Option<Option<std::sync::Arc<Chain>>>,
 }
 
 /// A safe-cast order: `[from][to]`.
@@ -117,6 +119,7 @@ fn default_rule(op: Op) -> OpRule {
         dtypes_as_written: false,
         astype: None,
         like: None,
+        chain: None,
     }
 }
 
@@ -222,6 +225,71 @@ fn entry(ctx: &Ctx, r: &OpRuleSpec, dt: &Dtypes, g: &Graph) -> Result<Entry, Pro
             .transpose()?,
         astype: r.astype.as_ref().map(|m| astype(ctx, m)).transpose()?,
         like: r.like.as_ref().map(|l| like(ctx, l)).transpose()?,
+        chain: chain(ctx, r)?,
+    })
+}
+
+/// `chain = ["OP[:FORM] A B", ...]` with `chain_keeps_shape` and `chain_weak`: each step an op
+/// through an entry point on two arguments, a call's operand (`1`, `2`, ...) or the result so
+/// far (`_`, not in the first step).
+fn chain(ctx: &Ctx, r: &OpRuleSpec) -> Result<Option<Option<std::sync::Arc<Chain>>>, PromoteError> {
+    let Some(steps) = r.chain.as_ref() else {
+        if let Some(t) = r.chain_weak.as_ref() {
+            return Err(ctx.err(t.span(), "chain_weak goes with a `chain`"));
+        }
+        return Ok(None);
+    };
+    if steps.is_empty() {
+        return Ok(Some(None));
+    }
+    let mut out = Vec::new();
+    for (i, t) in steps.iter().enumerate() {
+        out.push(chain_step(ctx, t, i == 0)?);
+    }
+    let weak_of_first = match r.chain_weak.as_ref().map(|t| (t, t.get_ref().as_str())) {
+        None => false,
+        Some((_, "first")) => true,
+        Some((t, x)) => {
+            return Err(ctx.err(t.span(), format!("chain_weak is `first`; not `{x}`")))
+        }
+    };
+    Ok(Some(Some(std::sync::Arc::new(Chain {
+        steps: out,
+        keeps_shape: r.chain_keeps_shape.unwrap_or(false),
+        weak_of_first,
+    }))))
+}
+
+/// One step of a `chain`: `OP[:FORM] A B`.
+fn chain_step(ctx: &Ctx, t: &spec::Text, first: bool) -> Result<ChainStep, PromoteError> {
+    let err = |m: String| ctx.err(t.span(), m);
+    let words: Vec<&str> = t.get_ref().split_whitespace().collect();
+    let [head, a, b] = words.as_slice() else {
+        return Err(err(format!(
+            "a chain step is `OP[:FORM] A B` (A, B: an operand's number from 1, or `_` for the result so far); not `{}`",
+            t.get_ref()
+        )));
+    };
+    let (name, form) = match head.split_once(':') {
+        Some((n, f)) => (n, Some(Form::parse(f).map_err(|e| err(e.to_string()))?)),
+        None => (*head, None),
+    };
+    let op = Op::parse(name).map_err(|e| err(e.to_string()))?;
+    if !op.accepts(2) {
+        return Err(err(format!("a chain step calls a binary op; `{op}` does not take two operands")));
+    }
+    let arg = |w: &str| match w {
+        "_" if !first => Ok(ChainArg::SoFar),
+        "_" => Err(err("the first chain step has no result so far: name two operands".into())),
+        n => match n.parse::<usize>() {
+            Ok(k) if k >= 1 => Ok(ChainArg::Operand(k - 1)),
+            _ => Err(err(format!("a chain argument is an operand's number from 1 or `_`; not `{n}`"))),
+        },
+    };
+    Ok(ChainStep {
+        op,
+        form,
+        args: [arg(a)?, arg(b)?],
     })
 }
 
@@ -476,6 +544,9 @@ fn apply(rule: &mut OpRule, r: &OpRuleSpec, e: &Entry) {
     }
     if e.cast_order.is_some() {
         rule.cast_order = e.cast_order.clone();
+    }
+    if let Some(c) = &e.chain {
+        rule.chain = c.clone();
     }
     rule.dtypes_as_written = r.dtypes_as_written.unwrap_or(rule.dtypes_as_written);
     rule.keep_weak = r.keep_weak.unwrap_or(rule.keep_weak);

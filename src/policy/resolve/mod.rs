@@ -14,7 +14,8 @@
 //!    refusals), the literals' ranges, corner rules `at = "computed"` → [`Computed`];
 //! 5. [`out`]: the cast into `out`, the last range checks → the [`Plan`].
 //!
-//! An op of several results resolves each of its parts in turn ([`parts`]).
+//! An op of several results resolves each of its parts in turn ([`parts`]); an op declared as
+//! a chain of binary calls resolves each call in turn ([`chain`]).
 //!
 //! A corner rule may decide the answer at any stage ([`corner`]); the stage then hands back
 //! [`Flow::Decided`] and the later stages do not run.
@@ -22,6 +23,7 @@
 mod arguments;
 mod casting;
 mod categories;
+mod chain;
 mod common_dtype;
 mod compute;
 mod convert;
@@ -220,6 +222,9 @@ impl RulePolicy {
         let entered = next!(self.arguments(call, trace, literal)?);
         if let Some(answer) = self.answered_like(call, entered.0.steps) {
             return answer;
+        }
+        if let Some(chain) = entered.0.rule.chain.clone() {
+            return self.resolve_chain(entered, &chain);
         }
         if let Some(levels) = &entered.0.rule.can_cast {
             return self.verdict(entered, levels);
