@@ -366,7 +366,10 @@ fn a_chain_is_binary_calls_of_the_policy_and_says_what_it_needs() {
     )
     .unwrap();
     let clip = |c: &str| p.resolve(&c.parse::<Call>().unwrap());
-    assert_eq!(clip("clip int16 bool float32").unwrap().result, DType::Float32);
+    assert_eq!(
+        clip("clip int16 bool float32").unwrap().result,
+        DType::Float32
+    );
     let plan = clip("clip bool bool int16").unwrap();
     assert_eq!((plan.result, plan.inputs.len()), (DType::Int16, 3));
     // a 0-d first operand with an n-d bound: refused after the step that broadcasts
@@ -376,12 +379,18 @@ fn a_chain_is_binary_calls_of_the_policy_and_says_what_it_needs() {
     assert!(clip("clip int16(1) 1 int16(2)").is_ok());
     for (entry, says) in [
         ("chain = [\"minimum 1\"]", "a chain step is `OP[:FORM] A B`"),
-        ("chain = [\"minimum _ 2\"]", "the first chain step has no result so far"),
+        (
+            "chain = [\"minimum _ 2\"]",
+            "the first chain step has no result so far",
+        ),
         ("chain = [\"minimum 1 0\"]", "an operand's number from 1"),
         ("chain = [\"sqrt 1 2\"]", "does not take two operands"),
         ("chain = [\"minimun 1 2\"]", "minimum"),
         ("chain = [\"minimum:fuction 1 2\"]", "function"),
-        ("chain = [\"minimum 1 2\"]\nchain_weak = \"last\"", "chain_weak is `first`"),
+        (
+            "chain = [\"minimum 1 2\"]\nchain_weak = \"last\"",
+            "chain_weak is `first`",
+        ),
         ("chain_weak = \"first\"", "chain_weak goes with a `chain`"),
     ] {
         let e = err(&with(entry));
@@ -390,7 +399,9 @@ fn a_chain_is_binary_calls_of_the_policy_and_says_what_it_needs() {
     }
     // a step naming an operand the call lacks: typed, not a panic
     let p = compile(&with("chain = [\"minimum 1 5\"]"), "p.toml").unwrap();
-    let e = p.resolve(&"clip int16 int16 int16".parse().unwrap()).unwrap_err();
+    let e = p
+        .resolve(&"clip int16 int16 int16".parse().unwrap())
+        .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Invalid, "{e}");
     assert!(e.to_string().contains("name operands the call has"), "{e}");
 }

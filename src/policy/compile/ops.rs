@@ -8,7 +8,9 @@ use crate::dtype::DType;
 use crate::error::{suggest, PromoteError};
 use crate::op::{Form, Op};
 
-use super::super::compiled::{Action, Chain, ChainArg, ChainStep, JoinOrder, OpRule, OutRule, Range};
+use super::super::compiled::{
+    Action, Chain, ChainArg, ChainStep, JoinOrder, OpRule, OutRule, Range,
+};
 use super::super::spec::{self, OpRuleSpec};
 use super::nodes::{Dtypes, Graph};
 use super::operands::{literal_entry, range};
@@ -249,9 +251,7 @@ fn chain(ctx: &Ctx, r: &OpRuleSpec) -> Result<Option<Option<std::sync::Arc<Chain
     let weak_of_first = match r.chain_weak.as_ref().map(|t| (t, t.get_ref().as_str())) {
         None => false,
         Some((_, "first")) => true,
-        Some((t, x)) => {
-            return Err(ctx.err(t.span(), format!("chain_weak is `first`; not `{x}`")))
-        }
+        Some((t, x)) => return Err(ctx.err(t.span(), format!("chain_weak is `first`; not `{x}`"))),
     };
     Ok(Some(Some(std::sync::Arc::new(Chain {
         steps: out,
@@ -276,14 +276,20 @@ fn chain_step(ctx: &Ctx, t: &spec::Text, first: bool) -> Result<ChainStep, Promo
     };
     let op = Op::parse(name).map_err(|e| err(e.to_string()))?;
     if !op.accepts(2) {
-        return Err(err(format!("a chain step calls a binary op; `{op}` does not take two operands")));
+        return Err(err(format!(
+            "a chain step calls a binary op; `{op}` does not take two operands"
+        )));
     }
     let arg = |w: &str| match w {
         "_" if !first => Ok(ChainArg::SoFar),
-        "_" => Err(err("the first chain step has no result so far: name two operands".into())),
+        "_" => Err(err(
+            "the first chain step has no result so far: name two operands".into(),
+        )),
         n => match n.parse::<usize>() {
             Ok(k) if k >= 1 => Ok(ChainArg::Operand(k - 1)),
-            _ => Err(err(format!("a chain argument is an operand's number from 1 or `_`; not `{n}`"))),
+            _ => Err(err(format!(
+                "a chain argument is an operand's number from 1 or `_`; not `{n}`"
+            ))),
         },
     };
     Ok(ChainStep {

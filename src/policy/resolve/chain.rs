@@ -15,7 +15,13 @@ use super::{op_step, Entered, Input, Trace};
 
 /// Whether an operand is 0-d or a Python scalar (a shape of its own: none).
 fn no_dims(o: &Operand) -> bool {
-    !matches!(o, Operand::Tensor { zero_dim: false, .. })
+    !matches!(
+        o,
+        Operand::Tensor {
+            zero_dim: false,
+            ..
+        }
+    )
 }
 
 impl RulePolicy {
@@ -149,7 +155,13 @@ fn strong(i: &Input) -> Operand {
     Operand::Tensor {
         dtype: i.dtype,
         weak: false,
-        zero_dim: !matches!(i.operand, Operand::Tensor { zero_dim: false, .. }),
+        zero_dim: !matches!(
+            i.operand,
+            Operand::Tensor {
+                zero_dim: false,
+                ..
+            }
+        ),
         value: i.operand.value().or_else(|| i.operand.literal().cloned()),
     }
 }
