@@ -18,9 +18,16 @@ use std::path::Path;
 
 use promote::{builtin, query, Call};
 
-/// (fixture, family) pairs that do not replay 100% yet: none. Every other pair must, so a
-/// family that regresses, or a new fixture that does not replay, fails.
-const INCOMPLETE: &[(&str, &str)] = &[];
+/// (fixture, family) pairs that do not replay 100% yet. Every other pair must, so a family
+/// that regresses, or a new fixture that does not replay, fails. Left: TensorFlow's `tnp`
+/// binary ops (`tnp.add` ...: NumPy's promotion on TF's dtypes, written for the n-ary ops and
+/// `result_type` only so far; 6 337 of the mode-off cells, 19 128 in mode all, 18 148 in safe).
+const INCOMPLETE: &[(&str, &str)] = &[
+    ("tf", "tnp"),
+    ("tf-legacy", "tnp"),
+    ("tf-all", "tnp"),
+    ("tf-safe", "tnp"),
+];
 
 #[derive(Default)]
 struct Tally {
