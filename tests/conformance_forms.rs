@@ -32,6 +32,10 @@ const COMPLETE: &[(&str, &str)] = &[
     ("jax-strict", "function"),
     ("array-api", "function"),
     ("paddle", "function"),
+    ("oneflow", "function"),
+    ("oneflow", "result_type"),
+    ("oneflow", "promote_types"),
+    ("oneflow", "can_cast"),
 ];
 
 #[derive(Default)]

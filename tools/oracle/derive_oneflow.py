@@ -43,14 +43,18 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import cases  # noqa: E402
 import ops_cases  # noqa: E402
+import forms_cases  # noqa: E402
 from syntax import DTYPES  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
 OUT = os.path.join(ROOT, "tests", "fixtures", "resolve", "oneflow.txt.gz")
+OUT_FORMS = os.path.join(ROOT, "tests", "fixtures", "resolve-forms", "oneflow.txt.gz")
 OUT_OPS = os.path.join(ROOT, "tests", "fixtures", "resolve-ops", "oneflow.txt.gz")
 COMMIT = "25c8978c1c8b1371ef6aa4187dae4495bd233c35"  # Oneflow-Inc/oneflow master, 2025-08-20
 HEADER = (f"# policy=oneflow framework=oneflow (DERIVED FROM SOURCE @ {COMMIT}, not recorded: no runnable "
           "OneFlow) by tools/oracle/derive_oneflow.py\n")
+HEADER_FORMS = HEADER.replace("\n", "; issue 10 families function (flow.add(a, b), ...), result_type, "
+                              "promote_types, can_cast (tools/oracle/forms_cases.py); nary, dtype, casting not derived\n")
 HEADER_OPS = HEADER.replace("\n", "; issue 12 ops (tools/oracle/ops_cases.py), each through its function flow.NAME, "
                             "written OP:function for the ops with a Python operator\n")
 
@@ -741,6 +745,68 @@ def op_answer(cell):
         return "!" + e.kind
 
 
+# ---------------------------------------------------------------------------------------------
+# Issue 10: the function form (tools/oracle/forms_cases.py family `function`): `flow.add(a, b)`
+# and the other functions of python/oneflow/__init__.py, against the operator (tfn.cpp). Notes:
+# notes/oneflow.md R21-R23.
+# ---------------------------------------------------------------------------------------------
+# op -> the function (`from oneflow._C import ...` in __init__.py), PyTorch's names where OneFlow
+# has them (flow.eq is broadcast_equal; flow.equal compares whole tensors); None: no function
+FUNCTION_NAME = {
+    "add": "add", "subtract": "sub", "multiply": "mul", "divide": "div",
+    "floor_divide": "floor_divide", "remainder": None, "power": "pow", "maximum": "maximum",
+    "minimum": "minimum", "equal": "eq", "not_equal": "ne", "less": "lt", "less_equal": "le",
+    "greater": "gt", "greater_equal": "ge", "logical_and": "logical_and",
+    "logical_or": "logical_or", "logical_xor": "logical_xor", "bitwise_and": "bitwise_and",
+    "bitwise_or": "bitwise_or", "bitwise_xor": "bitwise_xor", "matmul": "matmul", "sum": "sum",
+}
+
+
+def scalar_bitwise(x, s):
+    """math.cpp ScalarBitwiseBaseFunctor (scalar_bitwise_and/or/xor, and the *2 functors that swap
+    the operands): CHECK(scalar.IsIntegral() || scalar.IsBool()) "Bitwise ops only support int and
+    bool dtype"; lowest dtype int64 for a bool tensor, else its own (cast up by priority);
+    user/ops/scalar_bitwise_op.cpp: output = input dtype."""
+    if not (s.is_integral() or s.is_bool()):
+        raise OFError("unsupported", "Bitwise ops only support int and bool dtype")
+    return tensor_processor([x], lowest="i8" if x.code == "b1" else x.code)[0].code
+
+
+def function_answer(cell):
+    """The fixture token for `OP:function` (flow.NAME(a, b) / flow.sum(a) / flow.matmul(a, b))."""
+    if FUNCTION_NAME.get(cell.op, "") is None:
+        return "!unsupported"   # no flow.remainder (the `%` operator is fmod, R21)
+    if not cell.op.startswith("bitwise_"):
+        # the operators call the same functional entries (tfn.cpp NB_BINARY_FUNC: functional::add
+        # ... with (a, b) as Python passes them; Tensor.sum: DIRECT_PASS functional::reduce_sum),
+        # and a reflected comparison (`1 < t` is `t > 1`) meets the same scalar functor as
+        # flow.lt(1, t)'s (Scalar, Tensor) overload (R22)
+        return answer(cases.Cell(cell.op, cell.operands))
+    try:
+        ops = [to_of(o) for o in cell.operands]
+        a, b = ops
+        if a.__class__ is T and b.__class__ is T:
+            # BroadcastBitwise{And,Or,Xor}Functor: BinaryFunctor (R1-R3); the op's dtype is the
+            # common dtype (math_binary_broadcast_ops.cpp InferDataTypeBinaryBroadcastNormal)
+            code = binary_functor(a, b)[0].code
+        else:
+            t, s = (a, b) if a.__class__ is T else (b, a)
+            code = scalar_bitwise(t, s)
+            if s.overflow:
+                raise OFError("overflow", "Python int too large to convert to C long")
+        if code not in OF2NP:
+            raise OFError("unsupported", f"result dtype {OUTSIDE_NAMES.get(code, code)} is outside the 15")
+        return OF2NP[code]
+    except OFError as e:
+        return "!" + e.kind
+
+
+def forms_answer(cell):
+    if cell.op in ("result_type", "promote_types", "can_cast"):
+        return "!unsupported"   # no flow.result_type / promote_types / can_cast (R23)
+    return function_answer(cell)
+
+
 def to_of(o):
     if o.kind == "literal":
         return unpack_literal(o.py)
@@ -787,6 +853,9 @@ def main():
     dts = all_dtypes_of_newest_table()
     write(OUT, HEADER, [(c, answer(c)) for c in cases.cells(dts, weak=False)], a.dry_run)
     write(OUT_OPS, HEADER_OPS, [(c, op_answer(c)) for c in ops_cases.cells("oneflow", dts)], a.dry_run)
+    fams = ["function", "result_type", "promote_types", "can_cast"]
+    write(OUT_FORMS, HEADER_FORMS, [(c, forms_answer(c)) for c in forms_cases.cells("oneflow", dts, families=fams)],
+          a.dry_run)
 
 
 def write(path, header, rows, dry_run):
