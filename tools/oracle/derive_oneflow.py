@@ -1,36 +1,38 @@
-"""Derive the `oneflow` policy fixture from OneFlow's C++/Python-binding source (not recorded).
+"""Derive the `oneflow` policy fixtures from OneFlow's C++/Python-binding source (not recorded).
 
-    python tools/oracle/derive_oneflow.py            # -> tests/fixtures/resolve/oneflow.txt.gz
+    python tools/oracle/derive_oneflow.py            # -> tests/fixtures/resolve{,-ops,-forms}/oneflow.txt.gz
     python tools/oracle/derive_oneflow.py --tables   # print the promotion tables as Markdown
     python tools/oracle/derive_oneflow.py --dry-run  # print the cells, write nothing
 
 OneFlow's PyPI wheel is a placeholder, so nothing can be recorded: this script is a transcription of
 the source code paths, one function per C++ functor, each citing where it comes from. Every rule and
-every caveat is explained in tools/oracle/notes/oneflow.md; the citations below use these short names
-(all in github.com/Oneflow-Inc/oneflow, read through the search index; "L" = line in the stored text,
-"@" = character offset in the stored text where a file was too long to count lines):
+every caveat is explained in tools/oracle/notes/oneflow.md. All files are read at one commit,
+github.com/Oneflow-Inc/oneflow @ 25c8978c1c8b1371ef6aa4187dae4495bd233c35 (master, 2025-08-20);
+"L" = line at that commit, "@" = a character offset kept from the first derivation where the
+function is unchanged. Short names:
 
-  dtype.cpp   oneflow/core/framework/dtype.cpp, newest stored version (the only one whose table has
-              bool, uint16..uint64 and complex types; index file id 7002913921, 14450 chars)
-  tp.cpp      oneflow/core/functional/tensor_processor.cpp @ c5a283cbca622fe65f10e8808eae884dc9740646
-  bf.h        oneflow/core/functional/impl/binary_functor.h (index id 6901943117)
-  bf.cpp      oneflow/core/functional/impl/binary_functor.cpp (index id 7096258466)
-  math.cpp    oneflow/core/functional/impl/math_functor.cpp (index id 6959478612)
-  scalar.h    oneflow/core/common/scalar.h (index id 7033709081)
-  scalar.cpp  oneflow/core/common/scalar.cpp (index id 6729711482)
-  common.cpp  oneflow/api/python/functional/common.cpp (index id 6898735265)
-  parg.cpp    oneflow/api/python/functional/python_arg.cpp (index id 7343726422)
-  tfn.cpp     oneflow/api/python/framework/tensor_functions.cpp (index id 7499496407)
-  yaml        oneflow/core/functional/functional_api.yaml @ 0022556449cd1116bdc42a2575d2b9927177fd48
-  unary.h     oneflow/core/functional/impl/unary_functor.h (index id 7166553968)
-  nn.cpp      oneflow/core/functional/impl/nn_functor.cpp (index id 7539653509)
-  mm_op.cpp   oneflow/user/ops/matmul_op.cpp (index id 7263510616)
-  common_impl oneflow/core/functional/impl/common.cpp (index id 7223172114)
+  dtype.cpp   oneflow/core/framework/dtype.cpp
+  tp.cpp      oneflow/core/functional/tensor_processor.cpp
+  bf.h/.cpp   oneflow/core/functional/impl/binary_functor.{h,cpp}
+  math.cpp    oneflow/core/functional/impl/math_functor.cpp
+  unary.h/cpp oneflow/core/functional/impl/unary_functor.{h,cpp}
+  util.cpp    oneflow/core/functional/impl/util_ops_functor.cpp
+  array.cpp   oneflow/core/functional/impl/array_functor.cpp
+  nn.cpp      oneflow/core/functional/impl/nn_functor.cpp
+  scalar.h    oneflow/core/common/scalar.h (and scalar.cpp)
+  common.cpp  oneflow/api/python/functional/common.cpp
+  parg.cpp    oneflow/api/python/functional/python_arg.cpp
+  tfn.cpp     oneflow/api/python/framework/tensor_functions.cpp
+  yaml        oneflow/core/functional/functional_api.yaml
+  init        python/oneflow/__init__.py (which flow.X exist)
+  ops/*.cpp   oneflow/user/ops/ (each op's InferDataType)
+  mm_op.cpp   oneflow/user/ops/matmul_op.cpp
+  common_impl oneflow/core/functional/impl/common.cpp
 
 Scope: the dtype the functional front end computes (promotion, casts, scalar handling, in-place
-checks) and the errors raised there. Kernel availability per device is NOT modelled (see notes:
-the CPU primitives have no uint16/uint32/uint64/int16 kernels, so a real CPU run would fail on
-many cells this file answers with a dtype).
+checks, each op's InferDataType) and the errors raised there. Kernel availability per device is NOT
+modelled (see notes §10.2: the CPU primitives have no uint16/uint32/uint64/int16 kernels, so a real
+CPU run would fail on many cells this file answers with a dtype).
 """
 from __future__ import annotations
 
@@ -864,10 +866,9 @@ def write(path, header, rows, dry_run):
             print(f"{c} : {ans}")
         return
     tmp = path + ".tmp"
-    with gzip.open(tmp, "wt", compresslevel=9) as f:
-        f.write(header)
-        for c, ans in rows:
-            f.write(f"{c} : {ans}\n")
+    text = header + "".join(f"{c} : {ans}\n" for c, ans in rows)
+    with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=9, mtime=0) as f:
+        f.write(text.encode())   # mtime 0: the same cells give the same bytes
     os.replace(tmp, path)
     print(f"wrote {path} ({len(rows)} cells)")
 
