@@ -51,12 +51,15 @@ from syntax import DTYPES  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(HERE))
 OUT = os.path.join(ROOT, "tests", "fixtures", "resolve", "oneflow.txt.gz")
 OUT_FORMS = os.path.join(ROOT, "tests", "fixtures", "resolve-forms", "oneflow.txt.gz")
+OUT_OPS_OPERATOR = os.path.join(ROOT, "tests", "fixtures", "resolve-ops-operator", "oneflow.txt.gz")
 OUT_OPS = os.path.join(ROOT, "tests", "fixtures", "resolve-ops", "oneflow.txt.gz")
 COMMIT = "25c8978c1c8b1371ef6aa4187dae4495bd233c35"  # Oneflow-Inc/oneflow master, 2025-08-20
 HEADER = (f"# policy=oneflow framework=oneflow (DERIVED FROM SOURCE @ {COMMIT}, not recorded: no runnable "
           "OneFlow) by tools/oracle/derive_oneflow.py\n")
 HEADER_FORMS = HEADER.replace("\n", "; issue 10 families function (flow.add(a, b), ...), result_type, "
                               "promote_types, can_cast (tools/oracle/forms_cases.py); nary, dtype, casting not derived\n")
+HEADER_OPS_OPERATOR = HEADER.replace("\n", "; the Python operators of the issue-12 ops (ops_cases.py "
+                                     "OPERATOR_OPS; tensor_functions.cpp PyTensorObject_as_number)\n")
 HEADER_OPS = HEADER.replace("\n", "; issue 12 ops (tools/oracle/ops_cases.py), each through its function flow.NAME, "
                             "written OP:function for the ops with a Python operator\n")
 
@@ -803,6 +806,20 @@ def function_answer(cell):
         return "!" + e.kind
 
 
+# tfn.cpp PyTensorObject_as_number (L150-190): nb_negative -> functional::negative, nb_absolute ->
+# abs, nb_invert -> bitwise_not (the functions' functors); nb_positive, nb_divmod, nb_lshift,
+# nb_rshift are NULL and no Python class of Tensor defines __round__ -> TypeError (R24)
+OPERATOR_NULL = {"positive", "round", "left_shift", "right_shift", "divmod"}
+
+
+def operator_answer(cell):
+    """The fixture token for an issue-12 op's Python operator (`-a`, `+a`, `abs(a)`, `~a`, `a << b`,
+    `a >> b`, `divmod(a, b)`, `round(a)`)."""
+    if cell.op in OPERATOR_NULL:
+        return "!unsupported"
+    return op_answer(cell)
+
+
 def forms_answer(cell):
     if cell.op in ("result_type", "promote_types", "can_cast"):
         return "!unsupported"   # no flow.result_type / promote_types / can_cast (R23)
@@ -855,6 +872,8 @@ def main():
     dts = all_dtypes_of_newest_table()
     write(OUT, HEADER, [(c, answer(c)) for c in cases.cells(dts, weak=False)], a.dry_run)
     write(OUT_OPS, HEADER_OPS, [(c, op_answer(c)) for c in ops_cases.cells("oneflow", dts)], a.dry_run)
+    write(OUT_OPS_OPERATOR, HEADER_OPS_OPERATOR,
+          [(c, operator_answer(c)) for c in ops_cases.cells("oneflow", dts, operator=True)], a.dry_run)
     fams = ["function", "result_type", "promote_types", "can_cast"]
     write(OUT_FORMS, HEADER_FORMS, [(c, forms_answer(c)) for c in forms_cases.cells("oneflow", dts, families=fams)],
           a.dry_run)
