@@ -57,7 +57,7 @@ COMMIT = "25c8978c1c8b1371ef6aa4187dae4495bd233c35"  # Oneflow-Inc/oneflow maste
 HEADER = (f"# policy=oneflow framework=oneflow (DERIVED FROM SOURCE @ {COMMIT}, not recorded: no runnable "
           "OneFlow) by tools/oracle/derive_oneflow.py\n")
 HEADER_FORMS = HEADER.replace("\n", "; issue 10 families function (flow.add(a, b), ...), result_type, "
-                              "promote_types, can_cast (tools/oracle/forms_cases.py); nary, dtype, casting not derived\n")
+                              "promote_types, can_cast, dtype (tools/oracle/forms_cases.py); nary, casting not derived\n")
 HEADER_OPS_OPERATOR = HEADER.replace("\n", "; the Python operators of the issue-12 ops (ops_cases.py "
                                      "OPERATOR_OPS; tensor_functions.cpp PyTensorObject_as_number)\n")
 HEADER_OPS = HEADER.replace("\n", "; issue 12 ops (tools/oracle/ops_cases.py), each through its function flow.NAME, "
@@ -823,6 +823,8 @@ def operator_answer(cell):
 def forms_answer(cell):
     if cell.op in ("result_type", "promote_types", "can_cast"):
         return "!unsupported"   # no flow.result_type / promote_types / can_cast (R23)
+    if cell.dtype:
+        return "!unsupported"   # no add signature has dtype= (yaml): TypeError (R23)
     return function_answer(cell)
 
 
@@ -874,7 +876,7 @@ def main():
     write(OUT_OPS, HEADER_OPS, [(c, op_answer(c)) for c in ops_cases.cells("oneflow", dts)], a.dry_run)
     write(OUT_OPS_OPERATOR, HEADER_OPS_OPERATOR,
           [(c, operator_answer(c)) for c in ops_cases.cells("oneflow", dts, operator=True)], a.dry_run)
-    fams = ["function", "result_type", "promote_types", "can_cast"]
+    fams = ["function", "result_type", "promote_types", "can_cast", "dtype"]
     write(OUT_FORMS, HEADER_FORMS, [(c, forms_answer(c)) for c in forms_cases.cells("oneflow", dts, families=fams)],
           a.dry_run)
 
