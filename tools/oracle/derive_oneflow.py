@@ -1,36 +1,38 @@
-"""Derive the `oneflow` policy fixture from OneFlow's C++/Python-binding source (not recorded).
+"""Derive the `oneflow` policy fixtures from OneFlow's C++/Python-binding source (not recorded).
 
-    python tools/oracle/derive_oneflow.py            # -> tests/fixtures/resolve/oneflow.txt.gz
+    python tools/oracle/derive_oneflow.py            # -> tests/fixtures/resolve{,-ops,-forms}/oneflow.txt.gz
     python tools/oracle/derive_oneflow.py --tables   # print the promotion tables as Markdown
     python tools/oracle/derive_oneflow.py --dry-run  # print the cells, write nothing
 
 OneFlow's PyPI wheel is a placeholder, so nothing can be recorded: this script is a transcription of
 the source code paths, one function per C++ functor, each citing where it comes from. Every rule and
-every caveat is explained in tools/oracle/notes/oneflow.md; the citations below use these short names
-(all in github.com/Oneflow-Inc/oneflow, read through the search index; "L" = line in the stored text,
-"@" = character offset in the stored text where a file was too long to count lines):
+every caveat is explained in tools/oracle/notes/oneflow.md. All files are read at one commit,
+github.com/Oneflow-Inc/oneflow @ 25c8978c1c8b1371ef6aa4187dae4495bd233c35 (master, 2025-08-20);
+"L" = line at that commit, "@" = a character offset kept from the first derivation where the
+function is unchanged. Short names:
 
-  dtype.cpp   oneflow/core/framework/dtype.cpp, newest stored version (the only one whose table has
-              bool, uint16..uint64 and complex types; index file id 7002913921, 14450 chars)
-  tp.cpp      oneflow/core/functional/tensor_processor.cpp @ c5a283cbca622fe65f10e8808eae884dc9740646
-  bf.h        oneflow/core/functional/impl/binary_functor.h (index id 6901943117)
-  bf.cpp      oneflow/core/functional/impl/binary_functor.cpp (index id 7096258466)
-  math.cpp    oneflow/core/functional/impl/math_functor.cpp (index id 6959478612)
-  scalar.h    oneflow/core/common/scalar.h (index id 7033709081)
-  scalar.cpp  oneflow/core/common/scalar.cpp (index id 6729711482)
-  common.cpp  oneflow/api/python/functional/common.cpp (index id 6898735265)
-  parg.cpp    oneflow/api/python/functional/python_arg.cpp (index id 7343726422)
-  tfn.cpp     oneflow/api/python/framework/tensor_functions.cpp (index id 7499496407)
-  yaml        oneflow/core/functional/functional_api.yaml @ 0022556449cd1116bdc42a2575d2b9927177fd48
-  unary.h     oneflow/core/functional/impl/unary_functor.h (index id 7166553968)
-  nn.cpp      oneflow/core/functional/impl/nn_functor.cpp (index id 7539653509)
-  mm_op.cpp   oneflow/user/ops/matmul_op.cpp (index id 7263510616)
-  common_impl oneflow/core/functional/impl/common.cpp (index id 7223172114)
+  dtype.cpp   oneflow/core/framework/dtype.cpp
+  tp.cpp      oneflow/core/functional/tensor_processor.cpp
+  bf.h/.cpp   oneflow/core/functional/impl/binary_functor.{h,cpp}
+  math.cpp    oneflow/core/functional/impl/math_functor.cpp
+  unary.h/cpp oneflow/core/functional/impl/unary_functor.{h,cpp}
+  util.cpp    oneflow/core/functional/impl/util_ops_functor.cpp
+  array.cpp   oneflow/core/functional/impl/array_functor.cpp
+  nn.cpp      oneflow/core/functional/impl/nn_functor.cpp
+  scalar.h    oneflow/core/common/scalar.h (and scalar.cpp)
+  common.cpp  oneflow/api/python/functional/common.cpp
+  parg.cpp    oneflow/api/python/functional/python_arg.cpp
+  tfn.cpp     oneflow/api/python/framework/tensor_functions.cpp
+  yaml        oneflow/core/functional/functional_api.yaml
+  init        python/oneflow/__init__.py (which flow.X exist)
+  ops/*.cpp   oneflow/user/ops/ (each op's InferDataType)
+  mm_op.cpp   oneflow/user/ops/matmul_op.cpp
+  common_impl oneflow/core/functional/impl/common.cpp
 
 Scope: the dtype the functional front end computes (promotion, casts, scalar handling, in-place
-checks) and the errors raised there. Kernel availability per device is NOT modelled (see notes:
-the CPU primitives have no uint16/uint32/uint64/int16 kernels, so a real CPU run would fail on
-many cells this file answers with a dtype).
+checks, each op's InferDataType) and the errors raised there. Kernel availability per device is NOT
+modelled (see notes §10.2: the CPU primitives have no uint16/uint32/uint64/int16 kernels, so a real
+CPU run would fail on many cells this file answers with a dtype).
 """
 from __future__ import annotations
 
@@ -42,13 +44,24 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import cases  # noqa: E402
+import ops_cases  # noqa: E402
+import forms_cases  # noqa: E402
 from syntax import DTYPES  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
 OUT = os.path.join(ROOT, "tests", "fixtures", "resolve", "oneflow.txt.gz")
-HEADER = ("# policy=oneflow framework=oneflow (derived from source, commit unresolved: the search "
-          "index exposes no sha for the newest dtype.cpp, index file id 7002913921; tensor_processor.cpp "
-          "@ c5a283cbca622fe65f10e8808eae884dc9740646), not recorded by tools/oracle/derive_oneflow.py\n")
+OUT_FORMS = os.path.join(ROOT, "tests", "fixtures", "resolve-forms", "oneflow.txt.gz")
+OUT_OPS_OPERATOR = os.path.join(ROOT, "tests", "fixtures", "resolve-ops-operator", "oneflow.txt.gz")
+OUT_OPS = os.path.join(ROOT, "tests", "fixtures", "resolve-ops", "oneflow.txt.gz")
+COMMIT = "25c8978c1c8b1371ef6aa4187dae4495bd233c35"  # Oneflow-Inc/oneflow master, 2025-08-20
+HEADER = (f"# policy=oneflow framework=oneflow (DERIVED FROM SOURCE @ {COMMIT}, not recorded: no runnable "
+          "OneFlow) by tools/oracle/derive_oneflow.py\n")
+HEADER_FORMS = HEADER.replace("\n", "; issue 10 families function (flow.add(a, b), ...), result_type, "
+                              "promote_types, can_cast, dtype (tools/oracle/forms_cases.py); nary, casting not derived\n")
+HEADER_OPS_OPERATOR = HEADER.replace("\n", "; the Python operators of the issue-12 ops (ops_cases.py "
+                                     "OPERATOR_OPS; tensor_functions.cpp PyTensorObject_as_number)\n")
+HEADER_OPS = HEADER.replace("\n", "; issue 12 ops (tools/oracle/ops_cases.py), each through its function flow.NAME, "
+                            "written OP:function for the ops with a Python operator\n")
 
 # ---------------------------------------------------------------------------------------------
 # DataType enum (data_type.proto, as restated in dtype.cpp L190-211) and the short names the
@@ -70,24 +83,24 @@ OUTSIDE_NAMES = {"cp4": "complex32", "i16": "int128", "u16": "uint128", "iv": "i
 _TABLE_TEXT = """
       /*          iv   c1   f4   f8   i1   i4   i8   u1   re   f2   bu   bf   b1   u2   u4   u8   u16   i2   i16   cp4   cp8   cp16 */
       /* iv */   {iv,  c1,  f4,  f8,  i1,  i4,  i8,  u1,  re,  f2,  bu,  bf,  b1,  u2,  u4,  u8,  u16,  i2,  i16,  cp4,  cp8,  cp16},
-      /* c1 */   {c1,  c1,  f4,  f8,  i1,  i4,  i8,  c1,  iv,  f2,  iv,  bf,  c1,  u2,  u4,  u8,  u16,  i2,  i16,  iv,   cp4,  cp16},
-      /* f4 */   {f4,  f4,  f4,  f8,  f4,  f4,  f4,  f4,  iv,  f4,  iv,  bf,  f4,  f4,  f4,  f4,  f4,   f4,  f4,   iv,   cp4,  cp16},
-      /* f8 */   {f8,  f8,  f8,  f8,  f8,  f8,  f8,  f8,  iv,  f8,  iv,  bf,  f8,  f8,  f8,  f8,  f8,   f8,  f8,   iv,   cp4,  cp16},
-      /* i1 */   {i1,  i1,  f4,  f8,  i1,  i4,  i8,  i2,  iv,  f2,  iv,  bf,  i1,  i4,  i8,  i16, iv,   i2,  i16,  iv,   cp4,  cp16},
-      /* i4 */   {i4,  i4,  f4,  f8,  i4,  i4,  i8,  i4,  iv,  f2,  iv,  bf,  i4,  i4,  i8,  i16, iv,   i4,  i16,  iv,   cp4,  cp16},
-      /* i8 */   {i8,  i8,  f4,  f8,  i8,  i8,  i8,  i8,  iv,  f2,  iv,  bf,  i8,  i8,  i8,  i16, iv,   i8,  i16,  iv,   cp4,  cp16},
-      /* u1 */   {u1,  c1,  f4,  f8,  i2,  i4,  i8,  u1,  iv,  f2,  iv,  bf,  u1,  u2,  u4,  u8,  u16,  i2,  i16,  iv,   cp4,  cp16},
+      /* c1 */   {c1,  c1,  f4,  f8,  i1,  i4,  i8,  c1,  iv,  f2,  iv,  bf,  c1,  u2,  u4,  u8,  u16,  i2,  i16,  iv,   cp8,  cp16},
+      /* f4 */   {f4,  f4,  f4,  f8,  f4,  f4,  f4,  f4,  iv,  f4,  iv,  bf,  f4,  f4,  f4,  f4,  f4,   f4,  f4,   iv,   cp8,  cp16},
+      /* f8 */   {f8,  f8,  f8,  f8,  f8,  f8,  f8,  f8,  iv,  f8,  iv,  bf,  f8,  f8,  f8,  f8,  f8,   f8,  f8,   iv,   cp8,  cp16},
+      /* i1 */   {i1,  i1,  f4,  f8,  i1,  i4,  i8,  i2,  iv,  f2,  iv,  bf,  i1,  i4,  i8,  i16, iv,   i2,  i16,  iv,   cp8,  cp16},
+      /* i4 */   {i4,  i4,  f4,  f8,  i4,  i4,  i8,  i4,  iv,  f2,  iv,  bf,  i4,  i4,  i8,  i16, iv,   i4,  i16,  iv,   cp8,  cp16},
+      /* i8 */   {i8,  i8,  f4,  f8,  i8,  i8,  i8,  i8,  iv,  f2,  iv,  bf,  i8,  i8,  i8,  i16, iv,   i8,  i16,  iv,   cp8,  cp16},
+      /* u1 */   {u1,  c1,  f4,  f8,  i2,  i4,  i8,  u1,  iv,  f2,  iv,  bf,  u1,  u2,  u4,  u8,  u16,  i2,  i16,  iv,   cp8,  cp16},
       /* re */   {iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,   iv,  iv,   iv,   iv,   iv},
-      /* f2 */   {f2,  f2,  f4,  f8,  f2,  f2,  f2,  f2,  iv,  f2,  iv,  bf,  f2,  f2,  f2,  f2,  iv,   f2,  f2,   iv,   cp4,  cp16},
+      /* f2 */   {f2,  f2,  f4,  f8,  f2,  f2,  f2,  f2,  iv,  f2,  iv,  bf,  f2,  f2,  f2,  f2,  iv,   f2,  f2,   iv,   cp8,  cp16},
       /* bu */   {iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  bu,  iv,  iv,  iv,  iv,  iv,  iv,   iv,  iv,   iv,   iv,   iv},
-      /* bf */   {bf,  bf,  bf,  bf,  bf,  bf,  bf,  bf,  iv,  bf,  iv,  bf,  bf,  bf,  bf,  bf,  iv,   bf,  bf,   iv,   cp4,  cp16},
-      /* b1 */   {b1,  c1,  f4,  f8,  i1,  i4,  i8,  u1,  iv,  f2,  iv,  bf,  b1,  u2,  u4,  u8,  u16,  i2,  i16,  iv,   cp4,  cp16},
-      /* u2 */   {u2,  u2,  f4,  f8,  i4,  i4,  i8,  u2,  iv,  f2,  iv,  bf,  u2,  u2,  u4,  u8,  u16,  i4,  i16,  iv,   cp4,  cp16},
-      /* u4 */   {u4,  u4,  f4,  f8,  i8,  i8,  i8,  u4,  iv,  f2,  iv,  bf,  u4,  u4,  u4,  u8,  u16,  i8,  i16,  iv,   cp4,  cp16},
-      /* u8 */   {u8,  u8,  f4,  f8,  i16, i16, i16, u8,  iv,  f2,  iv,  bf,  u8,  u8,  u8,  u8,  u16,  i16, i16,  iv,   cp4,  cp16},
-      /* u16 */  {u16, u16, f4,  f8,  iv,  iv,  iv,  u16, iv,  f2,  iv,  bf,  u16, u16, u16, u16, u16,  iv,  iv,   iv,   cp4,  cp16},
-      /* i2 */   {i2,  i2,  f4,  f8,  i2,  i4,  i8,  i2,  iv,  f2,  iv,  bf,  i2,  i4,  i8,  i16, iv,   i2,  i16,  iv,   cp4,  cp16},
-      /* i16 */  {i16, i16, f4,  f8,  i16, i16, i16, i16, iv,  f2,  iv,  bf,  i16, i16, i16, i16, iv,   i16, i16,  iv,   cp4,  cp16},
+      /* bf */   {bf,  bf,  bf,  bf,  bf,  bf,  bf,  bf,  iv,  bf,  iv,  bf,  bf,  bf,  bf,  bf,  iv,   bf,  bf,   iv,   cp8,  cp16},
+      /* b1 */   {b1,  c1,  f4,  f8,  i1,  i4,  i8,  u1,  iv,  f2,  iv,  bf,  b1,  u2,  u4,  u8,  u16,  i2,  i16,  iv,   cp8,  cp16},
+      /* u2 */   {u2,  u2,  f4,  f8,  i4,  i4,  i8,  u2,  iv,  f2,  iv,  bf,  u2,  u2,  u4,  u8,  u16,  i4,  i16,  iv,   cp8,  cp16},
+      /* u4 */   {u4,  u4,  f4,  f8,  i8,  i8,  i8,  u4,  iv,  f2,  iv,  bf,  u4,  u4,  u4,  u8,  u16,  i8,  i16,  iv,   cp8,  cp16},
+      /* u8 */   {u8,  u8,  f4,  f8,  i16, i16, i16, u8,  iv,  f2,  iv,  bf,  u8,  u8,  u8,  u8,  u16,  i16, i16,  iv,   cp8,  cp16},
+      /* u16 */  {u16, u16, f4,  f8,  iv,  iv,  iv,  u16, iv,  f2,  iv,  bf,  u16, u16, u16, u16, u16,  iv,  iv,   iv,   cp8,  cp16},
+      /* i2 */   {i2,  i2,  f4,  f8,  i2,  i4,  i8,  i2,  iv,  f2,  iv,  bf,  i2,  i4,  i8,  i16, iv,   i2,  i16,  iv,   cp8,  cp16},
+      /* i16 */  {i16, i16, f4,  f8,  i16, i16, i16, i16, iv,  f2,  iv,  bf,  i16, i16, i16, i16, iv,   i16, i16,  iv,   cp8,  cp16},
       /* cp4 */  {iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,  iv,   iv,  iv,   cp4,  cp8,  cp16},
       /* cp8 */  {cp8, cp8, cp8, cp8, cp8, cp8, cp8, cp8, iv,  cp8, iv,  cp8, cp8, cp8, cp8, cp8, cp8,  cp8, cp8,  cp8,  cp8,  cp16},
       /* cp16 */ {cp16,cp16,cp16,cp16,cp16,cp16,cp16,cp16,iv,  cp16,iv,  cp16,cp16,cp16,cp16,cp16,cp16, cp16,cp16, cp16, cp16, cp16}};
@@ -109,20 +122,12 @@ def _parse_table(text):
 
 TABLE = _parse_table(_TABLE_TEXT)
 
-# dtype.cpp L127-147: DType::priority_order[DataType_ARRAYSIZE], copied as written. It has only 21
-# initializers for 22 DataType values: the list skips kUInt16 (13), so from index 13 on every value
-# lands one slot early (its comment names the dtype it was *meant* for), and the last slot
-# (kComplex128 = 21) is value-initialized to 0 (C++ aggregate initialization of a static array).
-_PRIORITY_AS_WRITTEN = [0, 3, 13, 14, 4, 7, 9, 2, 19, 12, 20, 18, 1,
-                        6,   # written /*kUint32*/  -> index 13 = kUInt16
-                        8,   # written /*kUint64*/  -> index 14 = kUInt32
-                        10,  # written /*kUint128*/ -> index 15 = kUInt64
-                        5,   # written /*kInt16*/   -> index 16 = kUInt128
-                        11,  # written /*kInt128*/  -> index 17 = kInt16
-                        15,  # written /*kComplex32*/  -> index 18 = kInt128
-                        16,  # written /*kComplex64*/  -> index 19 = kComplex32
-                        17]  # written /*kComplex128*/ -> index 20 = kComplex64
-PRIORITY = _PRIORITY_AS_WRITTEN + [0] * (len(CODES) - len(_PRIORITY_AS_WRITTEN))  # kComplex128 -> 0
+# dtype.cpp L127-149 (@ 25c8978c): DType::priority_order[DataType_ARRAYSIZE], one initializer per
+# DataType value (the order of the comment at L213-216: iv < b1 < u1 < c1 < i1 < u2 < i2 < u4 < i4 <
+# u8 < i8 < u16 < i16 < f2 < f4 < f8 < cp4 < cp8 < cp16 < bf < re < bu). (The index's older copy,
+# which the first derivation used, skipped kUInt16 and left kComplex128 at 0; fixed upstream.)
+PRIORITY = [0, 3, 14, 15, 4, 8, 10, 2, 20, 13, 21, 19, 1, 5, 7, 9, 11, 6, 12, 16, 17, 18]
+assert len(PRIORITY) == 22
 
 
 def prio(code):
@@ -169,12 +174,13 @@ def cast(t, code):
 # TensorProcessor (tp.cpp)
 # ---------------------------------------------------------------------------------------------
 def compute_common_dtype(ts):
-    """tp.cpp L31-42: 0-d tensors are skipped unless all inputs are 0-d; the fold is
+    """tp.cpp L31-45: 0-d tensors are skipped unless all inputs are 0-d or the 0-d tensor is
+    complex; the fold is
     common = promoteTypes(tensor.dtype, common), starting from kInvalidDataType."""
     all_scalar = all(t.ndim == 0 for t in ts)
     common = "iv"
     for t in ts:
-        if not all_scalar and t.ndim == 0:
+        if not all_scalar and t.ndim == 0 and t.code not in IS_COMPLEX:  # L38-41: complex 0-d kept
             continue
         common = promote_types(t.code, common)
     return common
@@ -192,7 +198,7 @@ def tensor_processor(ts, lowest=None, promote=False, promote_dtype=None, int_to_
                 common = "f4"
             ts = [t if t.code == common else cast(t, common) for t in ts]  # L115, CastToSameType L53-60
         else:
-            if len(ts) == 1 and ts[0].code not in IS_FLOATING:  # L117-121
+            if len(ts) == 1 and ts[0].code not in IS_FLOATING and ts[0].code not in IS_COMPLEX:  # L119-126
                 target = lowest if lowest is not None else "f4"
                 if ts[0].code != target:
                     ts = [cast(ts[0], target)]
@@ -336,7 +342,7 @@ def unpack_literal(v):
 
 def scalar_math_base(x, s, op_name, inplace=False):
     """math.cpp L73-130 ScalarMathBaseFunctor."""
-    if s.is_floating():  # L88-96
+    if s.is_floating() or s.is_complex():  # L88-96 (a complex Scalar is read As<double>)
         lowest = "f4" if prio(x.code) < prio("f2") else x.code
     elif s.is_integral():  # L97-108
         if prio(x.code) == prio("b1"):
@@ -345,7 +351,7 @@ def scalar_math_base(x, s, op_name, inplace=False):
             lowest = "f2" if x.code == "f2" else "f4"
         else:
             lowest = x.code
-    else:  # L109-112: bool and complex Scalars
+    else:  # L109-112: bool Scalars
         raise OFError("unsupported", f"The scalar in {op_name} should be float or int.")
     xc = tensor_processor([x], lowest=lowest)[0]  # L113
     if inplace:
@@ -563,6 +569,265 @@ def answer(cell):
         return "!" + e.kind
 
 
+# ---------------------------------------------------------------------------------------------
+# Issue 12: unary ops, more binary ops, whole-tensor reductions (tools/oracle/ops_cases.py), each
+# through the function `flow.NAME` of python/oneflow/__init__.py (`from oneflow._C import ...`),
+# i.e. the functional_api.yaml signature and its functor. Notes: notes/oneflow.md R11-R20.
+#   unary.h / unary.cpp  oneflow/core/functional/impl/unary_functor.{h,cpp}
+#   util.cpp             oneflow/core/functional/impl/util_ops_functor.cpp
+#   array.cpp            oneflow/core/functional/impl/array_functor.cpp
+#   ops/*.cpp            oneflow/user/ops/<file> (each op's InferDataType)
+# ---------------------------------------------------------------------------------------------
+UNARY_OPS_12 = set(ops_cases.UNARY_OPS)
+# the name `flow.X` each op is called by (python/oneflow/__init__.py); an op of ops_cases.py absent
+# here has no function in OneFlow (no `flow.positive`, `flow.signbit`, `flow.angle`, shifts,
+# `flow.hypot`, `flow.copysign`, `flow.nextafter`, `flow.fmax`/`fmin`, `flow.float_power`,
+# `flow.divmod`, `flow.heaviside`: neither in __init__.py nor in functional_api.yaml)
+FLOW_NAME = {
+    "negative": "negative", "absolute": "abs", "sign": "sign", "square": "square", "sqrt": "sqrt",
+    "reciprocal": "reciprocal", "exp": "exp", "expm1": "expm1", "log": "log", "log1p": "log1p",
+    "log2": "log2", "log10": "log10", "sin": "sin", "cos": "cos", "tan": "tan", "arcsin": "asin",
+    "arctan": "atan", "sinh": "sinh", "tanh": "tanh", "floor": "floor", "ceil": "ceil",
+    "trunc": "trunc", "round": "round", "isnan": "isnan", "isinf": "isinf", "isfinite": "isfinite",
+    "logical_not": "logical_not", "bitwise_invert": "bitwise_not", "real": "real", "imag": "imag",
+    "conj": "conj", "arctan2": "atan2", "logaddexp": "logaddexp", "fmod": "fmod",
+    "sum": "sum", "prod": "prod", "mean": "mean", "max": "max", "min": "min", "argmax": "argmax",
+    "cumsum": "cumsum", "cumprod": "cumprod", "any": "any", "all": "all", "var": "var", "std": "std",
+}
+# unary.cpp FLOAT_UNARY_PRIMITIVE_FUNC_BWD_WITH_DY_X_SEQ / _DY_Y_SEQ / FLOAT_UNARY_FUNC_BWD_WITH_FILL_SEQ
+# and `UNARY_ELEMENTWISE_FUNCTOR("negative", Negative, FloatUnaryFunctor)`: FloatUnaryFunctor.
+FLOAT_UNARY = {"negative", "sign", "square", "sqrt", "reciprocal", "exp", "expm1", "log", "log1p",
+               "log2", "log10", "sin", "cos", "tan", "arcsin", "arctan", "sinh", "tanh"}
+# UnaryFunctor (abs: UNARY_PRIMITIVE_FUNC_BWD_WITH_DY_X_SEQ; floor/ceil/round: UNARY_FUNC_BWD_WITH_FILL_SEQ;
+# bitwise_not: UNARY_ELEMENTWISE_FUNCTOR(..., UnaryFunctor)) and math.cpp TruncFunctor: no cast, and
+# the ops' InferDataType is UnchangedDataType (ops/math_unary_elementwise_op.cpp, ops/trunc_op.cpp).
+KEEP_UNARY = {"absolute", "floor", "ceil", "round", "trunc", "bitwise_invert"}
+# util.cpp IsNan/IsInf/IsFiniteFunctor (UtilOpsFunctor, no cast); ops/util_ops.cpp: output kBool.
+BOOL_UNARY = {"isnan", "isinf", "isfinite"}
+
+
+def float_unary(x):
+    """unary.h FloatUnaryFunctor: AddInputs({x}, Float).PromoteInputsToCommonDtype(true)
+    .PromoteIntegerInputsToFloatDtype(true) -> tp.cpp L119-126: a bool or integer input is cast to
+    float32; floating and complex inputs are kept. The ops' InferDataType: UnchangedDataType."""
+    return tensor_processor([x], lowest="f4", promote=True, int_to_float=True)[0]
+
+
+COMPLEX_TO_REAL = {"cp8": "f4", "cp16": "f8", "cp4": "f2"}  # ops/complex_ops.cpp complex_to_real_map
+
+
+def unary(op, x):
+    if op in FLOAT_UNARY:
+        return float_unary(x).code
+    if op in KEEP_UNARY:
+        return x.code
+    if op in BOOL_UNARY:
+        return "b1"
+    if op == "logical_not":
+        # unary.cpp LOGICAL_FLOAT_UNARY_FUNC_SEQ: a FloatUnaryFunctor (ints -> float32), then
+        # ops/logical_not_op.cpp InferDataTypeLogicalNot: kBool
+        float_unary(x)
+        return "b1"
+    if op in ("real", "conj"):
+        # math.cpp RealFunctor / ConjFunctor: a non-complex tensor is returned as it is; complex:
+        # real -> ops/complex_ops.cpp complex_to_real_map, conj_physical -> UnchangedDataType
+        if x.code not in IS_COMPLEX:
+            return x.code
+        return COMPLEX_TO_REAL[x.code] if op == "real" else x.code
+    if op == "imag":
+        # math.cpp ImagFunctor: CHECK(is_complex) "imag is implemented for tensors with complex dtypes"
+        if x.code not in IS_COMPLEX:
+            raise OFError("unsupported", "imag is implemented for tensors with complex dtypes")
+        return COMPLEX_TO_REAL[x.code]
+    raise ValueError(op)
+
+
+def expand_one_element(x, y):
+    """bf.cpp Atan2Functor: a 1-element operand is Expand()ed to the other's shape before
+    BinaryFloatFunctor, so a 0-d tensor next to an n-d one is no longer 0-d (x first)."""
+    if x.ndim == 0:
+        return T(x.code, y.ndim), y
+    if y.ndim == 0:
+        return x, T(y.code, x.ndim)
+    return x, y
+
+
+def logaddexp(x, y):
+    """math.cpp LogAddExpFunctor: Add(Maximum(x, y), Log(ScalarAdd(1.0, Exp(Negative(Abs(Sub(x, y)))))))."""
+    maxes = binary_functor(x, y)[0]                         # Maximum: BinaryFunctor promotion
+    d = T(inplaceable_binary_functor(x, y, inplace=False), max(x.ndim, y.ndim))   # Sub
+    e = float_unary(float_unary(d))                         # Abs keeps; Negative, Exp: FloatUnary
+    e = e.with_code(scalar_add(e, Scalar("D")))             # ScalarAdd(1.0, .) (ScalarAdd2, alpha 1)
+    log = float_unary(e)
+    return add_functor(T(maxes.code, d.ndim), log, inplace=False)
+
+
+def cum_base(x, dtype):
+    """math.cpp CumBaseFunctor (cumsum, cumprod; flow.cumsum(x, dim=0)): maybe_wrap_dim accepts
+    dim 0 on a 0-d tensor (wrap_dim_utils.h, wrap_scalar); lowest dtype = dtype= if given, else
+    int64, by priority (tp.cpp L130-139: cast only UP); ops/cum_ops.cpp: output = input dtype."""
+    return tensor_processor([x], lowest=dtype or "i8")[0].code
+
+
+def reduction(op, x, dtype):
+    if op == "sum":
+        # math.cpp ReduceSumWholeFunctor: cast to dtype= first; a 0-d input is returned as it was
+        # given (`return x`, the cast dropped); else lowest dtype int64 by priority.
+        if x.ndim == 0:
+            return x.code
+        t = cast(x, dtype) if dtype and dtype != x.code else x
+        return tensor_processor([t], lowest="i8")[0].code
+    if op == "prod":
+        # math.cpp ReduceProdWholeFunctor: cast to dtype= first; lowest int64 for bool only
+        t = cast(x, dtype) if dtype and dtype != x.code else x
+        return tensor_processor([t], lowest="i8" if t.code == "b1" else t.code)[0].code
+    if op in ("cumsum", "cumprod"):
+        return cum_base(x, dtype)
+    if dtype:
+        raise ValueError(op)
+    if op == "mean":
+        # math.cpp ReduceMeanWholeFunctor: CHECK(IsFloatingDataType || IsComplexDataType) "Can only
+        # calculate the mean of floating types or complex types"; then ReduceSumWhole and
+        # ScalarMul(sum, 1.0 / n): the input dtype
+        if x.code not in IS_FLOATING and x.code not in IS_COMPLEX:
+            raise OFError("unsupported", "Can only calculate the mean of floating types or complex types.")
+        return x.code
+    if op in ("max", "min"):
+        return x.code           # math.cpp Max/MinFunctor -> ReduceMax/Min; ops/reduce_ops.cpp InferDataType
+    if op == "argmax":
+        return "i8"             # array.cpp ArgMaxFunctor (dim=None: Flatten, argmax); ops/argmax_op.cpp kInt64
+    if op in ("any", "all"):
+        return "b1"             # math.cpp ReduceAny/AllWholeFunctor; ops/reduce_ops.cpp InferLogicalDataType
+    if op == "var":
+        # math.cpp VarianceFunctor: "var only support floating point dtypes" (IsFloatingDataType ||
+        # IsHalfDataType); ops/variance_op.cpp CHECK(!reduce_axes.empty()) fails for a 0-d tensor
+        if x.code not in IS_FLOATING:
+            raise OFError("unsupported", "var only support floating point dtypes")
+        if x.ndim == 0:
+            raise OFError("unsupported", "var of a 0-d tensor: Check failed !reduce_axes.empty()")
+        return x.code
+    if op == "std":
+        # math.cpp StandardDeviationFunctor: a 0-d tensor -> Constant(shape, 0, input dtype);
+        # float64 computed as is; any other dtype cast to float64, computed, cast back to its dtype
+        return x.code
+    raise ValueError(op)
+
+
+def op_answer(cell):
+    """The fixture token for one ops_cases.py cell (flow.NAME on its operands)."""
+    try:
+        if cell.op not in FLOW_NAME:
+            raise OFError("unsupported", f"oneflow has no function for {cell.op}")
+        ops = [to_of(o) for o in cell.operands]
+        lits = [o for o in ops if o.__class__ is Scalar]
+        if lits and cell.op != "fmod":
+            # every signature of these functions takes Tensor arguments only (yaml); a Python
+            # number is no Tensor (python_arg.cpp TypeCheck kTENSOR: PyTensor_Check) -> TypeError
+            raise OFError("unsupported", f"flow.{FLOW_NAME[cell.op]} takes tensors only")
+        if len(ops) == 1 and cell.op in UNARY_OPS_12:
+            code = unary(cell.op, ops[0])
+        elif len(ops) == 1:
+            code = reduction(cell.op, ops[0], NP2OF[cell.dtype] if cell.dtype else None)
+        elif cell.op == "arctan2":
+            code = binary_float_functor(*expand_one_element(ops[0], ops[1]))[0].code
+        elif cell.op == "logaddexp":
+            code = logaddexp(ops[0], ops[1])
+        elif cell.op == "fmod":
+            # yaml fmod: (Tensor, Tensor) => BroadcastFMod (a BinaryFunctor), (Tensor, Scalar) =>
+            # ScalarFMod (R8); no (Scalar, Tensor) overload
+            a, b = ops
+            if a.__class__ is Scalar:
+                raise OFError("unsupported", "fmod has no (Scalar, Tensor) overload -- TypeError from the arg parser")
+            code = tensor_literal("remainder", a, b) if b.__class__ is Scalar else binary_functor(a, b)[0].code
+            if b.__class__ is Scalar and b.overflow:
+                raise OFError("overflow", "Python int too large to convert to C long")
+        else:
+            raise ValueError(cell.op)
+        if code not in OF2NP:
+            raise OFError("unsupported", f"result dtype {OUTSIDE_NAMES.get(code, code)} is outside the 15")
+        return OF2NP[code]
+    except OFError as e:
+        return "!" + e.kind
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 10: the function form (tools/oracle/forms_cases.py family `function`): `flow.add(a, b)`
+# and the other functions of python/oneflow/__init__.py, against the operator (tfn.cpp). Notes:
+# notes/oneflow.md R21-R23.
+# ---------------------------------------------------------------------------------------------
+# op -> the function (`from oneflow._C import ...` in __init__.py), PyTorch's names where OneFlow
+# has them (flow.eq is broadcast_equal; flow.equal compares whole tensors); None: no function
+FUNCTION_NAME = {
+    "add": "add", "subtract": "sub", "multiply": "mul", "divide": "div",
+    "floor_divide": "floor_divide", "remainder": None, "power": "pow", "maximum": "maximum",
+    "minimum": "minimum", "equal": "eq", "not_equal": "ne", "less": "lt", "less_equal": "le",
+    "greater": "gt", "greater_equal": "ge", "logical_and": "logical_and",
+    "logical_or": "logical_or", "logical_xor": "logical_xor", "bitwise_and": "bitwise_and",
+    "bitwise_or": "bitwise_or", "bitwise_xor": "bitwise_xor", "matmul": "matmul", "sum": "sum",
+}
+
+
+def scalar_bitwise(x, s):
+    """math.cpp ScalarBitwiseBaseFunctor (scalar_bitwise_and/or/xor, and the *2 functors that swap
+    the operands): CHECK(scalar.IsIntegral() || scalar.IsBool()) "Bitwise ops only support int and
+    bool dtype"; lowest dtype int64 for a bool tensor, else its own (cast up by priority);
+    user/ops/scalar_bitwise_op.cpp: output = input dtype."""
+    if not (s.is_integral() or s.is_bool()):
+        raise OFError("unsupported", "Bitwise ops only support int and bool dtype")
+    return tensor_processor([x], lowest="i8" if x.code == "b1" else x.code)[0].code
+
+
+def function_answer(cell):
+    """The fixture token for `OP:function` (flow.NAME(a, b) / flow.sum(a) / flow.matmul(a, b))."""
+    if FUNCTION_NAME.get(cell.op, "") is None:
+        return "!unsupported"   # no flow.remainder (the `%` operator is fmod, R21)
+    if not cell.op.startswith("bitwise_"):
+        # the operators call the same functional entries (tfn.cpp NB_BINARY_FUNC: functional::add
+        # ... with (a, b) as Python passes them; Tensor.sum: DIRECT_PASS functional::reduce_sum),
+        # and a reflected comparison (`1 < t` is `t > 1`) meets the same scalar functor as
+        # flow.lt(1, t)'s (Scalar, Tensor) overload (R22)
+        return answer(cases.Cell(cell.op, cell.operands))
+    try:
+        ops = [to_of(o) for o in cell.operands]
+        a, b = ops
+        if a.__class__ is T and b.__class__ is T:
+            # BroadcastBitwise{And,Or,Xor}Functor: BinaryFunctor (R1-R3); the op's dtype is the
+            # common dtype (math_binary_broadcast_ops.cpp InferDataTypeBinaryBroadcastNormal)
+            code = binary_functor(a, b)[0].code
+        else:
+            t, s = (a, b) if a.__class__ is T else (b, a)
+            code = scalar_bitwise(t, s)
+            if s.overflow:
+                raise OFError("overflow", "Python int too large to convert to C long")
+        if code not in OF2NP:
+            raise OFError("unsupported", f"result dtype {OUTSIDE_NAMES.get(code, code)} is outside the 15")
+        return OF2NP[code]
+    except OFError as e:
+        return "!" + e.kind
+
+
+# tfn.cpp PyTensorObject_as_number (L150-190): nb_negative -> functional::negative, nb_absolute ->
+# abs, nb_invert -> bitwise_not (the functions' functors); nb_positive, nb_divmod, nb_lshift,
+# nb_rshift are NULL and no Python class of Tensor defines __round__ -> TypeError (R24)
+OPERATOR_NULL = {"positive", "round", "left_shift", "right_shift", "divmod"}
+
+
+def operator_answer(cell):
+    """The fixture token for an issue-12 op's Python operator (`-a`, `+a`, `abs(a)`, `~a`, `a << b`,
+    `a >> b`, `divmod(a, b)`, `round(a)`)."""
+    if cell.op in OPERATOR_NULL:
+        return "!unsupported"
+    return op_answer(cell)
+
+
+def forms_answer(cell):
+    if cell.op in ("result_type", "promote_types", "can_cast"):
+        return "!unsupported"   # no flow.result_type / promote_types / can_cast (R23)
+    if cell.dtype:
+        return "!unsupported"   # no add signature has dtype= (yaml): TypeError (R23)
+    return function_answer(cell)
+
+
 def to_of(o):
     if o.kind == "literal":
         return unpack_literal(o.py)
@@ -607,18 +872,26 @@ def main():
         print(markdown_tables())
         return
     dts = all_dtypes_of_newest_table()
-    rows = [(c, answer(c)) for c in cases.cells(dts, weak=False)]
-    if a.dry_run:
+    write(OUT, HEADER, [(c, answer(c)) for c in cases.cells(dts, weak=False)], a.dry_run)
+    write(OUT_OPS, HEADER_OPS, [(c, op_answer(c)) for c in ops_cases.cells("oneflow", dts)], a.dry_run)
+    write(OUT_OPS_OPERATOR, HEADER_OPS_OPERATOR,
+          [(c, operator_answer(c)) for c in ops_cases.cells("oneflow", dts, operator=True)], a.dry_run)
+    fams = ["function", "result_type", "promote_types", "can_cast", "dtype"]
+    write(OUT_FORMS, HEADER_FORMS, [(c, forms_answer(c)) for c in forms_cases.cells("oneflow", dts, families=fams)],
+          a.dry_run)
+
+
+def write(path, header, rows, dry_run):
+    if dry_run:
         for c, ans in rows:
             print(f"{c} : {ans}")
         return
-    tmp = OUT + ".tmp"
-    with gzip.open(tmp, "wt", compresslevel=9) as f:
-        f.write(HEADER)
-        for c, ans in rows:
-            f.write(f"{c} : {ans}\n")
-    os.replace(tmp, OUT)
-    print(f"wrote {OUT} ({len(rows)} cells)")
+    tmp = path + ".tmp"
+    text = header + "".join(f"{c} : {ans}\n" for c, ans in rows)
+    with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=9, mtime=0) as f:
+        f.write(text.encode())   # mtime 0: the same cells give the same bytes
+    os.replace(tmp, path)
+    print(f"wrote {path} ({len(rows)} cells)")
 
 
 if __name__ == "__main__":

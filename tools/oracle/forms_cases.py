@@ -47,10 +47,11 @@ CASTING_OPS = ["add", "divide", "less"]
 
 # adapter -> the forms of its binary ops besides the operator
 FORMS = {"numpy": ["function"], "torch": ["function"], "jax": ["function"],
-         "tf": ["function", "tnp"], "paddle": ["function"], "array_api": ["function"]}
+         "tf": ["function", "tnp"], "paddle": ["function"], "array_api": ["function"],
+         "oneflow": ["function"]}  # oneflow: derived from source (tools/oracle/derive_oneflow.py)
 # adapter -> can_cast's casting values (None: the function has no casting argument)
 CAN_CAST_CASTINGS = {"numpy": CASTINGS, "jax": CASTINGS, "torch": [None], "array_api": [None],
-                     "tf": [None], "paddle": [None]}
+                     "tf": [None], "paddle": [None], "oneflow": [None]}
 # adapter -> whether its binary functions take dtype= (the full dtype family), else `add` only
 DTYPE_FULL = {"numpy": True}  # jnp.add & co. take no dtype= in 0.10.2 (jnp.ufunc.__call__)
 # TF's result_type: tf.experimental.numpy.result_type, and form `flexible` =

@@ -53,6 +53,9 @@ DTYPE_ARG = {
     "tf": [],  # tf.math.reduce_* and tf.math.cumsum/cumprod take no dtype argument
     "paddle": ["sum", "prod", "cumsum", "cumprod"],
     "array_api": ["sum", "prod", "cumsum", "cumprod"],
+    # derived from source (tools/oracle/derive_oneflow.py): flow.sum/prod(x, *, dtype=),
+    # flow.cumsum/cumprod(x, dim, *, dtype=) (functional_api.yaml)
+    "oneflow": ["sum", "prod", "cumsum", "cumprod"],
 }
 
 
