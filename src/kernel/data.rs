@@ -55,8 +55,10 @@ impl<'de> DeserializeSeed<'de> for DataSeed {
     type Value = Result<Array, String>;
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         if !self.0.is_classic() {
-            de::IgnoredAny::deserialize(d)?;
-            return Ok(Err(super::value::no_values(self.0)));
+            // a narrow dtype's values, read into its carrier and held as values of it
+            let narrow = self.0;
+            let read = DataSeed(super::narrow::arith::carrier(narrow)).deserialize(d)?;
+            return Ok(read.and_then(|a| super::narrow::arith::hold(narrow, a)));
         }
         crate::with_dtype!(self.0, T => d
             .deserialize_any(Elements::<T>(PhantomData))
@@ -202,7 +204,7 @@ impl Data {
     /// The values as an array of `dtype` (the operand's dtype as the query names it).
     pub fn into_array(self, dtype: DType) -> Result<Array, String> {
         match self {
-            Data::Read(Ok(a)) if a.dtype() != dtype => Err(format!(
+            Data::Read(Ok(a)) if a.dtype() != super::narrow::arith::carrier(dtype) => Err(format!(
                 "\"dtype\" is given twice ({} before \"data\", {dtype} after it); give it once",
                 a.dtype()
             )),

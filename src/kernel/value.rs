@@ -245,13 +245,8 @@ impl Text for C64 {
     }
 }
 
-/// Why values of a narrow dtype (float8, int4, ...) cannot be held here: the typed kernels have
-/// the classic dtypes only; the narrow ones are cast by [`crate::kernel::narrow`].
-pub(crate) fn no_values(d: DType) -> String {
-    format!("{d} values cannot be held by the typed kernels yet; give the data as float32 (promote::kernel::narrow casts to and from {d})")
-}
-
-/// Parse texts into an array of a dtype (a classic one).
+/// Parse texts into an array of a dtype (a narrow dtype's values held in its carrier, as
+/// [`crate::kernel::narrow::arith::parse`] reads them).
 ///
 /// ```
 /// use promote::{kernel::{value::parse_array, Array}, DType};
@@ -260,7 +255,7 @@ pub(crate) fn no_values(d: DType) -> String {
 /// ```
 pub fn parse_array<S: AsRef<str>>(d: DType, texts: &[S]) -> Result<Array, String> {
     if !d.is_classic() {
-        return Err(no_values(d));
+        return super::narrow::arith::parse(d, texts);
     }
     crate::with_dtype!(d, T => {
         let v = texts.iter().map(|s| T::parse_text(s.as_ref())).collect::<Result<Vec<T>, String>>()?;
