@@ -435,7 +435,16 @@ fn run_plan<P: Policy + ?Sized>(
     plan: &Plan,
     views: &[View<'_>],
 ) -> Result<Array, PromoteError> {
-    let sem = policy.semantics();
+    run_plan_in(policy, policy.semantics(), plan, views)
+}
+
+/// [`run_plan`] with the element semantics given.
+fn run_plan_in<P: Policy + ?Sized>(
+    policy: &P,
+    sem: compute::Semantics,
+    plan: &Plan,
+    views: &[View<'_>],
+) -> Result<Array, PromoteError> {
     if touches_narrow(plan) {
         // decoded into wider carriers, computed there, a narrow result rounded once
         let unsupported = |e: super::narrow::NarrowError| PromoteError::Unsupported {
@@ -444,7 +453,7 @@ fn run_plan<P: Policy + ?Sized>(
             dtype: plan.result.name().to_string(),
             rule: e.to_string(),
         };
-        let exec = |p: &Plan, v: &[View<'_>]| run_plan(policy, p, v);
+        let exec = |p: &Plan, v: &[View<'_>]| run_plan_in(policy, sem, p, v);
         return run_narrow(plan, views, library_of(sem.name), exec, unsupported);
     }
     if let Some(data) = compute::computed_otherwise(&sem, plan, views) {

@@ -61,7 +61,9 @@ impl Legacy {
 
     /// Whether `d` has a loop of its own for `op`.
     pub fn has_own_loop(&self, d: DType, op: crate::op::Op) -> bool {
-        self.own_loops.get(d.index()).is_some_and(|ops| ops.contains(&op))
+        self.own_loops
+            .get(d.index())
+            .is_some_and(|ops| ops.contains(&op))
     }
 }
 
