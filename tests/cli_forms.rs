@@ -251,12 +251,13 @@ fn the_docs_entry_point_examples_are_what_promote_answers() {
         .find(|s| s.starts_with("Entry points"))
         .expect("docs/cli.md has an `### Entry points` section")
         .to_string();
-    let block = section
+    let blocks: Vec<&str> = section
         .split("```console\n")
-        .nth(1)
-        .and_then(|b| b.split("```").next())
-        .expect("the section has a console block");
-    let lines: Vec<&str> = block.lines().collect();
+        .skip(1)
+        .filter_map(|b| b.split("```").next())
+        .collect();
+    assert!(!blocks.is_empty(), "the section has a console block");
+    let lines: Vec<&str> = blocks.iter().flat_map(|b| b.lines()).collect();
     let mut checked = 0;
     for (i, line) in lines.iter().enumerate() {
         let Some(cmd) = line.strip_prefix("$ ") else {

@@ -266,6 +266,17 @@ fn every_recorded_op_cell_matches() {
     assert!(failed.is_empty(), "{failed:#?}");
 }
 
+/// The Python operators of the issue-12 ops that have one (`-a`, `+a`, `abs(a)`, `~a`,
+/// `a << b`, `a >> b`, `divmod(a, b)`, `round(a)`), recorded by `tools/oracle/record_ops.py
+/// --operator` into `tests/fixtures/resolve-ops-operator/` and replayed in the default form
+/// (`resolve-ops/` holds the same cells through the namespace function, `OP:function`).
+/// 100% for every recorded policy.
+#[test]
+fn every_recorded_operator_cell_matches() {
+    let failed = replay_table("resolve-ops-operator", "operator cells", |_| true, &[]);
+    assert!(failed.is_empty(), "{failed:#?}");
+}
+
 /// Scalar with scalar (`tests/fixtures/resolve-scalars/*.txt.gz`): the framework's namespace
 /// function on two Python scalars (`np.add(1, 1)`, `torch.add`, `tf.math.add`, ...; an operator
 /// on two Python scalars never reaches a framework), the 21 element-wise ops over every pair of

@@ -227,9 +227,10 @@ fn direct(rec: &Value, ins: &[Array], sem: &Semantics) -> Answer {
         .collect())
 }
 
-/// A whole-tensor record, as a `promote eval` query line answered by the policy.
+/// A whole-tensor record, as a `promote eval` query line answered by the policy, through the
+/// namespace function (`np.round(a)`, not `round(a)`: the recordings call the functions).
 fn through_eval(rec: &Value, policy: &dyn Policy) -> Answer {
-    let mut q = json!({"op": rec["op"], "operands": rec["in"]});
+    let mut q = json!({"op": rec["op"], "form": "function", "operands": rec["in"]});
     if !rec["dtype"].is_null() {
         q["dtype"] = rec["dtype"].clone();
     }

@@ -56,8 +56,17 @@ DTYPE_ARG = {
 }
 
 
-def cells(adapter, dtypes=DTYPES, weak=False, ops=None):
-    """Yield every cell of issue 12 for one framework (adapter name as in DTYPE_ARG)."""
+# the ops with a Python operator (ops_common.OPERATOR_FORMS): their namespace function is
+# recorded as `OP:function` (resolve-ops/), their operator as plain `OP` (resolve-ops-operator/)
+OPERATOR_OPS = ("negative", "positive", "absolute", "bitwise_invert", "left_shift", "right_shift",
+                "divmod", "round")
+
+
+def cells(adapter, dtypes=DTYPES, weak=False, ops=None, operator=False):
+    """Yield every cell of issue 12 for one framework (adapter name as in DTYPE_ARG); an op of
+    OPERATOR_OPS is the `function` form, or with `operator` its Python operator (those ops only)."""
+    def form(op):
+        return None if operator or op not in OPERATOR_OPS else "function"
     dts = [d for d in DTYPES if d in dtypes]
     T = [parse_operand(d) for d in dts]
     Z1 = [parse_operand(f"{d}({ZERO_DIM_VALUES[d][0]})") for d in dts]
@@ -66,11 +75,14 @@ def cells(adapter, dtypes=DTYPES, weak=False, ops=None):
     UL = [parse_operand(v) for v in UNARY_LITERALS]
     BL = [parse_operand(v) for v in BINARY_LITERALS]
     want = set(ops or ALL_OPS)
+    if operator:
+        want &= set(OPERATOR_OPS)
 
     for op in UNARY_OPS:
         if op in want:
-            for a in T + Z + W + UL:
-                yield Cell(op, (a,))
+            # an operator on a Python literal alone (`-1`) is Python's, never the framework's
+            for a in T + Z + W + ([] if operator else UL):
+                yield Cell(op, (a,), form=form(op))
 
     pairs = []
     pairs += [(a, b) for a in T for b in T]
@@ -85,17 +97,17 @@ def cells(adapter, dtypes=DTYPES, weak=False, ops=None):
     for op in BINARY_OPS:
         if op in want:
             for a, b in pairs:
-                yield Cell(op, (a, b))
+                yield Cell(op, (a, b), form=form(op))
 
     for op in REDUCTIONS:
         if op not in want:
             continue
         for a in T + Z + W + UL:
-            yield Cell(op, (a,))
+            yield Cell(op, (a,), form=form(op))
         if op in DTYPE_ARG[adapter]:
             for a in T + Z1 + W + UL:
                 for d in dts:
-                    yield Cell(op, (a,), dtype=d)
+                    yield Cell(op, (a,), dtype=d, form=form(op))
 
 
 if __name__ == "__main__":

@@ -14,14 +14,16 @@ import operator
 import os
 import re
 
+from ops_cases import OPERATOR_OPS
 from ops_cases import REDUCTIONS as ALL_REDUCTIONS
 
-# the Python operator of ops that have one (function form is recorded; operator form only sampled)
+# the Python operator of ops that have one (record_ops.py --operator records them)
 OPERATOR_FORMS = {
     "negative": operator.neg, "positive": operator.pos, "absolute": abs,
     "bitwise_invert": operator.invert, "left_shift": operator.lshift,
     "right_shift": operator.rshift, "divmod": divmod, "round": round,
 }
+assert set(OPERATOR_FORMS) == set(OPERATOR_OPS)
 
 
 def resolve(roots, paths):
@@ -74,7 +76,7 @@ def answer(cell, fw, cache={}):
     if key not in cache:
         cache[key] = resolve(fw.ROOTS, fw.NAMES.get(cell.op, []) or [f"{next(iter(fw.ROOTS))}:{cell.op}"])
     fn, path = cache[key]
-    if os.environ.get("PROMOTE_OPERATOR_FORM") == "1" and cell.op in OPERATOR_FORMS:
+    if cell.form is None and os.environ.get("PROMOTE_OPERATOR_FORM") == "1" and cell.op in OPERATOR_FORMS:
         # record_ops.py --compare-env PROMOTE_OPERATOR_FORM=1: the Python operator instead
         fn, path = OPERATOR_FORMS[cell.op], "operator"
     if fn is None:
@@ -85,6 +87,10 @@ def answer(cell, fw, cache={}):
         return ",".join(fw.token(x, cell) for x in _flatten(r))
     except Exception as e:  # noqa: BLE001 -- the framework's answer, classified by type and message
         k = fw.classify(e, cell)
+        if k is None and path == "operator" and isinstance(e, (TypeError, AttributeError)):
+            # the type defines no such operator for these operands (`round(array)`: no
+            # __round__; `t << 1` without __lshift__): the op is not there for them
+            k = "!unsupported"
         if k is None:
             return "?" + one_line(e)
         return f"{k}\t{one_line(e)}"

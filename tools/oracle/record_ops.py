@@ -1,7 +1,12 @@
 """Record the ops of issue 12 from a real framework into tests/fixtures/resolve-ops/POLICY.txt.gz.
 
     python tools/oracle/record_ops.py POLICY --python VENV/bin/python [--ops a,b] [--limit N]
-                                       [--dry-run] [--grep TEXT]
+                                       [--dry-run] [--grep TEXT] [--operator]
+
+`--operator` records the Python operator of the ops that have one (`-a`, `+a`, `abs(a)`, `~a`,
+`a << b`, `a >> b`, `divmod(a, b)`, `round(a)`: ops_common.OPERATOR_FORMS) into
+tests/fixtures/resolve-ops-operator/POLICY.txt.gz; the default fixture holds the namespace
+functions (`np.negative(a)`, ...), replayed as `OP:function`.
 
 Cells come from ops_cases.py, answers from the adapter fw_ops_<fw>.py run in harness.py's worker
 (one crash or hang costs one cell: `X`).  Besides the fixture it writes
@@ -43,17 +48,22 @@ def main():
                     help="VAR=VALUE: run every --every-th cell with and without this environment "
                          "variable (e.g. JAX_OPS_EAGER=1) and report the cells that differ")
     ap.add_argument("--every", type=int, default=20)
+    ap.add_argument("--operator", action="store_true",
+                    help="the Python operators of ops_common.OPERATOR_FORMS (those ops only) into "
+                         "resolve-ops-operator/")
     ap.add_argument("--merge", action="store_true",
                     help="record only the cells not yet in the fixture (with --ops: also every "
                          "cell of those ops) and keep the fixture's other answers")
     a = ap.parse_args()
     adapter, mode, pin, dtypes, weak = POLICIES[a.policy]
     ops = a.ops.split(",") if a.ops else None
-    cs = [c for c in ops_cases.cells(adapter, dtypes, weak, ops) if a.grep in str(c)]
+    cs = [c for c in ops_cases.cells(adapter, dtypes, weak, ops, operator=a.operator)
+          if a.grep in str(c)]
     old = {}
-    path = os.path.join(ROOT, "tests", "fixtures", "resolve-ops", a.policy + ".txt.gz")
+    folder = "resolve-ops-operator" if a.operator else "resolve-ops"
+    path = os.path.join(ROOT, "tests", "fixtures", folder, a.policy + ".txt.gz")
     if a.merge:
-        every = list(ops_cases.cells(adapter, dtypes, weak))
+        every = list(ops_cases.cells(adapter, dtypes, weak, operator=a.operator))
         with gzip.open(path, "rt") as f:
             header = f.readline().rstrip("\n")
             for line in f:
@@ -65,6 +75,8 @@ def main():
     if a.limit:
         cs = cs[: a.limit]
     env = dict(os.environ, PYTHONWARNINGS="ignore")
+    if a.operator:
+        env["PROMOTE_OPERATOR_FORM"] = "1"
     if a.compare_env:
         var, _, val = a.compare_env.partition("=")
         sample = cs[:: a.every]
@@ -94,7 +106,8 @@ def main():
             f.write(f"{header}; cells added {datetime.date.today()} by record_ops.py --merge\n")
         else:
             f.write(f"# policy={a.policy} framework={pin} python={platform.python_version()} "
-                    f"recorded={datetime.date.today()} by tools/oracle/record_ops.py (issue 12 ops)\n")
+                    f"recorded={datetime.date.today()} by tools/oracle/record_ops.py"
+                    f"{' --operator (the Python operators)' if a.operator else ' (issue 12 ops)'}\n")
         for c, ans in rows:
             tok, _, detail = ans.partition("\t")
             if tok.startswith("?"):
@@ -105,7 +118,8 @@ def main():
                 key = (c.op, tok, _DT.sub("D", detail))
                 n, first = log.get(key, (0, str(c)))
                 log[key] = (n + 1, first)
-    logpath = os.path.join(HERE, "notes", "ops-logs", a.policy + ".log.gz")
+    logname = a.policy + (".operator" if a.operator else "") + ".log.gz"
+    logpath = os.path.join(HERE, "notes", "ops-logs", logname)
     os.makedirs(os.path.dirname(logpath), exist_ok=True)
     if a.merge and os.path.exists(logpath):
         # the kept cells' evidence stays: the new messages are added to the old log's counts

@@ -11,6 +11,12 @@
 //! some pattern (a value error), the table is not used and the array runs the direct path,
 //! which reports what the data really holds.
 //!
+//! A table is kept for the next call with the same [`TableKey`] (the op, the operand's dtype,
+//! the plan's casts and the semantics: all that decides an element's value), so a program that
+//! calls `exp` on float16 arrays again and again builds the table once. At most
+//! [`KEPT_TABLES`] tables (each at most 1 MiB: 65,536 complex128 values) are kept; the oldest
+//! goes first.
+//!
 //! ```
 //! use promote::kernel::{execute, Array, Semantics};
 //! use promote::{builtin, Call, DType, Op, Operand, Policy};
@@ -23,25 +29,85 @@
 //! assert_eq!(y[7], half::f16::from_f32(x[7].to_f32().exp())); // exp(0.7) rounded once to f16
 //! ```
 
+use std::sync::{Arc, Mutex};
+
 use half::{bf16, f16};
 use rayon::prelude::*;
 
 use crate::kernel::array::{Array, Element, View, ViewMut};
-use crate::kernel::compute::KernelError;
-use crate::with_dtype;
+use crate::kernel::compute::{KernelError, Semantics};
+use crate::plan::Plan;
+use crate::{with_dtype, DType, Op};
+
+/// What decides the values of a unary op's table: two calls with equal keys build equal tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TableKey {
+    op: Op,
+    operand: DType,
+    input: DType,
+    compute: DType,
+    result: DType,
+    out: DType,
+    semantics: Semantics,
+}
+
+impl TableKey {
+    /// The key of a unary plan run on an operand of dtype `operand` into an output of `out`.
+    pub(crate) fn new(plan: &Plan, operand: DType, out: DType, semantics: &Semantics) -> Self {
+        TableKey {
+            op: plan.op,
+            operand,
+            input: plan.inputs.first().copied().unwrap_or(operand),
+            compute: plan.compute,
+            result: plan.result,
+            out,
+            semantics: *semantics,
+        }
+    }
+}
+
+/// How many tables are kept between calls.
+pub(crate) const KEPT_TABLES: usize = 32;
+
+/// A kept table, or `None` where the op refused a pattern (the direct path then runs).
+type Kept = Option<Arc<Array>>;
+
+/// The kept tables, newest last.
+static TABLES: Mutex<Vec<(TableKey, Kept)>> = Mutex::new(Vec::new());
+
+fn kept(key: &TableKey) -> Option<Kept> {
+    let tables = TABLES.lock().ok()?;
+    tables
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, t)| t.clone())
+}
+
+fn keep(key: TableKey, table: Kept) {
+    if let Ok(mut tables) = TABLES.lock() {
+        if tables.len() >= KEPT_TABLES {
+            tables.remove(0);
+        }
+        tables.push((key, table));
+    }
+}
 
 /// An operand type whose every value is one of at most 65,536 bit patterns, each named by an
 /// index into the table.
 trait Pattern: Element {
+    /// How many patterns (the table's length).
+    const COUNT: usize;
     /// Every value of the type, in index order.
     fn all() -> Vec<Self>;
-    /// The index of this value's bit pattern.
+    /// The index of this value's bit pattern, always below [`Pattern::COUNT`] (the gather
+    /// relies on it).
     fn index(self) -> usize;
 }
 
 macro_rules! pattern {
     ($($t:ty, $bits:ty, |$b:ident| $from:expr, |$v:ident| $to:expr);* $(;)?) => {$(
         impl Pattern for $t {
+            const COUNT: usize = <$bits>::MAX as usize + 1;
             fn all() -> Vec<Self> {
                 (0..=<$bits>::MAX).map(|$b: $bits| $from).collect()
             }
@@ -64,6 +130,7 @@ pattern!(
 );
 
 impl Pattern for bool {
+    const COUNT: usize = 2;
     fn all() -> Vec<Self> {
         vec![false, true]
     }
@@ -84,7 +151,9 @@ const PIECE: usize = 1 << 16;
 /// Run a unary op by table lookup when the operand's type is narrow enough and the array long
 /// enough; `direct` is the op's element-by-element path, used to fill the table. `None` when the
 /// lookup does not take the call (the caller then runs `direct` on the array itself).
+/// `key` names the table for reuse (`None`: build it for this call only).
 pub(crate) fn unary(
+    key: Option<TableKey>,
     x: View<'_>,
     out: ViewMut<'_>,
     direct: impl Fn(View<'_>, ViewMut<'_>) -> Result<(), KernelError>,
@@ -92,7 +161,7 @@ pub(crate) fn unary(
     macro_rules! by_operand {
         ($($variant:ident => $t:ty),*) => {
             match x {
-                $(View::$variant(s) => lookup::<$t>(s, out, &direct),)*
+                $(View::$variant(s) => lookup::<$t>(key, s, out, &direct),)*
                 _ => None,
             }
         };
@@ -102,29 +171,52 @@ pub(crate) fn unary(
 }
 
 fn lookup<I: Pattern>(
+    key: Option<TableKey>,
     x: &[I],
     out: ViewMut<'_>,
     direct: &impl Fn(View<'_>, ViewMut<'_>) -> Result<(), KernelError>,
 ) -> Option<Result<(), KernelError>> {
-    let patterns = I::all();
-    if x.len() < patterns.len() * ELEMENTS_PER_ENTRY || out.len() != x.len() {
+    if x.len() < I::COUNT * ELEMENTS_PER_ENTRY || out.len() != x.len() {
         return None;
     }
-    let mut table = Array::zeros(out.dtype(), patterns.len());
-    // a pattern the op refuses may not be in the data: then the data decides, directly
-    direct(I::view(&patterns), table.view_mut()).ok()?;
+    let table = match key.as_ref().and_then(kept) {
+        Some(table) => table?,
+        None => {
+            let table = build::<I>(out.dtype(), direct).map(Arc::new);
+            if let Some(key) = key {
+                keep(key, table.clone());
+            }
+            table?
+        }
+    };
     with_dtype!(out.dtype(), O => gather::<I, O>(x, &table, out));
     Some(Ok(()))
 }
 
+/// The op over every pattern of `I`, or `None` when it refuses one (a pattern the op refuses
+/// may not be in the data: then the data decides, directly).
+fn build<I: Pattern>(
+    out: DType,
+    direct: &impl Fn(View<'_>, ViewMut<'_>) -> Result<(), KernelError>,
+) -> Option<Array> {
+    let patterns = I::all();
+    let mut table = Array::zeros(out, patterns.len());
+    direct(I::view(&patterns), table.view_mut()).ok()?;
+    Some(table)
+}
+
 fn gather<I: Pattern, O: Element>(x: &[I], table: &Array, out: ViewMut<'_>) {
     let table = O::slice(table.view()).expect("the table has the output's dtype");
+    // every index() is below COUNT (the Pattern contract, tested below), so the loop needs no
+    // bounds check once the table is known to be that long
+    assert!(table.len() >= I::COUNT, "a table has an entry per pattern");
     let out = O::slice_mut(out).expect("dtype checked by the caller");
     out.par_chunks_mut(PIECE)
         .zip(x.par_chunks(PIECE))
         .for_each(|(o, i)| {
             for (d, &v) in o.iter_mut().zip(i) {
-                *d = table[v.index()];
+                // SAFETY: v.index() < I::COUNT <= table.len() (asserted above)
+                *d = unsafe { *table.get_unchecked(v.index()) };
             }
         });
 }
@@ -146,23 +238,39 @@ mod tests {
 
     #[test]
     fn every_pattern_has_its_own_index() {
-        for v in f16::all().into_iter().enumerate() {
-            assert_eq!(v.1.index(), v.0);
+        fn each<I: Pattern>() {
+            let all = I::all();
+            assert_eq!(all.len(), I::COUNT);
+            for (i, v) in all.into_iter().enumerate() {
+                assert_eq!(v.index(), i, "the gather reads table[index()] unchecked");
+            }
         }
+        each::<bool>();
+        each::<u8>();
+        each::<i8>();
+        each::<u16>();
+        each::<i16>();
+        each::<f16>();
+        each::<bf16>();
         assert_eq!(i8::all()[255], -1);
-        assert_eq!(bool::all().len(), 2);
     }
 
     #[test]
     fn a_long_array_is_looked_up_and_a_short_one_is_not() {
         let long: Vec<i8> = (0..2000).map(|i| (i % 100) as i8 - 50).collect();
         let mut got = vec![0i16; long.len()];
-        let taken = unary(i8::view(&long), i16::view_mut(&mut got), |_, _| Ok(()));
+        let taken = unary(
+            None,
+            i8::view(&long),
+            i16::view_mut(&mut got),
+            |_, _| Ok(()),
+        );
         assert!(
             taken.is_some(),
             "2000 int8 elements take the 256-entry table"
         );
         let taken = unary(
+            None,
             i8::view(&long[..100]),
             i16::view_mut(&mut got[..100]),
             negate_or_refuse,
@@ -175,7 +283,13 @@ mod tests {
         // i8::MIN is refused while filling the table: the lookup steps aside
         let long: Vec<i8> = (0..2000).map(|i| (i % 100) as i8 - 50).collect();
         let mut got = vec![0i16; long.len()];
-        assert!(unary(i8::view(&long), i16::view_mut(&mut got), negate_or_refuse).is_none());
+        assert!(unary(
+            None,
+            i8::view(&long),
+            i16::view_mut(&mut got),
+            negate_or_refuse
+        )
+        .is_none());
     }
 
     #[test]
@@ -191,12 +305,74 @@ mod tests {
         let mut want = vec![f16::ZERO; long.len()];
         direct(i8::view(&long), f16::view_mut(&mut want)).unwrap();
         let mut got = vec![f16::ZERO; long.len()];
-        unary(i8::view(&long), f16::view_mut(&mut got), direct)
+        unary(None, i8::view(&long), f16::view_mut(&mut got), direct)
             .unwrap()
             .unwrap();
         assert!(got
             .iter()
             .zip(&want)
             .all(|(a, b)| a.to_bits() == b.to_bits()));
+    }
+
+    fn key(op: &str) -> TableKey {
+        TableKey {
+            op: Op::parse(op).unwrap(),
+            operand: DType::Int8,
+            input: DType::Int8,
+            compute: DType::Int16,
+            result: DType::Int16,
+            out: DType::Int16,
+            semantics: Semantics::NUMPY,
+        }
+    }
+
+    #[test]
+    fn a_kept_table_is_built_once_and_a_refusal_is_kept_too() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let long: Vec<i8> = (0..2000).map(|i| (i % 100) as i8 - 50).collect();
+        let built = AtomicUsize::new(0);
+        let counting = |x: View<'_>, o: ViewMut<'_>| {
+            built.fetch_add(1, Ordering::Relaxed);
+            let (x, o) = (i8::slice(x).unwrap(), i16::slice_mut(o).unwrap());
+            o.iter_mut().zip(x).for_each(|(d, &v)| *d = v as i16 * 3);
+            Ok(())
+        };
+        for _ in 0..3 {
+            let mut got = vec![0i16; long.len()];
+            unary(
+                Some(key("square")),
+                i8::view(&long),
+                i16::view_mut(&mut got),
+                counting,
+            )
+            .unwrap()
+            .unwrap();
+            assert!(got.iter().zip(&long).all(|(&g, &v)| g == v as i16 * 3));
+        }
+        assert_eq!(
+            built.load(Ordering::Relaxed),
+            1,
+            "one table for three calls"
+        );
+
+        let refused = AtomicUsize::new(0);
+        let refusing = |x: View<'_>, o: ViewMut<'_>| {
+            refused.fetch_add(1, Ordering::Relaxed);
+            negate_or_refuse(x, o)
+        };
+        for _ in 0..3 {
+            let mut got = vec![0i16; long.len()];
+            let taken = unary(
+                Some(key("negative")),
+                i8::view(&long),
+                i16::view_mut(&mut got),
+                refusing,
+            );
+            assert!(
+                taken.is_none(),
+                "a refused pattern leaves the data to decide"
+            );
+        }
+        assert_eq!(refused.load(Ordering::Relaxed), 1, "the refusal is kept");
     }
 }

@@ -418,7 +418,8 @@ pub(crate) fn run_planned(
     let mut out = out;
     if let (OpClass::Unary(_), [x]) = (k.class, inputs) {
         let direct = |x: View<'_>, o: ViewMut<'_>| run_kernel(&k, plan, &[x], o, sem);
-        if let Some(done) = lookup::unary(*x, out.reborrow(), direct) {
+        let key = lookup::TableKey::new(plan, x.dtype(), out.dtype(), sem);
+        if let Some(done) = lookup::unary(Some(key), *x, out.reborrow(), direct) {
             return done;
         }
     }
