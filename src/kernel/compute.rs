@@ -483,7 +483,14 @@ impl Semantics {
 
     /// Whether a kernel of `op` flushes subnormal inputs and results.
     pub(crate) fn flushes(&self, op: Op) -> bool {
-        self.flush_subnormals && !self.flush_exempt.contains(&op)
+        // the ops of `kernel::ops` (not `sum`, which `exec` computes) flush where their
+        // `OpSemantics::flushes_subnormals` says so
+        let op_kernel = || op != Op::Sum && super::ops::kernel(op.info().kernel, self).is_some();
+        let os = || super::ops::OpSemantics::of(self);
+        self.flush_subnormals
+            && !self.flush_exempt.contains(&op)
+            && (!op_kernel()
+                || (os().flushes_subnormals && !os().flush_exempt.contains(&op.info().kernel)))
     }
 
     /// Whether an `input` operand of `op` computed in `compute` is read without the CPU's
@@ -1536,6 +1543,24 @@ pub fn computed_otherwise(
         )
     }
     Some(crate::each_dtype!(Array, &x, v, T => select::<T>(p, v, n)))
+}
+
+/// Subnormal float results written as zero, keeping the sign (the CPU's FTZ mode).
+pub(crate) fn flush_in_place(v: super::array::ViewMut<'_>) {
+    use super::array::ViewMut;
+    fn each<T: Arith>(x: &mut [T]) {
+        x.iter_mut().for_each(|v| *v = v.flush());
+    }
+    match v {
+        ViewMut::Float32(x) => each(x),
+        ViewMut::Float64(x) => each(x),
+        ViewMut::Complex64(x) => each(x),
+        ViewMut::Complex128(x) => each(x),
+        ViewMut::BFloat16(x) => x
+            .iter_mut()
+            .for_each(|v| *v = half::bf16::from_f32(v.to_f32().flush())),
+        _ => {}
+    }
 }
 
 fn flush_view(v: &View<'_>) -> Array {

@@ -236,7 +236,7 @@ impl RulePolicy {
     /// ```
     /// use promote::{builtin, Form};
     /// assert!(builtin("tf").unwrap().form_source(Form::Function).is_some());
-    /// assert_eq!(builtin("jax").unwrap().form_source(Form::Function), None);
+    /// assert_eq!(builtin("oneflow").unwrap().form_source(Form::Function), None);
     /// ```
     pub fn form_source(&self, form: Form) -> Option<&str> {
         self.forms

@@ -275,26 +275,33 @@ DTYPE_PAIRS = [("bool", "int64"), ("int8", "int64"), ("int8", "float64"), ("int3
                ("float64", "float32"), ("complex64", "complex128")]
 
 
-def records(fw):
+def queries(dtypes, dtype_arg_ops):
+    """The grid, as (op, [(dtype, texts)...], shape, axis, dtype=) tuples, in fixture order;
+    `dtype_arg_ops`: the reductions whose function takes dtype= (ops_cases.DTYPE_ARG)."""
     for op in UNARY_OPS:
-        for d in fw.dtypes:
-            yield record(fw, op, [(d, unary_inputs(d))])
+        for d in dtypes:
+            yield op, [(d, unary_inputs(d))], None, None, None
     for op in BINARY_OPS:
-        for d in fw.dtypes:
+        for d in dtypes:
             t = binary_inputs(d)
             A, B = values.cross(t, t)
-            yield record(fw, op, [(d, A), (d, B)])
+            yield op, [(d, A), (d, B)], None, None, None
     for op in REDUCTIONS:
-        for d in fw.dtypes:
+        for d in dtypes:
             edges, long = reduction_inputs(d)
-            yield record(fw, op, [(d, edges)])
+            yield op, [(d, edges)], None, None, None
             if op not in ORDER_FREE:
-                yield record(fw, op, [(d, long)])
-            yield record(fw, op, [(d, long)], shape=[8, 25], axis=0)
-        if op in DTYPE_ARG[fw.name]:
+                yield op, [(d, long)], None, None, None
+            yield op, [(d, long)], [8, 25], 0, None
+        if op in dtype_arg_ops:
             for d, to in DTYPE_PAIRS:
-                if d in fw.dtypes and to in fw.dtypes:
-                    yield record(fw, op, [(d, reduction_inputs(d)[1])], dtype=to)
+                if d in dtypes and to in dtypes:
+                    yield op, [(d, reduction_inputs(d)[1])], None, None, to
+
+
+def records(fw):
+    for op, ins, shape, axis, dtype in queries(fw.dtypes, DTYPE_ARG[fw.name]):
+        yield record(fw, op, ins, shape=shape, axis=axis, dtype=dtype)
 
 
 def main():

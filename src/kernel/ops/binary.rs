@@ -3,7 +3,8 @@
 //! * shifts: a shift by a negative amount or by the width or more gives 0 (`left_shift`), or
 //!   the sign fill (`right_shift`), as NumPy's `npy_lshift`/`npy_rshift` and PyTorch do;
 //! * `fmod` of ints truncates (C's `%`), by 0 gives 0; `divmod` is `(floor_divide, remainder)`
-//!   with the semantics of [`Arith`];
+//!   as the semantics compute those two ops (`kernel::compute::binary`: JAX's integer division
+//!   by zero, its float floor division, flushing);
 //! * `nextafter` steps the storage type's bits (float16 by NumPy's `npy_half_nextafter`), the
 //!   rest runs in the working type (float16, bfloat16: `f32`, rounded once);
 //! * `float_power` is `pow` (complex: as the semantics' `power`).
@@ -100,10 +101,16 @@ macro_rules! binary_int {
     ($($t:ty),*) => {$(
         impl BinaryElem for $t {
             #[allow(unused_comparisons)]
-            fn binary(op: Binary, a: $t, b: $t, _c: &Ctx<'_>) -> Option<$t> {
+            fn binary(op: Binary, a: $t, b: $t, c: &Ctx<'_>) -> Option<$t> {
                 const BITS: u64 = <$t>::BITS as u64;
-                // a negative amount reads as a huge one (NumPy's `(size_t) b`)
-                let amount = if b < 0 { u64::MAX } else { b as u64 };
+                // a negative amount reads as a huge one (NumPy's `(size_t) b`); TensorFlow
+                // clamps it to [0, bits - 1]
+                let amount = match (b < 0, c.s.shift_amount_clamped) {
+                    (true, true) => 0,
+                    (true, false) => u64::MAX,
+                    (false, true) => (b as u64).min(BITS - 1),
+                    (false, false) => b as u64,
+                };
                 Some(match op {
                     Binary::LeftShift => if amount < BITS { a << amount } else { 0 },
                     Binary::RightShift => {
@@ -329,7 +336,7 @@ pub fn run(
         (Binary::Nextafter, DType::Float32) => next_after::<f32>(args, n, s),
         (Binary::Nextafter, DType::Float64) => next_after::<f64>(args, n, s),
         (Binary::Nextafter, _) => None,
-        (Binary::Divmod, d) => with_dtype!(d, T => divmod::<T>(args, n)?),
+        (Binary::Divmod, d) => with_dtype!(d, T => divmod::<T>(sem, args, n)?),
         (_, d) => with_dtype!(d, T => typed::<T>(op, sem, s, args, n).map(|a| vec![a])),
     };
     Ok(out.map(|v| {
@@ -359,14 +366,34 @@ where
     }))
 }
 
-fn divmod<T: Work>(args: &Args<'_>, n: usize) -> Result<Option<Vec<Array>>, KernelError> {
+fn divmod<T: Work>(
+    sem: &Semantics,
+    args: &Args<'_>,
+    n: usize,
+) -> Result<Option<Vec<Array>>, KernelError> {
+    use crate::kernel::compute::{binary, Dst, Half, Src};
+    use crate::Op;
     if T::DTYPE.is_complex() || T::DTYPE.is_bool() {
         return Ok(None);
     }
+    let half = match T::DTYPE {
+        DType::Float16 => Some(Half::F16),
+        DType::BFloat16 => Some(Half::BF16),
+        _ => None,
+    };
     with_slice!(args.inputs[0], T::DTYPE, T, x => with_slice!(args.inputs[1], T::DTYPE, T, y => {
-        let q = zip_map(x, y, n, |a, b| Some(T::narrow(T::W::floor_div(a.widen(), b.widen()))));
-        let r = zip_map(x, y, n, |a, b| Some(T::narrow(T::W::rem(a.widen(), b.widen()))));
-        Ok(q.zip(r).map(|(q, r)| vec![T::array(q), T::array(r)]))
+        let wide = |v: &[T]| v.iter().map(|e| e.widen()).collect::<Vec<T::W>>();
+        let (a, b) = (wide(x), wide(y));
+        fn src<W: Copy>(v: &[W]) -> Src<'_, W> {
+            if v.len() == 1 { Src::Scalar(v[0]) } else { Src::Slice(v) }
+        }
+        let mut results = vec![];
+        for op in [Op::FloorDivide, Op::Remainder] {
+            let mut out = vec![T::W::zero(); n];
+            binary(op, src(&a), src(&b), Dst::Same(&mut out), sem, half)?;
+            results.push(T::array(out.into_iter().map(T::narrow).collect()));
+        }
+        Ok(Some(results))
     }))
 }
 

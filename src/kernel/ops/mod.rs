@@ -8,7 +8,7 @@
 //!
 //! Each call names its input dtypes, the dtype the element function runs in (`compute`) and
 //! the result dtype: the input is cast to `compute`, the op runs there (float16 and bfloat16 in
-//! `f32`, rounded once), and the values are cast to `result`. Where NumPy and PyTorch compute an
+//! `f32`, rounded once), and the values are cast to `result`. Where the frameworks compute an
 //! op differently, the difference is a field of [`OpSemantics`], chosen by the policy's
 //! [`Semantics`] name.
 //!
@@ -40,7 +40,7 @@ pub(crate) use binary::Binary;
 pub(crate) use reduce::Reduce;
 pub(crate) use unary::Unary;
 
-/// Where NumPy's and PyTorch's element functions for these ops differ (one record per
+/// Where the frameworks' element functions for these ops differ (one record per
 /// [`Semantics`] name; semantics without a record compute as NumPy does).
 ///
 /// ```
@@ -97,6 +97,35 @@ pub struct OpSemantics {
     /// NumPy does so only across rows, and keeps float16's running product in `f32` along a
     /// contiguous lane).
     pub prod_rounds_each_step: bool,
+    /// These ops read and write subnormals as zero where the [`Semantics::flush_subnormals`]
+    /// (XLA's kernels run under DAZ/FTZ); TensorFlow's Eigen kernels of these ops keep them
+    /// (`negative(1e-45)` is `-1e-45`, `nextafter(0, 1)` is `1e-45` in its recordings).
+    pub flushes_subnormals: bool,
+    /// Shift amounts are clamped to `[0, bits − 1]` (TensorFlow's `LeftShift`/`RightShift`:
+    /// `uint8(63) << 64` is 128, `64 << −1` is 64) instead of NumPy's "a negative or too wide
+    /// amount shifts everything out".
+    pub shift_amount_clamped: bool,
+    /// An integer `mean` sums in the 64-bit integer of its signedness (wrapping only there)
+    /// and divides truncating toward zero (TensorFlow's `reduce_mean`: the uint8 mean of
+    /// `[200, 200]` is 200), rather than summing in the dtype and dividing in double.
+    pub int_mean_wide: bool,
+    /// `negative` is Paddle's `scale(x, −1) + 0`: a real `-0.0 + 0.0` is `0.0`
+    /// (`negative(0.0)` is `0.0`), a complex operand is multiplied by `(−1+0j)` as a complex
+    /// number (`negative(inf+nanj)` is `nan+nanj`).
+    pub negative_by_scale: bool,
+    /// A real `angle` of NaN is 0 (TensorFlow: `where(x < 0, π, 0)`), where
+    /// [`OpSemantics::real_angle_by_sign`] holds.
+    pub real_angle_nan_zero: bool,
+    /// `argmax` keeps the first maximum by `>` alone, so a NaN never wins unless it comes
+    /// first (TensorFlow's and Paddle's CPU kernels), instead of NumPy's "the first NaN".
+    pub argmax_skips_nan: bool,
+    /// `sign(±0.0)` is `±0.0` (XLA's `sign` returns a zero operand as it is), not `0.0`.
+    pub sign_zero_keeps_sign: bool,
+    /// The ops (kernel names) that neither read nor write subnormals as zero though
+    /// [`OpSemantics::flushes_subnormals`] holds: XLA's bit operations and selects
+    /// (`negative`, `copysign`, `nextafter`, ...: no floating-point instruction runs) and its
+    /// `fmod`, a C library call.
+    pub flush_exempt: &'static [&'static str],
 }
 
 /// How a whole-array float sum is ordered.
@@ -113,28 +142,39 @@ pub enum Summation {
     Cascade,
 }
 
+/// NumPy's record (and the default of the others' fields).
+const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
+    name: "numpy",
+    sign_nan_is_nan: true,
+    heaviside_nan_is_nan: true,
+    var_correction: 0,
+    summation: Summation::Pairwise,
+    logaddexp_numpy: true,
+    cumulative_rounds: true,
+    cumulative_in_double: false,
+    complex_reciprocal_divides: false,
+    complex_negative_subtracts: false,
+    complex_log_base_divides: false,
+    complex_log1p_torch: false,
+    real_angle_by_sign: false,
+    half_nextafter_equal_second: false,
+    fmax_tie_second: &[DType::Float32, DType::Float64],
+    complex_mul_fma: true,
+    cumprod_fma: false,
+    prod_rounds_each_step: false,
+    flushes_subnormals: true,
+    shift_amount_clamped: false,
+    int_mean_wide: false,
+    negative_by_scale: false,
+    real_angle_nan_zero: false,
+    argmax_skips_nan: false,
+    sign_zero_keeps_sign: false,
+    flush_exempt: &[],
+};
+
 /// The per-semantics records (`numpy` first: the default).
 pub const OP_SEMANTICS: &[OpSemantics] = &[
-    OpSemantics {
-        name: "numpy",
-        sign_nan_is_nan: true,
-        heaviside_nan_is_nan: true,
-        var_correction: 0,
-        summation: Summation::Pairwise,
-        logaddexp_numpy: true,
-        cumulative_rounds: true,
-        cumulative_in_double: false,
-        complex_reciprocal_divides: false,
-        complex_negative_subtracts: false,
-        complex_log_base_divides: false,
-        complex_log1p_torch: false,
-        real_angle_by_sign: false,
-        half_nextafter_equal_second: false,
-        fmax_tie_second: &[DType::Float32, DType::Float64],
-        complex_mul_fma: true,
-        cumprod_fma: false,
-        prod_rounds_each_step: false,
-    },
+    OP_SEMANTICS_NUMPY,
     OpSemantics {
         name: "torch",
         sign_nan_is_nan: false,
@@ -154,6 +194,60 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         complex_mul_fma: false,
         cumprod_fma: true,
         prod_rounds_each_step: true,
+        flushes_subnormals: true,
+        shift_amount_clamped: false,
+        int_mean_wide: false,
+        negative_by_scale: false,
+        real_angle_nan_zero: false,
+        argmax_skips_nan: false,
+        sign_zero_keeps_sign: false,
+        flush_exempt: &[],
+    },
+    // XLA on CPU (JAX): NumPy's element functions; see tests/kernel_ops_values.rs for what
+    // differs (each allowance listed)
+    OpSemantics {
+        name: "xla-cpu",
+        sign_zero_keeps_sign: true,
+        flush_exempt: &[
+            "negative",
+            "positive",
+            "conj",
+            "real",
+            "absolute",
+            "copysign",
+            "nextafter",
+            "fmod",
+            "heaviside",
+        ],
+        half_nextafter_equal_second: true,
+        fmax_tie_second: &[
+            DType::BFloat16,
+            DType::Float16,
+            DType::Float32,
+            DType::Float64,
+        ],
+        ..OP_SEMANTICS_NUMPY
+    },
+    // TensorFlow 2 (tests/fixtures/eval-ops/tf.jsonl.gz)
+    OpSemantics {
+        name: "tf",
+        real_angle_by_sign: true,
+        flushes_subnormals: false,
+        shift_amount_clamped: true,
+        int_mean_wide: true,
+        real_angle_nan_zero: true,
+        argmax_skips_nan: true,
+        ..OP_SEMANTICS_NUMPY
+    },
+    // Paddle 3 on CPU (tests/fixtures/eval-ops/paddle.jsonl.gz)
+    OpSemantics {
+        name: "paddle",
+        heaviside_nan_is_nan: false,
+        var_correction: 1,
+        real_angle_by_sign: true,
+        negative_by_scale: true,
+        argmax_skips_nan: true,
+        ..OP_SEMANTICS_NUMPY
     },
 ];
 
@@ -420,10 +514,25 @@ pub(crate) fn run_planned(
         let direct = |x: View<'_>, o: ViewMut<'_>| run_kernel(&k, plan, &[x], o, sem);
         let key = lookup::TableKey::new(plan, x.dtype(), out.dtype(), sem);
         if let Some(done) = lookup::unary(Some(key), *x, out.reborrow(), direct) {
-            return done;
+            return flushed(done, plan, out, sem);
         }
     }
-    run_kernel(&k, plan, inputs, out, sem)
+    let done = run_kernel(&k, plan, inputs, out.reborrow(), sem);
+    flushed(done, plan, out, sem)
+}
+
+/// `done`, the results flushed to zero where subnormal, if the semantics flush this op (its
+/// inputs were flushed by `compute::prepare_inputs`).
+fn flushed(
+    done: Result<(), KernelError>,
+    plan: &Plan,
+    out: ViewMut<'_>,
+    sem: &Semantics,
+) -> Result<(), KernelError> {
+    if done.is_ok() && sem.flushes(plan.op) {
+        super::compute::flush_in_place(out);
+    }
+    done
 }
 
 /// [`run_planned`] element by element: the op's fast path where it has one, else its kernel

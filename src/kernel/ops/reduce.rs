@@ -172,6 +172,9 @@ fn typed<T: Work>(op: Reduce, s: &OpSemantics, args: &Args<'_>, lanes: Lanes) ->
             }
             Reduce::Mean if T::DTYPE.is_bool() => return None,
             // NumPy's `dtype=int`: the integer sum divided in double, converted back by C
+            Reduce::Mean if T::DTYPE.is_integer() && s.int_mean_wide => {
+                each(&|l| wide_int_mean::<T>(lane(l), lanes.len))
+            }
             Reduce::Mean if T::DTYPE.is_integer() => {
                 each(&|l| crate::kernel::cast::cast::<f64, T>(T::narrow(sum_lane::<T>(x, lanes, l, s)).re_f64() / lanes.len as f64))
             }
@@ -184,7 +187,7 @@ fn typed<T: Work>(op: Reduce, s: &OpSemantics, args: &Args<'_>, lanes: Lanes) ->
             }
             Reduce::Max => each(&|l| T::narrow(fold(lane(l), T::W::maximum))),
             Reduce::Min => each(&|l| T::narrow(fold(lane(l), T::W::minimum))),
-            Reduce::Argmax => Array::from((0..n).map(|l| argmax::<T>(lane(l)) as i64).collect::<Vec<_>>()),
+            Reduce::Argmax => Array::from((0..n).map(|l| argmax::<T>(lane(l), s.argmax_skips_nan) as i64).collect::<Vec<_>>()),
             Reduce::Any => Array::from((0..n).map(|l| lane(l).any(|v| v.nonzero())).collect::<Vec<_>>()),
             Reduce::All => Array::from((0..n).map(|l| lane(l).all(|v| v.nonzero())).collect::<Vec<_>>()),
             Reduce::Cumsum | Reduce::Cumprod => {
@@ -256,13 +259,28 @@ pub(crate) fn lane_sum<T: Work>(x: &[T], s: &OpSemantics) -> T::W {
     }
 }
 
-/// The index of the first maximum (of the first NaN, if any).
-fn argmax<T: Work>(it: impl Iterator<Item = T>) -> usize {
+/// An integer mean as TensorFlow computes it ([`OpSemantics::int_mean_wide`]): the sum in
+/// the 64-bit integer of the dtype's signedness, wrapping there, divided truncating.
+fn wide_int_mean<T: Work>(lane: impl Iterator<Item = T>, len: usize) -> T {
+    let total = lane.fold(0u64, |a, v| a.wrapping_add(v.bits64()));
+    let n = len.max(1) as u64;
+    if T::DTYPE.is_signed() {
+        T::from_num((total as i64) / n as i64)
+    } else {
+        T::from_num(total / n)
+    }
+}
+
+/// The index of the first maximum (of the first NaN, if any; with `skip_nan`, a NaN wins only
+/// in first place: nothing compares greater than it, and it compares greater than nothing).
+fn argmax<T: Work>(it: impl Iterator<Item = T>, skip_nan: bool) -> usize {
     let mut best: Option<(usize, T::W)> = None;
     for (i, v) in it.enumerate() {
         let v = v.widen();
         match best {
             None => best = Some((i, v)),
+            Some((_, b)) if skip_nan && T::W::clt(b, v) => best = Some((i, v)),
+            Some(_) if skip_nan => {}
             Some((_, b)) if b.isnan() => return best.map_or(0, |(k, _)| k),
             Some(_) if v.isnan() => return i,
             Some((_, b)) if T::W::clt(b, v) => best = Some((i, v)),

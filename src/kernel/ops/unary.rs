@@ -201,11 +201,13 @@ macro_rules! unary_float {
             fn same(op: Unary, x: $t, s: &OpSemantics) -> Option<$t> {
                 use Unary::*;
                 Some(match op {
+                    // Paddle's scale(x, -1) + 0: -0.0 + 0.0 is 0.0
+                    Negative if s.negative_by_scale => -x + 0.0,
                     Negative => -x,
                     Positive | Real | Conj => x,
                     Absolute => x.abs(),
                     Sign if x.is_nan() => if s.sign_nan_is_nan { x } else { 0.0 },
-                    Sign => if x > 0.0 { 1.0 } else if x < 0.0 { -1.0 } else { 0.0 },
+                    Sign => if x > 0.0 { 1.0 } else if x < 0.0 { -1.0 } else if s.sign_zero_keeps_sign { x } else { 0.0 },
                     Square => x * x,
                     Sqrt => x.sqrt(),
                     Reciprocal => 1.0 / x,
@@ -228,7 +230,7 @@ macro_rules! unary_float {
                     Round => x.round_ties_even(),
                     Imag => 0.0,
                     Angle if s.real_angle_by_sign => {
-                        if x.is_nan() { x } else if x < 0.0 { std::f64::consts::PI as $t } else { 0.0 }
+                        if x.is_nan() && s.real_angle_nan_zero { 0.0 } else if x.is_nan() { x } else if x < 0.0 { std::f64::consts::PI as $t } else { 0.0 }
                     }
                     Angle => (0.0 as $t).atan2(x),
                     _ => return None,
@@ -292,6 +294,10 @@ macro_rules! unary_complex {
                 let (r, i) = (z.re, z.im);
                 Some(match op {
                     Negative if s.complex_negative_subtracts => <$c>::new(0.0 - r, 0.0 - i),
+                    // Paddle's scale: z · (−1+0j) as a complex product, then + 0
+                    Negative if s.negative_by_scale => {
+                        <$c>::new((-r - i * 0.0) + 0.0, (r * 0.0 - i) + 0.0)
+                    }
                     Negative => <$c>::new(-r, -i),
                     Positive => z,
                     Conj => <$c>::new(r, -i),
