@@ -288,8 +288,7 @@ fn every_recorded_scalar_pair_matches() {
     assert!(failed.is_empty(), "{failed:#?}");
 }
 
-/// The policies whose narrow recordings must replay at 100% (but for [`NARROW_KNOWN_MISSES`]):
-/// every recording in
+/// The policies whose narrow recordings must replay at 100%: every recording in
 /// `tests/fixtures/resolve-narrow/` (every policy whose framework has a narrow dtype).
 const NARROW_COMPLETE: &[&str] = &[
     "jax",
@@ -305,23 +304,6 @@ const NARROW_COMPLETE: &[&str] = &[
     "torch",
 ];
 
-/// The narrow cells that do not match, each for the same reason: a float16 meeting a 0-d
-/// complex32 is complex32 in PyTorch's narrow recording, but the torch policy answers
-/// `!unsupported` for a float16 meeting a lower complex, because its classic, ops and autocast
-/// recordings answer the complex32 that float16 + `1j` gives as `!unsupported` (recorded before
-/// complex32 had a name). Both pass once those cells are re-recorded (`rerecord.py --cells`
-/// does it for `resolve/`; the autocast recordings need the same).
-const NARROW_KNOWN_MISSES: &[(&str, &str)] = &[
-    (
-        "torch",
-        "add complex32(1) float16 : want complex32, got !unsupported",
-    ),
-    (
-        "torch",
-        "add float16 complex32(1) : want complex32, got !unsupported",
-    ),
-];
-
 /// The narrow dtypes (issue 11: float8, float6, float4, int4, int2, complex32): `add` of each
 /// with every dtype, with literals, as 0-d and weak tensors (`tests/fixtures/resolve-narrow/`,
 /// recorded by `tools/oracle/record_narrow.py`). 100% for the policies of [`NARROW_COMPLETE`].
@@ -331,7 +313,7 @@ fn every_recorded_narrow_cell_matches() {
         "resolve-narrow",
         "narrow dtype cells",
         |n| NARROW_COMPLETE.contains(&n),
-        NARROW_KNOWN_MISSES,
+        &[],
     );
     assert!(failed.is_empty(), "{failed:#?}");
 }

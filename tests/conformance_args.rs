@@ -5,7 +5,7 @@
 //!   (`tools/oracle/record_forms.py`, families `dtype` and `casting`), for every policy;
 //! - framework settings: each recording made under a setting, replayed through the policy the
 //!   setting starts from with the query's `"set"` key — `torch@default_float=float64`, JAX's
-//!   strict promotion with x64 off, and the recordings of the other modes (`tf-all`, `jax-x64`,
+//!   strict promotion with x64 off, JAX's `explicit_x64_dtypes` (`allow`, `error`), and the recordings of the other modes (`tf-all`, `jax-x64`,
 //!   `jax-strict`, ...) reached from another mode's policy, so that each shorthand name and its
 //!   settings are checked to be the same thing.
 //!
@@ -124,6 +124,19 @@ fn jax_strict_without_x64_replays_its_recording() {
         "jax@numpy_dtype_promotion=strict",
         replay("jax", &set, &text, is_op_cell),
     );
+}
+
+/// `jax_explicit_x64_dtypes` with x64 off: `allow` keeps an explicitly asked 64-bit dtype,
+/// `error` refuses it; each recording (every 10th cell of the reduced operator grid) replayed
+/// through `jax` with the setting.
+#[test]
+fn jax_explicit_x64_dtypes_replays_its_recordings() {
+    for value in ["allow", "error"] {
+        let name = format!("jax@explicit_x64_dtypes={value}");
+        let text = fixture(&format!("resolve-forms/{name}.txt.gz"));
+        let set = [("explicit_x64_dtypes", value)];
+        assert_all(&name, replay("jax", &set, &text, is_op_cell));
+    }
 }
 
 /// Settings as KEY=VALUE pairs.

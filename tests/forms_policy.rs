@@ -86,8 +86,12 @@ fn wrong_sections_say_what_to_write() {
         ),
         ("[forms.fuction]\nsource = \"x\"", "did you mean `function`"),
         (
-            "[forms.function]\nsource = \"x\"\nlike = \"numpy\"\n\n[[forms.function.rules]]\nops = [\"add\"]\nat = \"arguments\"\nthen = \"unsupported\"",
-            "with `like` takes no rules",
+            "[forms.function]\nsource = \"x\"\nlike = \"numpy\"\n\n[forms.function.patch.combine]\nscheme = \"join\"",
+            "with `like` takes no patch",
+        ),
+        (
+            "[[ops]]\nops = [\"result_type\"]\nlike = \"numpie\"",
+            "did you mean `numpy`",
         ),
         (
             "[forms.function]\nsource = \"x\"\nwithout_rules = [\"no such rule\"]",
@@ -102,6 +106,24 @@ fn wrong_sections_say_what_to_write() {
         assert!(e.contains(says), "{extra}: {e}");
         assert!(e.starts_with("p.toml:"), "{e}");
     }
+}
+
+/// `like` with rules: the other policy's form, this form's rules in front (`tf`'s `flexible` is
+/// `tf-all`'s with every promotion step refused).
+#[test]
+fn a_like_form_takes_rules_in_front() {
+    let p = compile(
+        &with("[forms.function]\nsource = \"x\"\nlike = \"numpy\"\n\n[[forms.function.rules]]\nops = [\"add\"]\nat = \"arguments\"\nfirst = { class = [\"literal\"] }\nthen = \"unsupported\"\nsource = \"f(1, t) takes tensors only\""),
+        "p.toml",
+    )
+    .unwrap();
+    assert_eq!(
+        answer(&p, "add:function 1 int16"),
+        Err(ErrorKind::Unsupported)
+    );
+    // otherwise NumPy's np.add answers: int16 with a Python float is float64
+    assert_eq!(answer(&p, "add:function int16 1.0"), Ok(DType::Float64));
+    assert_eq!(answer(&p, "add int16 1.0"), Ok(DType::Float32));
 }
 
 #[test]

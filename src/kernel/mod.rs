@@ -30,6 +30,7 @@
 #[doc(hidden)] // the SIMD path switch: for the crate's tests and benchmarks, not the API
 pub mod arch;
 pub mod array;
+pub mod astype;
 #[doc(hidden)]
 // the benchmark cases and copy floors: for `benches/` and `promote bench`, not the API
 pub mod bench;

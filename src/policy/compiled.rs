@@ -193,9 +193,38 @@ pub struct OpRule {
     /// Within a category, each dtype is promoted with the first of the highest kind and those
     /// results joined (NumPy's `PyArray_PromoteDTypeSequence`), not folded pairwise.
     pub by_highest_kind: bool,
+    /// NumPy's `PyArray_PromoteDTypeSequence` at the level of DType classes: tensors' dtypes
+    /// first, then the Python scalars' abstract DTypes (`sequence = "common_dtype"`).
+    pub common_dtype: bool,
     /// A yes/no op: the relation per `casting=` level ([`crate::Casting::ALL`]'s order, then
     /// a call without `casting=`); `None` where the op does not take that level.
     pub can_cast: Option<[Option<OutRule>; 6]>,
+    /// An explicit conversion (`astype`): per source dtype, the targets the framework refuses.
+    pub astype: Option<Vec<[bool; DType::COUNT]>>,
+    /// Answered as another built-in policy answers it: (policy, entry point; `None`: the
+    /// call's own).
+    pub like: Option<(String, Option<crate::op::Form>)>,
+    /// How the join scheme takes the operands (`sequence`).
+    pub join_order: JoinOrder,
+    /// `can_cast`'s own safe-cast order (`cast_order`): `[from][to]`, reflexive and transitive.
+    pub cast_order: Option<std::sync::Arc<[[bool; DType::COUNT]; DType::COUNT]>>,
+    /// The op takes dtypes as written, not canonical (`dtypes_as_written`).
+    pub dtypes_as_written: bool,
+}
+
+/// How the join scheme takes an op's operands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum JoinOrder {
+    /// One join of all of them (JAX's `lattice_result_type`).
+    #[default]
+    All,
+    /// Pairwise, as the binary op would take them: each with the result so far, which
+    /// re-enters as a tensor of its dtype, weak or not (`jnp.clip` is
+    /// `minimum(max, maximum(min, arr))`).
+    Pairwise,
+    /// The arrays first, then each Python scalar in call order with the arrays' dtype, its
+    /// range checked at once (array-api-strict's `result_type`: `_promote_scalar` per scalar).
+    ArraysFirst,
 }
 
 /// The `out` casting rule.
@@ -207,8 +236,9 @@ pub enum OutRule {
     Equal,
     /// The result must promote to `out` itself.
     Safe,
-    /// A result may be cast to a dtype of the same or a later kind level.
-    Kinds([u8; 5], String),
+    /// A result may be cast to a dtype of the same or a later level: each dtype's level (its
+    /// kind's, or its own where the order names it), and the order as written.
+    Kinds([u8; DType::COUNT], String),
     /// Nothing is cast: the destination takes the result's dtype (Paddle rebinds it).
     Rebind,
 }

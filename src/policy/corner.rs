@@ -3,7 +3,7 @@
 
 use crate::dtype::DType;
 use crate::op::Call;
-use crate::operand::Literal;
+use crate::operand::{Literal, Operand};
 
 use super::compiled::class_index;
 use super::resolve::Input;
@@ -71,6 +71,8 @@ pub enum FitTarget {
 pub struct Matcher {
     pub(crate) class: Option<[bool; 4]>,
     pub(crate) dtype: Option<[bool; DType::COUNT]>,
+    /// A tensor's dtype as written (before `canonical`).
+    pub(crate) written_dtype: Option<[bool; DType::COUNT]>,
     pub(crate) literal: Option<[bool; 4]>,
     pub(crate) values: Vec<(f64, f64)>,
     pub(crate) negative: Option<bool>,
@@ -97,6 +99,8 @@ pub struct CornerRule {
     pub(crate) out_is_first: Option<bool>,
     pub(crate) promoted_is_first: Option<bool>,
     pub(crate) same_dtypes: Option<bool>,
+    /// The second operand's value is above the third's (an operand without one holds ones).
+    pub(crate) second_above_third: Option<bool>,
     pub(crate) out_dtype: Option<[bool; DType::COUNT]>,
     pub(crate) weak: Option<bool>,
     /// The weak flag of a decided result (default: the first operand's for `first`, else false).
@@ -152,6 +156,12 @@ impl Matcher {
         if let Some(d) = &self.dtype {
             if !d[i.dtype.index()] {
                 return false;
+            }
+        }
+        if let Some(d) = &self.written_dtype {
+            match i.operand {
+                Operand::Tensor { dtype, .. } if d[dtype.index()] => {}
+                _ => return false,
             }
         }
         let lit = i.operand.literal();
@@ -235,6 +245,19 @@ fn wraps_negative(v: &Literal, d: DType) -> bool {
     }
 }
 
+/// Whether the second operand's value is above the third's (their real parts; an operand
+/// without a value, an n-d tensor, holds ones); false without a third operand.
+fn second_above_third(ins: &[Input]) -> bool {
+    let value = |i: &Input| match i.operand.value() {
+        Some(v) => v.to_complex().0,
+        None => 1.0,
+    };
+    match ins {
+        [_, lo, hi, ..] => value(lo) > value(hi),
+        _ => false,
+    }
+}
+
 impl CornerRule {
     /// The operand this rule's conditions single out (its `first`, `second` or `any` matcher,
     /// in that order, when that matcher has value conditions): the literal an `overflow` rule
@@ -282,6 +305,11 @@ impl CornerRule {
         let c = compute.or(promoted).unwrap_or(DType::Bool);
         if let Some(want) = self.same_dtypes {
             if ins.iter().all(|i| i.dtype == ins[0].dtype) != want {
+                return false;
+            }
+        }
+        if let Some(want) = self.second_above_third {
+            if second_above_third(ins) != want {
                 return false;
             }
         }

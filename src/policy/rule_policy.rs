@@ -76,6 +76,9 @@ pub struct RulePolicy {
     pub form: Form,
     /// The other entry points the file describes (`[forms.NAME]`), each a policy of its own.
     pub(crate) forms: Vec<FormVariant>,
+    /// This policy without its `canonical` mapping, for the ops that take dtypes as written
+    /// (`dtypes_as_written`); `None` where nothing is canonical or no op asks.
+    pub(crate) as_written: Option<Arc<RulePolicy>>,
 }
 
 /// An entry point of a policy as a policy of its own (`[forms.NAME]`, compiled).

@@ -311,7 +311,7 @@ fn patched(p: &RulePolicy, k: &str, v: &str, t: &toml::Table) -> Result<RulePoli
 
 /// Merge `patch` into `doc`: a table into a table key by key, `rules` entries in front of the
 /// document's own, any other value replacing the document's.
-fn merge(doc: &mut toml::Table, patch: &toml::Table) {
+pub(crate) fn merge(doc: &mut toml::Table, patch: &toml::Table) {
     for (k, v) in patch {
         match (doc.get_mut(k), v) {
             (Some(toml::Value::Table(d)), toml::Value::Table(p)) => merge(d, p),

@@ -107,6 +107,11 @@ pub struct FormSpec {
     /// `[[forms.NAME.rules]]`: corner rules of this form, checked before the policy's own.
     #[serde(default)]
     pub rules: Vec<RuleSpec>,
+    /// `[forms.NAME.patch]`: tables merged into this file for this form (a table into a table
+    /// key by key; `ops` entries after the file's own, `rules` entries in front; any other
+    /// value replaced): an entry point with promotion rules of its own (TensorFlow's `tnp`
+    /// promotes with NumPy's table).
+    pub patch: Option<toml::Table>,
 }
 
 /// `[kernel]`: which named element semantics the framework's kernels have.
@@ -148,6 +153,10 @@ pub struct RuleSpec {
     pub promoted_is_first: Option<bool>,
     /// The operands all have one dtype (true) or not (false).
     pub same_dtypes: Option<bool>,
+    /// The second operand's value is above the third's (true) or not (false): `clip`'s min
+    /// above its max. An operand written without a value (an n-d tensor, `int8()`) holds ones,
+    /// as the recordings make them (`ones(2, D)`; the compact syntax's `int8()` is 1).
+    pub second_above_third: Option<bool>,
     /// The promoted result is weakly typed (true) or not (false).
     pub weak: Option<bool>,
     /// The weak flag of the result this rule decides (default: the first operand's for
@@ -195,6 +204,10 @@ pub struct OperandMatch {
     /// Selectors on the operand's dtype (a literal: the dtype of the node it enters at).
     #[serde(default)]
     pub dtype: Vec<Text>,
+    /// Selectors on a tensor's dtype as the call writes it, before the policy's `canonical`
+    /// mapping (JAX's `explicit_x64_dtypes="error"` refuses an int64 it would truncate).
+    #[serde(default)]
+    pub written_dtype: Vec<Text>,
     /// Literal kinds: `bool`, `int`, `float`, `complex`.
     #[serde(default)]
     pub literal: Vec<Text>,
@@ -435,7 +448,9 @@ pub struct OpRuleSpec {
     /// How the strong dtypes of one category combine: `fold` (pairwise, in call order; the
     /// default) or `highest_kind` (each promoted with the first dtype of the highest kind, then
     /// those results joined: NumPy's `PyArray_PromoteDTypeSequence`, whose answer does not
-    /// depend on the order).
+    /// depend on the order); for the join scheme, `pairwise`: each operand in turn with the
+    /// result so far, as the binary op would take them (the result so far re-enters as a tensor
+    /// of its dtype, weak or not), instead of one join of all of them.
     pub sequence: Option<Text>,
     /// NumPy 1's value-based `result_type`: where value-based casting applies, every operand
     /// (a scalar as its `min_scalar_type`) is promoted in call order, so the order matters.
@@ -443,12 +458,32 @@ pub struct OpRuleSpec {
     /// `can_cast`: a 0-d or Python scalar `from` counts by its value (NumPy 1: its
     /// `min_scalar_type`, a small unsigned value also as the signed type of its size).
     pub can_cast_by_value: Option<bool>,
+    /// `POLICY` or `POLICY:FORM`: the op is answered as that built-in policy answers it
+    /// through that entry point (the call's own when no form is given). TensorFlow has no
+    /// `result_type` of its own: the one users call is `tf.experimental.numpy.result_type`
+    /// (`like = "tf:tnp"`), and it does not change with the conversion mode.
+    pub like: Option<Text>,
     /// A yes/no op (`can_cast(from, to)`): per `casting=` level (`no`, `equiv`, `safe`,
     /// `same_kind`, `unsafe`, and `none` for a call without one), the relation `from` must have
     /// to `to`: `equal`, `safe` (they promote to `to`), `any`, or a kind order
-    /// (`"bool < unsigned < signed < float < complex"`: `from`'s kind not after `to`'s).
+    /// (`"bool < unsigned < signed < float < complex"`: `from`'s kind not after `to`'s, or
+    /// `from` casts safely; a dtype named in the order is a level of its own, apart from its
+    /// kind: `"... < complex < bfloat16"`).
     #[serde(default)]
     pub can_cast: BTreeMap<String, Text>,
+    /// An explicit conversion (`astype`, `t.to(d)`, `tf.cast`): the query's `dtype` is the
+    /// target and the answer (as the framework canonicalises it), except for the pairs listed
+    /// here: a FROM selector → the TO selectors the framework refuses (`{}`: none refused).
+    pub astype: Option<BTreeMap<String, Vec<Text>>>,
+    /// `can_cast`'s own safe-cast order, as `[lattice]` edges (`LOWER -> UPPER ...`, dtypes
+    /// only): `from` casts safely to `to` where `to` is reachable from it (NumPy's cast table,
+    /// which a framework's promotion need not follow). Absent: safe is "promotes to `to`".
+    pub cast_order: Option<Text>,
+    /// The op takes dtypes as they are written, not as the policy's `canonical` maps them:
+    /// `promote_types` joins the dtypes themselves (`jnp.promote_types(int16, float64)` is
+    /// float64 with x64 off), `can_cast` takes its `to` and an n-d `from` (a dtype) as written
+    /// and a 0-d `from` (an array) canonical.
+    pub dtypes_as_written: Option<bool>,
 }
 
 /// Writing into an existing tensor.

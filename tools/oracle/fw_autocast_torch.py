@@ -102,4 +102,5 @@ def answer(cell):
         return classify(e, cell)
     if not isinstance(r, torch.Tensor):
         return "?not a tensor: " + type(r).__name__
-    return fw_torch.NAMES.get(r.dtype) or "!unsupported"
+    # complex32 (float16 + 1j) is named, as in fw_torch.py
+    return fw_torch.NAMES.get(r.dtype) or fw_torch.NARROW_NAMES.get(r.dtype) or "!unsupported"

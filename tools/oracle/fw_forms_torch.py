@@ -71,13 +71,14 @@ def is_dtype(r):
 
 
 def dtype_token(dt, cell):
-    return fw_torch.NAMES.get(dt) or "!unsupported"  # complex32 etc. (see fw_torch.py)
+    # complex32 (float16 meeting a lower complex) is named, as in fw_torch.py
+    return fw_torch.NAMES.get(dt) or fw_torch.NARROW_NAMES.get(dt) or "!unsupported"
 
 
 def token(r, cell):
     if not isinstance(r, torch.Tensor):
         return "?not a tensor: " + type(r).__name__
-    return fw_torch.NAMES.get(r.dtype) or "!unsupported"
+    return fw_torch.NAMES.get(r.dtype) or fw_torch.NARROW_NAMES.get(r.dtype) or "!unsupported"
 
 
 def call(cell, args):

@@ -64,8 +64,9 @@ NAMES = {
     torch.complex128: "complex128",
 }
 DTYPES = {v: k for k, v in NAMES.items()}
-# the narrow dtypes (record_narrow.py): named in an answer only for a cell that has one of them
-# as an operand, so that the classic recordings keep answering complex32 as `!unsupported`
+# the narrow dtypes (record_narrow.py), complex32 included: float16 + 1j is complex32 (ComplexHalf;
+# the classic recordings answered it `!unsupported` before complex32 had a name, re-recorded by
+# rerecord.py --cells)
 NARROW_NAMES = {
     torch.float8_e4m3fn: "float8_e4m3fn", torch.float8_e5m2: "float8_e5m2",
     torch.float8_e4m3fnuz: "float8_e4m3fnuz", torch.float8_e5m2fnuz: "float8_e5m2fnuz",
@@ -173,11 +174,9 @@ def raw(cell):
         return classify(e), type(e).__name__ + ": " + str(e).replace("\n", " ")
     if not isinstance(r, torch.Tensor):
         return "?not a tensor: " + type(r).__name__, repr(r)
-    name = NAMES.get(r.dtype)
-    if name is None and any(o.dtype in syntax.NARROW_DTYPES for o in cell.operands):
-        name = NARROW_NAMES.get(r.dtype)
+    name = NAMES.get(r.dtype) or NARROW_NAMES.get(r.dtype)
     if name is None:
-        # complex32 (ComplexHalf) etc.: a dtype outside the spec's 15 -> see notes/torch.md
+        # BComplex32 etc.: a dtype outside the spec's names -> see notes/torch.md
         return "!unsupported", "dtype " + str(r.dtype)
     return name, str(r.dtype)
 

@@ -41,10 +41,12 @@ def main():
                     "(comma list; `dtype` stands for any dtype answer)")
     ap.add_argument("--cells", default="", help="a file of cells (one a line, `CELL` or `CELL : "
                     "...`): only these, whatever their op")
+    ap.add_argument("--adapter", default="", help="ADAPTER:MODE instead of the policy's "
+                    "(forms_torch:default for tests/fixtures/resolve-forms/torch.txt.gz)")
     ap.add_argument("--dry-run", action="store_true")
     ap.add_argument("--timeout", type=float, default=20.0)
     a = ap.parse_args()
-    adapter, mode = record.POLICIES[a.policy][:2]
+    adapter, mode = a.adapter.split(":") if a.adapter else record.POLICIES[a.policy][:2]
     path = a.fixture or os.path.join(record.ROOT, "tests", "fixtures", "resolve",
                                      a.policy + ".txt.gz")
     ops = set(a.ops.split(","))
@@ -76,6 +78,7 @@ def main():
     rows = harness.run([c for c, _ in chosen.values()], a.python, adapter, mode, timeout=a.timeout)
     changed, other = {}, []
     for n, (cell, ans) in zip(chosen, rows):
+        ans = ans.split("\t")[0]  # adapters that log: `ANSWER<TAB>exception`
         old = chosen[n][1]
         if ans == old:
             continue

@@ -1,7 +1,8 @@
 //! `[forms.NAME]`: another entry point's differences from the operator form. Each form
 //! compiles into a whole policy of its own (the form's corner rules first, then the policy's
-//! own, less those `without_rules` names), so resolving a call of that form is resolving it
-//! with that policy: the resolver has no per-form code.
+//! own, less those `without_rules` names; with a `patch`, the file with the patch merged in;
+//! with `like`, another built-in policy's form), so resolving a call of that form is resolving
+//! it with that policy: the resolver has no per-form code.
 
 use std::sync::Arc;
 
@@ -41,11 +42,11 @@ pub(crate) fn form_rules<'s>(
                 "the operator form is what the rest of the file says; write its rules in [[rules]]",
             ));
         }
-        if f.like.is_some() && (!f.rules.is_empty() || !f.without_rules.is_empty()) {
+        if f.like.is_some() && f.patch.is_some() {
             return Err(ctx.err(
                 span,
                 format!(
-                    "[forms.{name}] with `like` takes no rules: the other policy's form answers"
+                    "[forms.{name}] with `like` takes no patch: the other policy's form answers (its rules may go in front)"
                 ),
             ));
         }
@@ -81,8 +82,14 @@ pub(crate) fn variants(
                     .map_err(|e| ctx.err(like.span(), e.to_string()))?
                     .clone();
                 p.name.clone_from(&base.name);
+                if !f.rules.is_empty() || !f.spec.without_rules.is_empty() {
+                    let base_rules = std::mem::take(&mut p.rules);
+                    p.rules = kept_rules(ctx, &base_rules, &f)?;
+                    p.fast = fast::table(&p);
+                }
                 p
             }
+            None if f.spec.patch.is_some() => patched_variant(ctx, base, &f)?,
             None => own_variant(ctx, base, &f)?,
         };
         out.push(FormVariant {
@@ -94,9 +101,14 @@ pub(crate) fn variants(
     Ok(out)
 }
 
-fn own_variant(ctx: &Ctx, base: &RulePolicy, f: &FormRules) -> Result<RulePolicy, PromoteError> {
+/// The form's rules, then `rules` less those whose source starts with a `without_rules` entry.
+fn kept_rules(
+    ctx: &Ctx,
+    rules: &[CornerRule],
+    f: &FormRules,
+) -> Result<Vec<CornerRule>, PromoteError> {
     for w in &f.spec.without_rules {
-        if !base.rules.iter().any(|r| r.source.starts_with(w.get_ref())) {
+        if !rules.iter().any(|r| r.source.starts_with(w.get_ref())) {
             return Err(ctx.err(
                 w.span(),
                 format!(
@@ -106,16 +118,53 @@ fn own_variant(ctx: &Ctx, base: &RulePolicy, f: &FormRules) -> Result<RulePolicy
             ));
         }
     }
-    let kept = base.rules.iter().filter(|r| {
+    let kept = rules.iter().filter(|r| {
         !f.spec
             .without_rules
             .iter()
             .any(|w| r.source.starts_with(w.get_ref()))
     });
+    Ok(f.rules.iter().chain(kept).cloned().collect())
+}
+
+fn own_variant(ctx: &Ctx, base: &RulePolicy, f: &FormRules) -> Result<RulePolicy, PromoteError> {
     let mut p = base.clone();
-    p.rules = f.rules.iter().chain(kept).cloned().collect();
+    p.rules = kept_rules(ctx, &base.rules, f)?;
     p.form = f.form;
     p.forms = Vec::new();
+    p.fast = fast::table(&p);
+    Ok(p)
+}
+
+/// A form with `[forms.NAME.patch]`: the file without its forms and settings, the patch
+/// merged in (its `ops` entries after the file's own), compiled; then the form's rules.
+fn patched_variant(
+    ctx: &Ctx,
+    base: &RulePolicy,
+    f: &FormRules,
+) -> Result<RulePolicy, PromoteError> {
+    let name = f.form.name();
+    let file_err = |e: String| ctx.err(0..0, format!("[forms.{name}.patch]: {e}"));
+    let mut doc: toml::Table = toml::from_str(ctx.src).map_err(|e| file_err(e.to_string()))?;
+    doc.remove("forms");
+    doc.remove("settings");
+    let mut patch = f.spec.patch.clone().unwrap_or_default();
+    let ops = patch.remove("ops");
+    super::super::settings::merge(&mut doc, &patch);
+    if let Some(toml::Value::Array(more)) = ops {
+        match doc.get_mut("ops") {
+            Some(toml::Value::Array(own)) => own.extend(more),
+            _ => {
+                doc.insert("ops".into(), toml::Value::Array(more));
+            }
+        }
+    }
+    let text = toml::to_string(&doc).map_err(|e| file_err(e.to_string()))?;
+    let mut p = super::compile(&text, &format!("{} [forms.{name}.patch]", ctx.file))?;
+    p.rules = kept_rules(ctx, &p.rules, f)?;
+    p.name.clone_from(&base.name);
+    p.settings = base.settings.clone();
+    p.form = f.form;
     p.fast = fast::table(&p);
     Ok(p)
 }

@@ -92,10 +92,31 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
         settings: std::sync::Arc::new(super::settings::settings(src, file, &spec.settings)?),
         form: crate::op::Form::Operator,
         forms: Vec::new(),
+        as_written: None,
     };
+    p.as_written = as_written(&ctx, &p)?;
     p.fast = fast::table(&p);
     p.forms = forms::variants(&ctx, &p, form_rules)?;
     Ok(p)
+}
+
+/// The policy with every dtype as written (the file without its `canonical` table: the weak
+/// nodes keep the defaults as written too, `jnp.promote_types(uint64, int8)` is float64), where
+/// some dtype is canonical and some op takes its dtypes as written; such a call resolves there.
+fn as_written(
+    ctx: &Ctx,
+    p: &RulePolicy,
+) -> Result<Option<std::sync::Arc<RulePolicy>>, PromoteError> {
+    let mapped = DType::ALL.iter().any(|d| p.canonical[d.index()] != *d);
+    if !(mapped && p.ops.iter().any(|r| r.dtypes_as_written)) {
+        return Ok(None);
+    }
+    let err = |e: String| ctx.err(0..0, e);
+    let mut doc: toml::Table = toml::from_str(ctx.src).map_err(|e| err(e.to_string()))?;
+    doc.remove("canonical");
+    let text = toml::to_string(&doc).map_err(|e| err(e.to_string()))?;
+    let q = compile(&text, &format!("{} without its canonical table", ctx.file))?;
+    Ok(Some(std::sync::Arc::new(q)))
 }
 
 /// Line and column (1-based, the column in characters) of a byte offset.
@@ -193,23 +214,52 @@ pub(crate) const SELECTOR_WORDS: [&str; 8] = [
 /// Parse a kind order such as `"bool < unsigned = signed < float < complex"` into the level of
 /// each kind (bool, unsigned, signed, float, complex); `=` puts kinds on one level.
 pub(crate) fn kind_levels(ctx: &Ctx, k: &spec::Text) -> Result<[u8; 5], PromoteError> {
+    let (level, own) = levels(ctx, k)?;
+    match own.first() {
+        Some((d, _)) => Err(ctx.err(
+            k.span(),
+            format!("this kind order names kinds only (bool, unsigned, signed, float, complex); not the dtype `{d}`"),
+        )),
+        None => Ok(level),
+    }
+}
+
+/// A cast's kind order, where a dtype may also stand on a level of its own
+/// (`"bool < unsigned < signed < float < complex < bfloat16"`): each dtype's level.
+pub(crate) fn cast_levels(ctx: &Ctx, k: &spec::Text) -> Result<[u8; DType::COUNT], PromoteError> {
+    let (kinds, own) = levels(ctx, k)?;
+    let mut level: [u8; DType::COUNT] =
+        std::array::from_fn(|i| kinds[DType::ALL[i].kind() as usize]);
+    for (d, l) in own {
+        level[d.index()] = l;
+    }
+    Ok(level)
+}
+
+/// The levels of a kind order: each kind's, and those of the dtypes it names apart.
+type Levels = ([u8; 5], Vec<(DType, u8)>);
+
+/// Parse a kind order into its [`Levels`].
+fn levels(ctx: &Ctx, k: &spec::Text) -> Result<Levels, PromoteError> {
+    const KINDS: [&str; 5] = ["bool", "unsigned", "signed", "float", "complex"];
     let mut level = [u8::MAX; 5];
+    let mut own = Vec::new();
     for (li, lvl) in k.get_ref().split('<').enumerate() {
         for name in lvl.split('=') {
             let name = name.trim();
-            let idx = ["bool", "unsigned", "signed", "float", "complex"]
-                .iter()
-                .position(|x| *x == name)
-                .ok_or_else(|| {
-                    ctx.err(
+            match (KINDS.iter().position(|x| *x == name), DType::parse(name)) {
+                (Some(idx), _) => level[idx] = li as u8,
+                (None, Ok(d)) => own.push((d, li as u8)),
+                (None, Err(_)) => {
+                    return Err(ctx.err(
                         k.span(),
                         format!("unknown kind `{name}` (bool, unsigned, signed, float, complex)"),
-                    )
-                })?;
-            level[idx] = li as u8;
+                    ))
+                }
+            }
         }
     }
-    let missing: Vec<&str> = ["bool", "unsigned", "signed", "float", "complex"]
+    let missing: Vec<&str> = KINDS
         .into_iter()
         .zip(level)
         .filter(|(_, l)| *l == u8::MAX)
@@ -224,5 +274,5 @@ pub(crate) fn kind_levels(ctx: &Ctx, k: &spec::Text) -> Result<[u8; 5], PromoteE
             ),
         ));
     }
-    Ok(level)
+    Ok((level, own))
 }

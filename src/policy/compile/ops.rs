@@ -6,13 +6,13 @@
 
 use crate::dtype::DType;
 use crate::error::{suggest, PromoteError};
-use crate::op::Op;
+use crate::op::{Form, Op};
 
-use super::super::compiled::{Action, OpRule, OutRule, Range};
+use super::super::compiled::{Action, JoinOrder, OpRule, OutRule, Range};
 use super::super::spec::{self, OpRuleSpec};
 use super::nodes::{Dtypes, Graph};
 use super::operands::{literal_entry, range};
-use super::{kind_levels, selector_dtypes, Ctx, SELECTOR_WORDS};
+use super::{cast_levels, selector_dtypes, Ctx, SELECTOR_WORDS};
 
 /// One `[[ops]]` entry, compiled; `None` fields leave an op's rule as it was.
 struct Entry {
@@ -29,9 +29,16 @@ struct Entry {
     loops: Option<Vec<DType>>,
     literal: [Option<Vec<usize>>; 4],
     range: Option<Range>,
-    by_highest_kind: Option<bool>,
+    /// `sequence`: (by highest kind, by NumPy's DType sequence, the join scheme's order).
+    sequence: Option<(bool, bool, JoinOrder)>,
     can_cast: Option<[Option<OutRule>; 6]>,
+    cast_order: Option<CastOrder>,
+    astype: Option<Vec<[bool; DType::COUNT]>>,
+    like: Option<(String, Option<Form>)>,
 }
+
+/// A safe-cast order: `[from][to]`.
+type CastOrder = std::sync::Arc<[[bool; DType::COUNT]; DType::COUNT]>;
 
 /// `[[ops]]`: the rule of every op.
 pub(crate) fn ops(
@@ -103,7 +110,13 @@ fn default_rule(op: Op) -> OpRule {
         value_in_order: false,
         can_cast_by_value: false,
         by_highest_kind: false,
+        common_dtype: false,
+        join_order: JoinOrder::All,
         can_cast: None,
+        cast_order: None,
+        dtypes_as_written: false,
+        astype: None,
+        like: None,
     }
 }
 
@@ -200,20 +213,134 @@ fn entry(ctx: &Ctx, r: &OpRuleSpec, dt: &Dtypes, g: &Graph) -> Result<Entry, Pro
             .as_ref()
             .map(|x| range(ctx, x))
             .transpose()?,
-        by_highest_kind: r
-            .sequence
-            .as_ref()
-            .map(|s| match s.get_ref().as_str() {
-                "fold" => Ok(false),
-                "highest_kind" => Ok(true),
-                x => Err(ctx.err(
-                    s.span(),
-                    format!("sequence is fold or highest_kind; not `{x}`"),
-                )),
-            })
-            .transpose()?,
+        sequence: sequence(ctx, r)?,
         can_cast: can_cast(ctx, r)?,
+        cast_order: r
+            .cast_order
+            .as_ref()
+            .map(|t| cast_order(ctx, t))
+            .transpose()?,
+        astype: r.astype.as_ref().map(|m| astype(ctx, m)).transpose()?,
+        like: r.like.as_ref().map(|l| like(ctx, l)).transpose()?,
     })
+}
+
+/// `sequence`: how an n-ary op takes its operands (by highest kind, by NumPy's DType sequence,
+/// the join scheme's order).
+fn sequence(ctx: &Ctx, r: &OpRuleSpec) -> Result<Option<(bool, bool, JoinOrder)>, PromoteError> {
+    let Some(s) = r.sequence.as_ref() else {
+        return Ok(None);
+    };
+    const NAMES: &str = "fold, highest_kind, common_dtype, pairwise or arrays_first";
+    let order = match s.get_ref().as_str() {
+        "fold" => (false, false, JoinOrder::All),
+        "highest_kind" => (true, false, JoinOrder::All),
+        "common_dtype" => (false, true, JoinOrder::All),
+        "pairwise" => (false, false, JoinOrder::Pairwise),
+        "arrays_first" => (false, false, JoinOrder::ArraysFirst),
+        x => return Err(ctx.err(s.span(), format!("sequence is {NAMES}; not `{x}`"))),
+    };
+    Ok(Some(order))
+}
+
+/// `cast_order`: edge lines `LOWER -> UPPER ...` over dtypes, closed into the order (every
+/// dtype casts to itself; a cast follows edges).
+fn cast_order(ctx: &Ctx, t: &spec::Text) -> Result<CastOrder, PromoteError> {
+    let mut up = [[false; DType::COUNT]; DType::COUNT];
+    for (ln, line) in t.get_ref().lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("");
+        if line.trim().is_empty() {
+            continue;
+        }
+        let dtype = |w: &str| {
+            DType::parse(w.trim()).map_err(|e| ctx.err_in(t, ln, 1, format!("cast_order: {e}")))
+        };
+        let (lo, his) = line.split_once("->").ok_or_else(|| {
+            ctx.err_in(
+                t,
+                ln,
+                1,
+                "a cast_order line is `LOWER -> UPPER [UPPER ...]`",
+            )
+        })?;
+        let a = dtype(lo)?;
+        for hi in his.split_whitespace() {
+            up[a.index()][dtype(hi)?.index()] = true;
+        }
+    }
+    let mut reach = up;
+    for (i, row) in reach.iter_mut().enumerate() {
+        row[i] = true;
+    }
+    // Floyd-Warshall closure over the dtypes
+    for k in 0..DType::COUNT {
+        for i in 0..DType::COUNT {
+            if reach[i][k] {
+                let via = reach[k];
+                for (j, r) in reach[i].iter_mut().enumerate() {
+                    *r |= via[j];
+                }
+            }
+        }
+    }
+    Ok(std::sync::Arc::new(reach))
+}
+
+/// `astype = { FROM = [TO, ...] }`: per source dtype, the targets the framework refuses
+/// (selectors on both sides).
+fn astype(
+    ctx: &Ctx,
+    refuses: &std::collections::BTreeMap<String, Vec<spec::Text>>,
+) -> Result<Vec<[bool; DType::COUNT]>, PromoteError> {
+    let mut refused = vec![[false; DType::COUNT]; DType::COUNT];
+    let unknown = |t: &spec::Text| {
+        ctx.err(
+            t.span(),
+            format!(
+                "unknown selector `{}` (a dtype or one of {})",
+                t.get_ref(),
+                SELECTOR_WORDS.join(", ")
+            ),
+        )
+    };
+    for (from, tos) in refuses {
+        let first = tos.first().map_or(0..0, |t| t.span());
+        let (_, froms) = selector_dtypes(from)
+            .ok_or_else(|| ctx.err(first, format!("astype: unknown source selector `{from}`")))?;
+        for to in tos {
+            let (_, targets) = selector_dtypes(to.get_ref()).ok_or_else(|| unknown(to))?;
+            for f in &froms {
+                for t in &targets {
+                    refused[f.index()][t.index()] = true;
+                }
+            }
+        }
+    }
+    Ok(refused)
+}
+
+/// `like = "POLICY"` or `"POLICY:FORM"`: a built-in policy's name (checked here, compiled
+/// only when a call needs it: the policy may be this one) and an entry point.
+fn like(ctx: &Ctx, l: &spec::Text) -> Result<(String, Option<Form>), PromoteError> {
+    let (name, form) = match l.get_ref().split_once(':') {
+        Some((n, f)) => (
+            n,
+            Some(Form::parse(f).map_err(|e| ctx.err(l.span(), e.to_string()))?),
+        ),
+        None => (l.get_ref().as_str(), None),
+    };
+    if !super::super::builtin::BUILTIN.contains(&name) {
+        let near = suggest(name, super::super::builtin::BUILTIN.iter().copied());
+        return Err(ctx.err(
+            l.span(),
+            format!(
+                "like names a built-in policy (`promote policies`); not `{name}`{}",
+                near.map(|n| format!(" (did you mean `{n}`?)"))
+                    .unwrap_or_default()
+            ),
+        ));
+    }
+    Ok((name.to_string(), form))
 }
 
 /// `can_cast = { LEVEL = RELATION }`: the relation per `casting=` level (`none`: a call
@@ -241,7 +368,7 @@ fn can_cast(ctx: &Ctx, r: &OpRuleSpec) -> Result<Option<[Option<OutRule>; 6]>, P
             "equal" => OutRule::Equal,
             "safe" => OutRule::Safe,
             "any" => OutRule::Any,
-            k if k.contains('<') => OutRule::Kinds(kind_levels(ctx, v)?, k.to_string()),
+            k if k.contains('<') => OutRule::Kinds(cast_levels(ctx, v)?, k.to_string()),
             x => {
                 return Err(ctx.err(
                     v.span(),
@@ -333,12 +460,24 @@ fn apply(rule: &mut OpRule, r: &OpRuleSpec, e: &Entry) {
     if r.operand_counts.is_some() {
         rule.operand_counts = r.operand_counts.clone();
     }
-    rule.by_highest_kind = e.by_highest_kind.unwrap_or(rule.by_highest_kind);
+    if let Some((highest, common_dtype, order)) = e.sequence {
+        (rule.by_highest_kind, rule.common_dtype, rule.join_order) = (highest, common_dtype, order);
+    }
     rule.value_in_order = r.value_in_order.unwrap_or(rule.value_in_order);
     rule.can_cast_by_value = r.can_cast_by_value.unwrap_or(rule.can_cast_by_value);
     if e.can_cast.is_some() {
         rule.can_cast = e.can_cast.clone();
     }
+    if e.astype.is_some() {
+        rule.astype = e.astype.clone();
+    }
+    if e.like.is_some() {
+        rule.like = e.like.clone();
+    }
+    if e.cast_order.is_some() {
+        rule.cast_order = e.cast_order.clone();
+    }
+    rule.dtypes_as_written = r.dtypes_as_written.unwrap_or(rule.dtypes_as_written);
     rule.keep_weak = r.keep_weak.unwrap_or(rule.keep_weak);
     if e.range.is_some() {
         rule.range = e.range.clone();

@@ -6,7 +6,7 @@ use crate::op::Casting;
 
 use super::super::compiled::OutRule;
 use super::super::spec::{OutSpec, Text};
-use super::{kind_levels, Ctx};
+use super::{cast_levels, Ctx};
 
 /// `[out]`.
 pub(crate) fn out(ctx: &Ctx, o: &OutSpec) -> Result<OutRule, PromoteError> {
@@ -32,7 +32,7 @@ fn rule_named(ctx: &Ctx, name: &Text, o: &OutSpec) -> Result<OutRule, PromoteErr
         "rebind" => OutRule::Rebind,
         "kinds" => {
             let k = o.kinds.as_ref().ok_or_else(|| ctx.err(name.span(), "casting = \"kinds\" needs kinds = \"bool < unsigned < signed < float < complex\""))?;
-            let level = kind_levels(ctx, k)?;
+            let level = cast_levels(ctx, k)?;
             OutRule::Kinds(level, k.get_ref().clone())
         }
         x => {

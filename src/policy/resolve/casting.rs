@@ -48,7 +48,7 @@ impl RulePolicy {
                 self.join.join(self.weak_node[from.index()], to.index()) == Some(to.index())
             }
             OutRule::Safe => self.promote_types(from, to) == Some(to),
-            OutRule::Kinds(level, _) => level[from.kind() as usize] <= level[to.kind() as usize],
+            OutRule::Kinds(level, _) => level[from.index()] <= level[to.index()],
         }
     }
 

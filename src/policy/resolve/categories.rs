@@ -61,6 +61,9 @@ impl RulePolicy {
         cs: &Categories,
         steps: &mut Trace,
     ) -> Result<Option<DType>, PromoteError> {
+        if self.rule_of(call.op).is_ok_and(|r| r.common_dtype) {
+            return self.common_dtype_sequence(call, ins, steps).map(Some);
+        }
         if self.rule_of(call.op).is_ok_and(|r| r.value_in_order) {
             if let Some(d) = self.value_in_order(call, ins, cs, steps)? {
                 return Ok(Some(d));

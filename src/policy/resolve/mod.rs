@@ -22,7 +22,9 @@
 mod arguments;
 mod casting;
 mod categories;
+mod common_dtype;
 mod compute;
+mod convert;
 mod corner;
 mod dtype_arg;
 mod operands;
@@ -164,12 +166,47 @@ impl RulePolicy {
                 return p.resolve_call(call, trace);
             }
         }
+        let written = self.ops.get(call.op.index());
+        if let (Some(p), Some(r)) = (&self.as_written, written) {
+            if r.dtypes_as_written && r.can_cast.is_none() {
+                return p.resolve_call(call, trace); // the dtypes as written (no canonical mapping)
+            }
+        }
         self.casting_taken(call)?;
         self.dtype_taken(call)?;
         if !call.op.info().parts.is_empty() {
             return self.resolve_parts(call, trace);
         }
         self.resolve_entering(call, trace, None)
+    }
+
+    /// An op whose `[[ops]]` entry says `like = "POLICY[:FORM]"`: once this policy's own
+    /// argument checks and `at = "arguments"` rules have passed, the call resolved by that
+    /// built-in policy through that entry point (`None`: the op is this policy's own, or the
+    /// entry names this very policy and form).
+    fn answered_like(&self, call: &Call, trace: &mut Trace) -> Option<Result<Plan, PromoteError>> {
+        let (name, form) = self.op_rule(call.op)?.like.as_ref()?;
+        let form = form.unwrap_or(call.form);
+        if *name == self.name && form == self.form {
+            return None;
+        }
+        trace.note(|| Step::Corner {
+            detail: format!(
+                "{} is answered as the `{name}` policy's `{form}` entry point answers it",
+                call.op
+            ),
+            source: self
+                .op_rule(call.op)
+                .map(|r| r.sources.join("; "))
+                .unwrap_or_default(),
+        });
+        let other = match super::builtin(name) {
+            Ok(p) => p,
+            Err(e) => return Some(Err(e)),
+        };
+        let mut redirected = call.clone();
+        redirected.form = form;
+        Some(other.resolve_call(&redirected, trace))
     }
 
     /// [`Self::resolve_call`] of a one-result op, its literals entered at `literal`'s nodes
@@ -181,8 +218,14 @@ impl RulePolicy {
         literal: Option<&'a LiteralNodes>,
     ) -> Result<Plan, PromoteError> {
         let entered = next!(self.arguments(call, trace, literal)?);
+        if let Some(answer) = self.answered_like(call, entered.0.steps) {
+            return answer;
+        }
         if let Some(levels) = &entered.0.rule.can_cast {
             return self.verdict(entered, levels);
+        }
+        if let Some(refused) = &entered.0.rule.astype {
+            return self.convert(entered, refused);
         }
         if Self::picks_loop(call, entered.0.rule) {
             return self.loop_at_dtype(entered);

@@ -7,9 +7,10 @@
 use crate::dtype::{DType, Kind};
 use crate::error::PromoteError;
 use crate::op::Call;
+use crate::operand::OperandClass;
 use crate::plan::{Plan, Step};
 
-use super::super::compiled::{Categories, Scheme};
+use super::super::compiled::{Categories, JoinOrder, OpRule, Scheme};
 use super::super::join::Joined;
 use super::super::RulePolicy;
 use super::{op_step, Flow, Input, Operands, Promoted, Resolution, Trace};
@@ -69,7 +70,13 @@ impl RulePolicy {
         Ok(match &self.scheme {
             Scheme::Join {
                 all_weak_join_dtypes,
-            } => self.join_inputs(call, ins, *all_weak_join_dtypes, r.steps)?,
+            } => match rule.join_order {
+                JoinOrder::All => self.join_inputs(call, ins, *all_weak_join_dtypes, r.steps)?,
+                JoinOrder::Pairwise => {
+                    self.join_pairwise(call, ins, *all_weak_join_dtypes, r.steps)?
+                }
+                JoinOrder::ArraysFirst => self.join_arrays_first(call, ins, rule, r.steps)?,
+            },
             Scheme::Categories(cs) => match own_loop(cs, ins, call.op)
                 .or_else(|| legacy_loops(cs, ins))
                 .or_else(|| rule.loops.clone())
@@ -134,7 +141,11 @@ impl RulePolicy {
     fn weak_default(&self, r: &mut Resolution, promoted: DType) -> DType {
         let d = match promoted.kind() {
             Kind::Bool => DType::Bool,
-            Kind::Unsigned => self.canonical(DType::UInt64),
+            // the unsigned dtype of the default int's width (JAX: uint32 without x64)
+            Kind::Unsigned => DType::ALL
+                .into_iter()
+                .find(|d| d.kind() == Kind::Unsigned && d.bits() == self.default_int.bits())
+                .unwrap_or(self.canonical(DType::UInt64)),
             Kind::Signed => self.default_int,
             Kind::Float => self.default_float,
             Kind::Complex => self.default_complex,
@@ -146,6 +157,80 @@ impl RulePolicy {
             ))
         });
         d
+    }
+
+    /// The join scheme taken pairwise (`sequence = "pairwise"`): the first two operands, then
+    /// the result so far, as a tensor of its dtype (weak or not), with each next one.
+    fn join_pairwise(
+        &self,
+        call: &Call,
+        ins: &[Input],
+        all_weak_join_dtypes: bool,
+        steps: &mut Trace,
+    ) -> Result<(Option<DType>, bool), PromoteError> {
+        let (first, rest) = ins.split_at(ins.len().min(2));
+        let mut acc = self.join_inputs(call, first, all_weak_join_dtypes, steps)?;
+        for i in rest {
+            let (Some(d), weak) = acc else {
+                return Ok(acc);
+            };
+            let node = if weak {
+                self.weak_node[d.index()]
+            } else {
+                d.index()
+            };
+            let so_far = Input {
+                node,
+                dtype: d,
+                weak,
+                ..i.clone()
+            };
+            acc = self.join_inputs(call, &[so_far, i.clone()], all_weak_join_dtypes, steps)?;
+        }
+        Ok(acc)
+    }
+
+    /// The join scheme, arrays first (`sequence = "arrays_first"`): the arrays' join, then each
+    /// Python scalar in call order joined with it and range-checked at once; the result is the
+    /// join of those.
+    fn join_arrays_first(
+        &self,
+        call: &Call,
+        ins: &[Input],
+        rule: &OpRule,
+        steps: &mut Trace,
+    ) -> Result<(Option<DType>, bool), PromoteError> {
+        let (scalars, arrays): (Vec<Input>, Vec<Input>) = ins
+            .iter()
+            .cloned()
+            .partition(|i| i.class == OperandClass::Literal);
+        if arrays.is_empty() || scalars.is_empty() {
+            return self.join_inputs(call, ins, false, steps);
+        }
+        let (Some(d), weak) = self.join_inputs(call, &arrays, false, steps)? else {
+            return Ok((None, false));
+        };
+        let range = rule.range.as_ref().unwrap_or(&self.range);
+        let so_far = Input {
+            node: d.index(),
+            dtype: d,
+            weak,
+            ..arrays[0].clone()
+        };
+        let mut acc = (Some(d), weak);
+        for s in scalars {
+            let (Some(j), _) =
+                self.join_inputs(call, &[so_far.clone(), s.clone()], false, steps)?
+            else {
+                return Ok((None, false));
+            };
+            self.check_ranges(call, std::slice::from_ref(&s), range, j, j, Some(false))?;
+            let (Some(a), _) = acc else {
+                return Ok(acc);
+            };
+            acc = (self.promote_types(a, j), false);
+        }
+        Ok(acc)
     }
 
     /// The join over inputs for the `join` scheme: (dtype, weak).

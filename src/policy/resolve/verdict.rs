@@ -7,29 +7,33 @@ use crate::op::{Call, Casting};
 use crate::operand::{Literal, Operand};
 use crate::plan::Plan;
 
-use super::super::compiled::OutRule;
+use super::super::compiled::{OpRule, OutRule};
 use super::super::RulePolicy;
 use super::value_based::min_scalar_type_of;
 use super::{op_step, Entered};
 
 impl RulePolicy {
     /// Whether `from` (the first operand, entered as `from`) casts to `to` under `rel`; by value
-    /// where the op says so (NumPy 1).
+    /// where the op says so (NumPy 1). Safe is the op's `cast_order` where it has one, else
+    /// "promotes to `to`"; a kind order allows every safe cast too.
     fn holds(
         &self,
         rel: &OutRule,
-        from: DType,
-        to: DType,
+        (from, to): (DType, DType),
         operand: &Operand,
-        by_value: bool,
+        rule: &OpRule,
     ) -> bool {
+        let safe = |from: DType| match &rule.cast_order {
+            Some(order) => order[from.index()][to.index()],
+            None => self.promote_types(from, to) == Some(to),
+        };
         let holds = |from: DType| match rel {
             OutRule::Any | OutRule::Rebind => true,
             OutRule::Equal => from == to,
-            OutRule::Safe => self.promote_types(from, to) == Some(to),
-            OutRule::Kinds(l, _) => l[from.kind() as usize] <= l[to.kind() as usize],
+            OutRule::Safe => safe(from),
+            OutRule::Kinds(l, _) => l[from.index()] <= l[to.index()] || safe(from),
         };
-        match (by_value, operand.value()) {
+        match (rule.can_cast_by_value, operand.value()) {
             (true, Some(Literal::Int(i))) if !i.fits(DType::Int64) && !i.fits(DType::UInt64) => {
                 // an int beyond every integer dtype is an object array: only an unsafe cast
                 matches!(rel, OutRule::Any)
@@ -85,15 +89,30 @@ impl RulePolicy {
     ) -> Result<Plan, PromoteError> {
         let call = &*r.call;
         let rel = self.relation(call, levels)?;
+        let as_written = r.rule.dtypes_as_written;
         let (from, to) = match (&r.ins[..], call.operands.get(1)) {
             (
                 [f, t],
                 Some(Operand::Tensor {
+                    dtype: written,
                     zero_dim: false,
                     weak: false,
                     ..
                 }),
-            ) => (f.dtype, self.canonical(t.dtype)),
+            ) => match (as_written, f.operand) {
+                // a dtype, not an array: as written
+                (
+                    true,
+                    Operand::Tensor {
+                        dtype,
+                        zero_dim: false,
+                        weak: false,
+                        ..
+                    },
+                ) => (*dtype, *written),
+                (true, _) => (f.dtype, *written),
+                (false, _) => (f.dtype, self.canonical(t.dtype)),
+            },
             _ => {
                 return Err(PromoteError::invalid(format!(
                     "{} takes two operands, [from, to]; `to` is a dtype ({{\"dtype\": \"int8\"}})",
@@ -101,7 +120,7 @@ impl RulePolicy {
                 )))
             }
         };
-        let yes = self.holds(rel, from, to, &call.operands[0], r.rule.can_cast_by_value);
+        let yes = self.holds(rel, (from, to), &call.operands[0], r.rule);
         let rule = r.rule;
         r.steps.note(|| {
             op_step(rule, {
