@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 use super::array::{Array, View, C64};
 use super::cast::cast_array;
 use super::compute::{self, KernelError};
-use super::data::{read_query, write_data, Data, DataQuery};
+use super::data::{read_query, write_data_as, Data, DataQuery};
 use super::exec::{execute, result_len};
 use super::narrow::arith::{carrier, library_of, round_into, run_narrow, touches_narrow};
 use super::narrow::rules::Library;
@@ -506,7 +506,7 @@ pub fn write_answer(
                 json!(e.plan.result.name()),
                 e.plan.weak
             )?;
-            write_data(e.data.view(), out)?;
+            write_data_as(e.data.view(), e.plan.result, out)?;
             write_more_results(e, out)?;
             out.write_all(b"}")
         }
@@ -536,7 +536,7 @@ fn write_more_results(e: &Evaluated, out: &mut impl Write) -> std::io::Result<()
             json!(p.result.name()),
             p.weak
         )?;
-        write_data(d.view(), out)?;
+        write_data_as(d.view(), p.result, out)?;
         out.write_all(b"}")?;
     }
     out.write_all(b"]")

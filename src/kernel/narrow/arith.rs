@@ -232,10 +232,13 @@ pub fn run_narrow<E>(
         .iter()
         .zip(&plan.operands)
         .zip(&plan.inputs)
-        .map(|((v, &from), &to)| match !to.is_classic() && from != to {
-            true => round_into(*v, to, library).map(Some),
-            false => Ok(None),
-        })
+        .map(
+            |((v, &from), &to)| match (from != to, plan.op.class() == "conversion") {
+                (true, true) => convert_carrier(*v, from, to, library).map(Some),
+                (true, false) if !to.is_classic() => round_into(*v, to, library).map(Some),
+                _ => Ok(None),
+            },
+        )
         .collect::<Result<Vec<Option<Array>>, NarrowError>>()
         .map_err(&narrow_error)?;
     let views: Vec<View<'_>> = views
@@ -256,4 +259,37 @@ pub fn run_narrow<E>(
         true => Ok(data),
         false => round_into(data.view(), plan.result, library).map_err(narrow_error),
     }
+}
+
+/// The explicit conversion (`astype`) of values of `from`, held in its [`carrier`], to `to`
+/// with the library's cast semantics ([`crate::kernel::astype::convert`]: ml_dtypes' NaN and
+/// overflow rules, PyTorch's saturation, ...), held in `to`'s carrier.
+fn convert_carrier(
+    v: View<'_>,
+    from: DType,
+    to: DType,
+    library: Library,
+) -> Result<Array, NarrowError> {
+    use crate::kernel::astype::{convert, Values};
+    let values = match from.format().map(|f| (f.kind, f.bits)) {
+        None => Values::Classic(v.to_array()),
+        Some((NarrowKind::Complex, _)) => {
+            let z = C32::slice(v).unwrap_or(&[]);
+            let part = |x: f32| f16::from_f32(x);
+            Values::Complex32(z.iter().map(|z| [part(z.re), part(z.im)]).collect())
+        }
+        Some((NarrowKind::Float, _)) => {
+            let codec = Codec::for_library(from.name(), library)?;
+            let mut codes = vec![0u8; v.len()];
+            codec.encode_f32_slice(f32::slice(v).unwrap_or(&[]), &mut codes)?;
+            Values::Codes(from, codes)
+        }
+        Some((_, bits)) => {
+            let wide = cast_array(v, DType::Int64);
+            let mask = ((1u16 << bits) - 1) as i64;
+            let ints = i64::slice(wide.view()).unwrap_or(&[]);
+            Values::Codes(from, ints.iter().map(|&x| (x & mask) as u8).collect())
+        }
+    };
+    convert(&values, to, library)?.widened(library)
 }
