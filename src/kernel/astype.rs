@@ -35,6 +35,7 @@ use half::f16;
 
 use super::array::{Array, Element, View, ViewMut, C32};
 use super::cast::{cast_array, f32_to_f16};
+use super::library_casts::{classic_quirk, complex32_quirk};
 use super::narrow::format::Kind;
 use super::narrow::{rules::Library, Codec, NarrowError};
 use crate::dtype::DType;
@@ -217,6 +218,11 @@ pub fn convert(src: &Values, to: DType, library: Library) -> Result<Values, Narr
     if src.dtype() == to {
         return Ok(src.clone()); // the same dtype: a copy (NaN payloads kept)
     }
+    if let Values::Complex32(v) = src {
+        if let Some(v) = complex32_quirk(v, to, library) {
+            return Ok(v);
+        }
+    }
     if let (Values::Codes(d, codes), Library::MlDtypes) = (src, library) {
         if to.is_integer() && !d.is_integer() && *d != DType::COMPLEX32 {
             return ml_dtypes_float_to_int(*d, codes, to);
@@ -230,6 +236,9 @@ pub fn convert(src: &Values, to: DType, library: Library) -> Result<Values, Narr
             wide.view()
         }
     };
+    if let Some(v) = classic_quirk(src.dtype(), from, to, library) {
+        return Ok(v);
+    }
     if to.is_classic() {
         return Ok(Values::Classic(cast_array(from, to)));
     }
@@ -247,13 +256,10 @@ pub fn convert(src: &Values, to: DType, library: Library) -> Result<Values, Narr
     match codec.format.kind {
         Kind::SignedInt | Kind::UnsignedInt => {
             let mask = ((1u16 << codec.format.bits) - 1) as u8;
-            // from a float: through float32 and C's int32 conversion (ml_dtypes' `intN(float)`)
+            // from a float: ml_dtypes' `CastToInt` on the (real part's) value
             let ints = match from.dtype().is_integer() || from.dtype() == DType::Bool {
                 true => cast_array(from, DType::Int64),
-                false => {
-                    let x = cast_array(cast_array(from, DType::Float32).view(), DType::Int32);
-                    cast_array(x.view(), DType::Int64)
-                }
+                false => cast_to_int(from),
             };
             let ints = i64::slice(ints.view()).expect("int64");
             for (c, &v) in codes.iter_mut().zip(ints) {
@@ -272,6 +278,23 @@ pub fn convert(src: &Values, to: DType, library: Library) -> Result<Values, Narr
         },
     }
     Ok(Values::Codes(to, codes))
+}
+
+/// ml_dtypes' `CastToInt` (`intn_numpy.h`), a float's (real part's) value as an `int`: NaN, ±inf
+/// and values outside `int`'s range are 0, the rest truncated toward zero; as int64.
+fn cast_to_int(from: View<'_>) -> Array {
+    let x = cast_array(from, DType::Float64);
+    let ints: Vec<i64> = f64::slice(x.view())
+        .unwrap_or(&[])
+        .iter()
+        .map(
+            |&x| match (-2_147_483_648.0..=2_147_483_647.0).contains(&x) {
+                true => x as i64,
+                false => 0,
+            },
+        )
+        .collect();
+    Array::from(ints)
 }
 
 /// ml_dtypes' narrow float → integer (its `ConvertImpl` through int64): NaN is 0, ±inf the
@@ -295,6 +318,22 @@ fn ml_dtypes_float_to_int(from: DType, codes: &[u8], to: DType) -> Result<Values
             }
         })
         .collect();
+    if to.is_classic() {
+        // a finite value as the cast layer casts a float32 (e8m0's 2^127 to int32 is i32::MIN)
+        let finite: Vec<f32> = codes.iter().map(|&k| c.decode_f32(k)).collect();
+        let mut out = cast_array(Array::from(finite).view(), to);
+        let special = Array::from(ints);
+        let special = cast_array(special.view(), to);
+        crate::each_dtype!(ViewMut, out.view_mut(), o, T => {
+            let s = T::slice(special.view()).expect("the same dtype");
+            for ((o, s), &k) in o.iter_mut().zip(s).zip(codes) {
+                if !c.decode_f32(k).is_finite() {
+                    *o = *s;
+                }
+            }
+        });
+        return Ok(Values::Classic(out));
+    }
     convert(&Values::Classic(Array::from(ints)), to, Library::MlDtypes)
 }
 

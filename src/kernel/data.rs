@@ -55,8 +55,10 @@ impl<'de> DeserializeSeed<'de> for DataSeed {
     type Value = Result<Array, String>;
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         if !self.0.is_classic() {
-            de::IgnoredAny::deserialize(d)?;
-            return Ok(Err(super::value::no_values(self.0)));
+            // a narrow dtype's values, read into its carrier and held as values of it
+            let narrow = self.0;
+            let read = DataSeed(super::narrow::arith::carrier(narrow)).deserialize(d)?;
+            return Ok(read.and_then(|a| super::narrow::arith::hold(narrow, a)));
         }
         crate::with_dtype!(self.0, T => d
             .deserialize_any(Elements::<T>(PhantomData))
@@ -170,6 +172,50 @@ pub fn write_data(v: View<'_>, out: &mut impl Write) -> std::io::Result<()> {
     out.write_all(b"]")
 }
 
+/// [`write_data`] for values of `d`: a narrow dtype's values (held in its carrier) at its own
+/// precision — a narrow float in the shortest text that reads back to it, complex32's parts at
+/// float16's, the narrow integers in full.
+///
+/// ```
+/// use promote::kernel::data::write_data_as;
+/// use promote::kernel::Array;
+/// use promote::DType;
+/// let mut out = Vec::new();
+/// write_data_as(Array::from(vec![0.3125f32, -448.0, f32::NAN]).view(), DType::FLOAT8_E4M3FN, &mut out).unwrap();
+/// assert_eq!(String::from_utf8(out).unwrap(), r#"["0.3","-450.0","nan"]"#);
+/// ```
+pub fn write_data_as(v: View<'_>, d: DType, out: &mut impl Write) -> std::io::Result<()> {
+    let codec =
+        super::narrow::Codec::for_library(d.name(), super::narrow::rules::Library::MlDtypes);
+    let texts: Vec<String> = match (v, &codec) {
+        (View::Complex64(s), _) if d == DType::COMPLEX32 => s
+            .iter()
+            .map(|&z| {
+                let mut t = String::new();
+                super::value::write_complex32(z, &mut t);
+                t
+            })
+            .collect(),
+        (View::Float32(s), Ok(c)) => s
+            .iter()
+            .map(|&x| {
+                let mut t = String::new();
+                super::value::write_narrow_float(x, c.format, &c.rules, &mut t);
+                t
+            })
+            .collect(),
+        _ => return write_data(v, out),
+    };
+    out.write_all(b"[")?;
+    for (i, t) in texts.iter().enumerate() {
+        let sep: &[u8] = if i == 0 { b"\"" } else { b",\"" };
+        out.write_all(sep)?;
+        out.write_all(t.as_bytes())?;
+        out.write_all(b"\"")?;
+    }
+    out.write_all(b"]")
+}
+
 /// An `eval` query read from JSON: the query without its `data` arrays (small: a JSON value for
 /// `crate::query::parse_query_for`) and each operand's data, in operand order.
 ///
@@ -202,7 +248,7 @@ impl Data {
     /// The values as an array of `dtype` (the operand's dtype as the query names it).
     pub fn into_array(self, dtype: DType) -> Result<Array, String> {
         match self {
-            Data::Read(Ok(a)) if a.dtype() != dtype => Err(format!(
+            Data::Read(Ok(a)) if a.dtype() != super::narrow::arith::carrier(dtype) => Err(format!(
                 "\"dtype\" is given twice ({} before \"data\", {dtype} after it); give it once",
                 a.dtype()
             )),

@@ -16,8 +16,10 @@ use serde_json::{json, Value};
 use super::array::{Array, View, C64};
 use super::cast::cast_array;
 use super::compute::{self, KernelError};
-use super::data::{read_query, write_data, Data, DataQuery};
+use super::data::{read_query, write_data_as, Data, DataQuery};
 use super::exec::{execute, result_len};
+use super::narrow::arith::{carrier, library_of, round_into, run_narrow, touches_narrow};
+use super::narrow::rules::Library;
 use super::value::{format_array, parse_array};
 use crate::dtype::{DType, Kind};
 use crate::error::PromoteError;
@@ -337,8 +339,8 @@ pub fn evaluate<P: Policy + ?Sized>(
 ) -> Result<Evaluated, PromoteError> {
     check_data(call, data)?;
     let plan = policy.resolve(call)?;
-    refuse_narrow(policy, call, &plan)?;
-    let scalars = scalar_arrays(call, &plan, data)?;
+    let library = library_of(policy.semantics().name);
+    let scalars = scalar_arrays(call, &plan, data, library)?;
     let views: Vec<View<'_>> = data
         .iter()
         .zip(&scalars)
@@ -367,25 +369,6 @@ pub fn evaluate<P: Policy + ?Sized>(
     })
 }
 
-/// The narrow dtypes have no typed kernel yet (their values are codes of `kernel::narrow`):
-/// a plan that casts to, computes in or returns one is refused as unsupported.
-fn refuse_narrow<P: Policy + ?Sized>(
-    policy: &P,
-    call: &Call,
-    plan: &Plan,
-) -> Result<(), PromoteError> {
-    let typed = [plan.compute, plan.result]
-        .into_iter()
-        .chain(plan.inputs.iter().copied());
-    match typed.into_iter().find(|d| !d.is_classic()) {
-        Some(dtype) => {
-            let e = KernelError::Unsupported { op: call.op, dtype };
-            Err(kernel_error(policy, plan, e))
-        }
-        None => Ok(()),
-    }
-}
-
 /// One data slot per operand, each of its operand's dtype, lengths that the op takes.
 fn check_data(call: &Call, data: &[Option<View<'_>>]) -> Result<(), PromoteError> {
     if data.len() != call.operands.len() {
@@ -397,7 +380,7 @@ fn check_data(call: &Call, data: &[Option<View<'_>>]) -> Result<(), PromoteError
     }
     for (i, (d, o)) in data.iter().zip(&call.operands).enumerate() {
         if let (Some(v), Some(want)) = (d, o.dtype()) {
-            if v.dtype() != want {
+            if v.dtype() != carrier(want) {
                 return Err(invalid(format!(
                     "operand {} is {want} but its data is {}; cast the data, or name its dtype in the call",
                     i + 1,
@@ -420,12 +403,15 @@ fn scalar_arrays(
     call: &Call,
     plan: &Plan,
     data: &[Option<View<'_>>],
+    library: Library,
 ) -> Result<Vec<Option<Array>>, PromoteError> {
     data.iter()
         .zip(&call.operands)
         .zip(&plan.inputs)
         .map(|((d, o), &to)| match (d, o) {
-            (None, Operand::Literal(l)) => literal_array(l, to).map(Some),
+            (None, Operand::Literal(l)) => literal_array(l, carrier(to))
+                .and_then(|a| round_into(a.view(), to, library).map_err(|e| invalid(e.to_string())))
+                .map(Some),
             (
                 None,
                 Operand::Tensor {
@@ -449,7 +435,27 @@ fn run_plan<P: Policy + ?Sized>(
     plan: &Plan,
     views: &[View<'_>],
 ) -> Result<Array, PromoteError> {
-    let sem = policy.semantics();
+    run_plan_in(policy, policy.semantics(), plan, views)
+}
+
+/// [`run_plan`] with the element semantics given.
+fn run_plan_in<P: Policy + ?Sized>(
+    policy: &P,
+    sem: compute::Semantics,
+    plan: &Plan,
+    views: &[View<'_>],
+) -> Result<Array, PromoteError> {
+    if touches_narrow(plan) {
+        // decoded into wider carriers, computed there, a narrow result rounded once
+        let unsupported = |e: super::narrow::NarrowError| PromoteError::Unsupported {
+            policy: policy.name().to_string(),
+            op: plan.op.name().to_string(),
+            dtype: plan.result.name().to_string(),
+            rule: e.to_string(),
+        };
+        let exec = |p: &Plan, v: &[View<'_>]| run_plan_in(policy, sem, p, v);
+        return run_narrow(plan, views, library_of(sem.name), exec, unsupported);
+    }
     if let Some(data) = compute::computed_otherwise(&sem, plan, views) {
         return Ok(data);
     }
@@ -500,7 +506,7 @@ pub fn write_answer(
                 json!(e.plan.result.name()),
                 e.plan.weak
             )?;
-            write_data(e.data.view(), out)?;
+            write_data_as(e.data.view(), e.plan.result, out)?;
             write_more_results(e, out)?;
             out.write_all(b"}")
         }
@@ -530,7 +536,7 @@ fn write_more_results(e: &Evaluated, out: &mut impl Write) -> std::io::Result<()
             json!(p.result.name()),
             p.weak
         )?;
-        write_data(d.view(), out)?;
+        write_data_as(d.view(), p.result, out)?;
         out.write_all(b"}")?;
     }
     out.write_all(b"]")

@@ -3,6 +3,7 @@
 //! * [`arch`]: the SIMD paths (baseline, AVX2, AVX-512) and run-time dispatch;
 //! * [`array`](mod@array): typed buffers ([`array::Array`], [`array::View`]) for the 15 dtypes;
 //! * [`cast`]: all 15×15 casts with NumPy's semantics (the table is in that module);
+//! * [`library_casts`]: where ml_dtypes' and PyTorch's `astype` differ from them (one table);
 //! * [`compute`]: the per-op element semantics and chunk kernels;
 //! * [`xla`]: XLA's CPU element operations where they differ (the `xla-cpu` semantics);
 //! * [`dispatch`]: the one table from an op's kernel name to its kernel;
@@ -44,6 +45,7 @@ pub mod data;
 pub mod dispatch;
 pub mod eval;
 pub mod exec;
+pub mod library_casts;
 pub(crate) mod matmul;
 pub mod narrow;
 pub mod npy;

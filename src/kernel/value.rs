@@ -24,6 +24,7 @@ use half::{bf16, f16};
 
 use super::array::{Array, Element, View, C32, C64};
 use super::cast::{f64_to_bf16, f64_to_f16, Num};
+use super::narrow::{self, format::Format, rules::CastRules};
 use crate::dtype::DType;
 use crate::operand::{complex_from_text, float_from_text, PyInt};
 
@@ -165,6 +166,21 @@ fn short_small(x: f64, round: impl Fn(f64) -> u16) -> String {
     format!("{x:e}")
 }
 
+/// A narrow float's value (held exactly in a float32) in the shortest text that reads back to
+/// the same code under `rules` (the spec's "shortest text that round-trips at the result's
+/// precision": `0.3125` in float8_e4m3fn is `0.3`, as NumPy writes float16's 65504 as 65500).
+pub(crate) fn write_narrow_float(x: f32, format: &Format, rules: &CastRules, out: &mut String) {
+    let x = x as f64;
+    let round = |v: f64| u16::from(narrow::codec::encode_f64(format, rules, v));
+    write_float(x, || short_small(x, round), out)
+}
+
+/// A complex32 value (held in a complex64) with each part at float16 precision.
+pub(crate) fn write_complex32(z: C32, out: &mut String) {
+    let part = |x: f64, o: &mut String| f16::from_f64(x).write_text(o);
+    out.push_str(&write_complex(z.re as f64, z.im as f64, part));
+}
+
 impl Text for f64 {
     fn parse_text(s: &str) -> Result<f64, String> {
         parse_real(s, DType::Float64)
@@ -245,13 +261,8 @@ impl Text for C64 {
     }
 }
 
-/// Why values of a narrow dtype (float8, int4, ...) cannot be held here: the typed kernels have
-/// the classic dtypes only; the narrow ones are cast by [`crate::kernel::narrow`].
-pub(crate) fn no_values(d: DType) -> String {
-    format!("{d} values cannot be held by the typed kernels yet; give the data as float32 (promote::kernel::narrow casts to and from {d})")
-}
-
-/// Parse texts into an array of a dtype (a classic one).
+/// Parse texts into an array of a dtype (a narrow dtype's values held in its carrier, as
+/// [`crate::kernel::narrow::arith::parse`] reads them).
 ///
 /// ```
 /// use promote::{kernel::{value::parse_array, Array}, DType};
@@ -260,7 +271,7 @@ pub(crate) fn no_values(d: DType) -> String {
 /// ```
 pub fn parse_array<S: AsRef<str>>(d: DType, texts: &[S]) -> Result<Array, String> {
     if !d.is_classic() {
-        return Err(no_values(d));
+        return super::narrow::arith::parse(d, texts);
     }
     crate::with_dtype!(d, T => {
         let v = texts.iter().map(|s| T::parse_text(s.as_ref())).collect::<Result<Vec<T>, String>>()?;

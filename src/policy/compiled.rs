@@ -48,12 +48,22 @@ pub struct Legacy {
     pub literal: Option<[DType; 4]>,
     /// The builtin loops searched after the operands' own (NumPy 1); empty: by `literal`.
     pub loops: Vec<DType>,
+    /// Which ops each legacy dtype has a loop of its own for (by dtype index): a call whose
+    /// operands are all of that dtype computes in it.
+    pub own_loops: Vec<Vec<crate::op::Op>>,
 }
 
 impl Legacy {
     /// Whether `d` is one of the legacy dtypes.
     pub fn has(&self, d: DType) -> bool {
         self.dtypes[d.index()]
+    }
+
+    /// Whether `d` has a loop of its own for `op`.
+    pub fn has_own_loop(&self, d: DType, op: crate::op::Op) -> bool {
+        self.own_loops
+            .get(d.index())
+            .is_some_and(|ops| ops.contains(&op))
     }
 }
 

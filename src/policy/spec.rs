@@ -339,10 +339,24 @@ pub struct LegacySpec {
     /// `T, T -> T` loops, then these builtin loops in order.
     #[serde(default)]
     pub loops: Vec<Text>,
+    /// The ops each legacy dtype has a `T -> T` / `T, T -> T` loop of its own for (the loops
+    /// ml_dtypes registers): a call whose operands are all of one such dtype computes in it.
+    #[serde(default)]
+    pub own_loops: Vec<OwnLoopsSpec>,
     /// Where the rule comes from.
     #[serde(default)]
     #[allow(dead_code)]
     pub source: String,
+}
+
+/// One entry of `[combine.legacy] own_loops`: these dtypes have their own loop for these ops.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OwnLoopsSpec {
+    /// The dtypes (names or selectors).
+    pub dtypes: Vec<Text>,
+    /// The ops (names or op classes).
+    pub ops: Vec<Text>,
 }
 
 /// Which dtypes a literal's value must fit: a list of `node` (the dtype the literal's node stands for),

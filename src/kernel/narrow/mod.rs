@@ -6,6 +6,8 @@
 //! * [`rules`]: what ml_dtypes' `astype` and PyTorch's `.to()` do at the edges (NaN, inf,
 //!   overflow, zero, negatives, float64 sources), recorded from the libraries;
 //! * [`codec`]: the one generic encoder/decoder, driven by a format and its rules;
+//! * [`arith`]: arithmetic on narrow operands (decoded into a wider carrier, computed there,
+//!   rounded once);
 //! * [`fast`]: the branch-free float32 encoder and decoder the vectorised loops use;
 //! * [`Codec`]: a (format, rules) pair with its decode tables, over slices.
 //!
@@ -25,6 +27,7 @@
 //! assert!(Codec::for_library("int4", Library::Torch).is_err()); // torch cannot cast int4
 //! ```
 
+pub mod arith;
 pub mod codec;
 pub mod fast;
 pub mod format;

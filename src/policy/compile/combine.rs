@@ -152,10 +152,23 @@ fn legacy(ctx: &Ctx, l: &spec::LegacySpec) -> Result<Legacy, PromoteError> {
     } else {
         None
     };
+    let mut own_loops = vec![Vec::new(); DType::COUNT];
+    for entry in &l.own_loops {
+        let ops = super::ops::op_targets(ctx, &entry.ops)?;
+        for sel in &entry.dtypes {
+            let (_, ds) = super::selector_dtypes(sel.get_ref()).ok_or_else(|| {
+                ctx.err(sel.span(), format!("unknown selector `{}`", sel.get_ref()))
+            })?;
+            for d in ds {
+                own_loops[d.index()].extend(ops.iter().copied());
+            }
+        }
+    }
     Ok(Legacy {
         dtypes,
         literal,
         loops,
+        own_loops,
     })
 }
 

@@ -77,7 +77,10 @@ impl RulePolicy {
                 }
                 JoinOrder::ArraysFirst => self.join_arrays_first(call, ins, rule, r.steps)?,
             },
-            Scheme::Categories(cs) => match legacy_loops(cs, ins).or_else(|| rule.loops.clone()) {
+            Scheme::Categories(cs) => match own_loop(cs, ins, call.op)
+                .or_else(|| legacy_loops(cs, ins))
+                .or_else(|| rule.loops.clone())
+            {
                 Some(loops) => (
                     Some(self.linear_search(call, ins, cs, &loops, r.steps)?),
                     false,
@@ -324,6 +327,15 @@ impl RulePolicy {
         }
         Ok(d)
     }
+}
+
+/// Operands all of one legacy dtype that has a loop of its own for the op (ml_dtypes'
+/// registered loops): that loop, ahead of every builtin one.
+fn own_loop(cs: &Categories, ins: &[Input], op: crate::op::Op) -> Option<Vec<DType>> {
+    let legacy = cs.legacy.as_ref()?;
+    let d = ins.first()?.dtype;
+    let all_d = ins.iter().all(|i| i.dtype == d);
+    (all_d && legacy.has_own_loop(d, op)).then(|| vec![d])
 }
 
 /// NumPy 1 with a `[combine.legacy]` dtype among the operands: the operands' own loops (their
