@@ -275,8 +275,8 @@ fn convert_carrier(
         None => Values::Classic(v.to_array()),
         Some((NarrowKind::Complex, _)) => {
             let z = C32::slice(v).unwrap_or(&[]);
-            let part = |x: f32| f16::from_f32(x);
-            Values::Complex32(z.iter().map(|z| [part(z.re), part(z.im)]).collect())
+            let parts = z.iter().map(|z| [f16::from_f32(z.re), f16::from_f32(z.im)]);
+            Values::Complex32(parts.collect())
         }
         Some((NarrowKind::Float, _)) => {
             let codec = Codec::for_library(from.name(), library)?;
