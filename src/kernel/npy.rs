@@ -386,6 +386,15 @@ pub struct NpyOut {
 
 /// Create the `.npy` file of a result of a dtype and shape, mapped for writing (see
 /// [`NpyOut`]); its elements start as zeros.
+///
+/// ```
+/// use promote::kernel::{npy, Array};
+/// use promote::DType;
+/// let path = std::env::temp_dir().join(format!("promote-doc-create0-{}.npy", std::process::id()));
+/// npy::create(&path, DType::Bool, &[3]).unwrap().finish().unwrap();
+/// assert_eq!(npy::read(&path).unwrap().view().to_array(), Array::from(vec![false; 3]));
+/// std::fs::remove_file(&path).unwrap();
+/// ```
 pub fn create(path: &Path, dtype: DType, shape: &[usize]) -> Result<NpyOut, PromoteError> {
     let shown = path.display().to_string();
     let io = |e: std::io::Error| PromoteError::io(&shown, &e);
@@ -460,6 +469,14 @@ fn reserve(file: &File, size: usize) -> std::io::Result<()> {
 
 impl NpyOut {
     /// The elements, in file order, to compute into.
+    ///
+    /// ```
+    /// use promote::kernel::{npy, Element};
+    /// use promote::DType;
+    /// let path = std::env::temp_dir().join(format!("promote-doc-viewmut-{}.npy", std::process::id()));
+    /// let mut out = npy::create(&path, DType::Float64, &[2]).unwrap();
+    /// assert_eq!(f64::slice_mut(out.view_mut()).unwrap(), &mut [0.0, 0.0]);
+    /// ```
     pub fn view_mut(&mut self) -> ViewMut<'_> {
         let (d, range) = (
             self.dtype,
@@ -474,6 +491,17 @@ impl NpyOut {
     }
 
     /// The file complete: unmapped and renamed to its path (no fsync, as `np.save`).
+    ///
+    /// ```
+    /// use promote::kernel::npy;
+    /// use promote::DType;
+    /// let path = std::env::temp_dir().join(format!("promote-doc-finish-{}.npy", std::process::id()));
+    /// let out = npy::create(&path, DType::Int8, &[4]).unwrap();
+    /// assert!(!path.exists()); // written under a temporary name until complete
+    /// out.finish().unwrap();
+    /// assert_eq!(npy::read(&path).unwrap().shape, vec![4]);
+    /// std::fs::remove_file(&path).unwrap();
+    /// ```
     pub fn finish(mut self) -> Result<(), PromoteError> {
         let shown = self.path.display().to_string();
         self.map = None; // unmapped: the pages stay in the page cache
