@@ -106,3 +106,43 @@ fn a_one_shot_result_without_o_is_printed_as_json() {
         r#"{"dtype":"int16","weak":false,"data":["128","127","7"]}"#
     );
 }
+
+#[test]
+fn an_output_may_replace_an_operand_and_a_refused_call_leaves_no_file() {
+    use promote::kernel::Array;
+    let dir = std::env::temp_dir().join(format!("promote-npy-out-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let x = dir.join("x.npy");
+    npy::write(&x, Array::from(vec![1i8, 2, 3]).view(), &[3]).unwrap();
+    let xs = x.to_str().unwrap();
+    // the result is computed into a file of its own, renamed over x.npy when complete
+    let (code, out, err) = promote(&["eval", "-p", "numpy", "add", xs, "1", "-o", xs]);
+    assert_eq!(code, 0, "{out} {err}");
+    let back = npy::read(&x).unwrap();
+    assert_eq!(back.view().to_array(), Array::from(vec![2i8, 3, 4]));
+    let zero = dir.join("zero.npy");
+    npy::write(&zero, Array::from(vec![0i8; 3]).view(), &[3]).unwrap();
+    let q = dir.join("q.npy");
+    let (code, out, _) = promote(&[
+        "eval",
+        "-p",
+        "torch",
+        "floor_divide",
+        xs,
+        zero.to_str().unwrap(),
+        "-o",
+        q.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("ZeroDivisionError"), "{out}");
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        left.len(),
+        2,
+        "no result and no partial file is left: {left:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -171,25 +171,63 @@ fn one_shot(
         check_shapes(&o.files)?;
         let views: Vec<Option<View<'_>>> =
             o.files.iter().map(|f| f.as_ref().map(Npy::view)).collect();
-        let r = crate::autocast::evaluate_under(policy, layer, &o.call, &views)?;
-        let shape = result_shape(&o.call, &o.files, r.data.len());
-        Ok((r, shape))
+        match output {
+            // one result, no autocast layer: computed straight into the file
+            Some(path) if layer.is_none() && o.call.op.info().parts.is_empty() => {
+                let (plan, shape) = into_file(policy, &o, &views, path)?;
+                Ok(Done::Written(written(&plan, &shape, path)))
+            }
+            _ => {
+                let r = crate::autocast::evaluate_under(policy, layer, &o.call, &views)?;
+                let shape = result_shape(&o.call, &o.files, r.data.len());
+                Ok(Done::Computed(r, shape))
+            }
+        }
     });
     let (text, status) = match answer {
         Err(e @ PromoteError::Io { .. }) => return Err(e),
         Err(e) => (answer_text(&Err(e)), super::EXIT_REFUSED),
-        Ok((r, shape)) => match output {
+        Ok(Done::Computed(r, shape)) => match output {
             Some(path) => {
                 npy::write(path, r.data.view(), &shape)?;
-                let summary = json!({"dtype": r.plan.result.name(), "weak": r.plan.weak,
-                    "shape": shape, "file": path.display().to_string()});
-                (format!("{summary}\n"), super::EXIT_ANSWERED)
+                (written(&r.plan, &shape, path), super::EXIT_ANSWERED)
             }
             None => (answer_text(&Ok(r)), super::EXIT_ANSWERED),
         },
+        Ok(Done::Written(text)) => (text, super::EXIT_ANSWERED),
     };
     super::write_stdout(&text)?;
     Ok(status)
+}
+
+/// A one-shot call's result: in memory (and its shape), or already in its `.npy` file (and
+/// the answer line saying so).
+enum Done {
+    Computed(Evaluated, Vec<usize>),
+    Written(String),
+}
+
+/// The kernel writes into the `.npy` file mapped for writing (no result buffer, no copy
+/// into the page cache); the file appears at `path` once complete.
+fn into_file(
+    policy: &RulePolicy,
+    o: &Operands,
+    views: &[Option<View<'_>>],
+    path: &std::path::Path,
+) -> Result<(crate::Plan, Vec<usize>), PromoteError> {
+    let (plan, len) = eval::plan_and_len(policy, &o.call, views)?;
+    let shape = result_shape(&o.call, &o.files, len);
+    let mut out = npy::create(path, plan.result, &shape)?;
+    eval::evaluate_into(policy, &o.call, &plan, views, out.view_mut())?;
+    out.finish()?;
+    Ok((plan, shape))
+}
+
+/// The answer line of a result written to a file.
+fn written(plan: &crate::Plan, shape: &[usize], path: &std::path::Path) -> String {
+    let summary = json!({"dtype": plan.result.name(), "weak": plan.weak,
+        "shape": shape, "file": path.display().to_string()});
+    format!("{summary}\n")
 }
 
 fn answer_text(r: &Result<Evaluated, PromoteError>) -> String {

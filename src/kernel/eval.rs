@@ -13,11 +13,11 @@ use std::io::Write;
 
 use serde_json::{json, Value};
 
-use super::array::{Array, View, C64};
+use super::array::{Array, View, ViewMut, C64};
 use super::cast::cast_array;
 use super::compute::{self, KernelError};
 use super::data::{read_query, write_data_as, Data, DataQuery};
-use super::exec::{execute, result_len};
+use super::exec::{execute, execute_into, result_len};
 use super::narrow::arith::{carrier, library_of, round_into, run_narrow, touches_narrow};
 use super::narrow::rules::Library;
 use super::value::{format_array, parse_array};
@@ -367,6 +367,116 @@ pub fn evaluate<P: Policy + ?Sized>(
         data,
         more: parts.collect(),
     })
+}
+
+/// The plan of a call on its data and the length of its result, checked as [`evaluate`]
+/// checks them: what to make the output of before [`evaluate_into`]. A call of several
+/// results (`divmod`) is refused here: [`evaluate`] returns those.
+///
+/// ```
+/// use promote::kernel::eval::plan_and_len;
+/// use promote::kernel::Array;
+/// use promote::{builtin, Call, DType};
+/// let (a, b) = (Array::from(vec![1i8, 2, 3]), Array::from(vec![1u8, 2, 3]));
+/// let call: Call = "add int8 uint8".parse().unwrap();
+/// let (plan, len) = plan_and_len(&*builtin("numpy").unwrap(), &call, &[Some(a.view()), Some(b.view())]).unwrap();
+/// assert_eq!((plan.result, len), (DType::Int16, 3));
+/// ```
+pub fn plan_and_len<P: Policy + ?Sized>(
+    policy: &P,
+    call: &Call,
+    data: &[Option<View<'_>>],
+) -> Result<(Plan, usize), PromoteError> {
+    check_data(call, data)?;
+    let plan = policy.resolve(call)?;
+    refuse_narrow(policy, call, &plan)?;
+    if !plan.parts.is_empty() {
+        return Err(invalid(format!(
+            "{} has {} results: evaluate it whole (`eval` without -o answers with each)",
+            call.op,
+            plan.parts.len()
+        )));
+    }
+    let lens: Vec<usize> = data.iter().map(|d| d.map_or(1, |v| v.len())).collect();
+    let len = result_len(plan.op, &lens).map_err(|e| kernel_error(policy, &plan, e))?;
+    Ok((plan, len))
+}
+
+/// [`evaluate`] into an output of the plan's result dtype and length (from
+/// [`plan_and_len`]), such as a file mapped for writing ([`super::npy::create`]): the
+/// kernel writes its result there directly.
+///
+/// ```
+/// use promote::kernel::eval::{evaluate_into, plan_and_len};
+/// use promote::kernel::Array;
+/// use promote::{builtin, Call};
+/// let numpy = builtin("numpy").unwrap();
+/// let (a, b) = (Array::from(vec![127i8, -128]), Array::from(vec![1u8, 255]));
+/// let data = [Some(a.view()), Some(b.view())];
+/// let call: Call = "add int8 uint8".parse().unwrap();
+/// let (plan, len) = plan_and_len(&*numpy, &call, &data).unwrap();
+/// let mut out = Array::zeros(plan.result, len);
+/// evaluate_into(&*numpy, &call, &plan, &data, out.view_mut()).unwrap();
+/// assert_eq!(out, Array::from(vec![128i16, 127]));
+/// ```
+pub fn evaluate_into<P: Policy + ?Sized>(
+    policy: &P,
+    call: &Call,
+    plan: &Plan,
+    data: &[Option<View<'_>>],
+    out: ViewMut<'_>,
+) -> Result<(), PromoteError> {
+    let scalars = scalar_arrays(call, plan, data, library_of(policy.semantics().name))?;
+    let views: Vec<View<'_>> = data
+        .iter()
+        .zip(&scalars)
+        .filter_map(|(d, s)| d.or_else(|| s.as_ref().map(|a| a.view())))
+        .collect();
+    let sem = policy.semantics();
+    let fail = |plan: &Plan, e| kernel_error(policy, plan, e);
+    if let Some(data) = compute::computed_otherwise(&sem, plan, &views) {
+        if data.dtype() != out.dtype() || data.len() != out.len() {
+            return Err(invalid(format!(
+                "an output of {} {} for a result of {} {}",
+                out.len(),
+                out.dtype(),
+                data.len(),
+                data.dtype()
+            )));
+        }
+        super::cast::cast_view(data.view(), out);
+        return Ok(());
+    }
+    let Some(prepared) = compute::prepare_inputs(&sem, plan, &views) else {
+        return execute_into(plan, &views, out, &sem).map_err(|e| fail(plan, e));
+    };
+    // as in `run_plan`: the inputs as the framework reads them
+    let views: Vec<View<'_>> = prepared.iter().map(|a| a.view()).collect();
+    let plan = Plan {
+        operands: views.iter().map(|v| v.dtype()).collect(),
+        ..plan.clone()
+    };
+    execute_into(&plan, &views, out, &sem).map_err(|e| fail(&plan, e))
+}
+
+/// [`evaluate_into`] writes classic dtypes only: a plan that casts to, computes in or returns a
+/// narrow dtype (computed through its carrier by [`evaluate`]) is refused as unsupported here;
+/// `evaluate` answers it.
+fn refuse_narrow<P: Policy + ?Sized>(
+    policy: &P,
+    call: &Call,
+    plan: &Plan,
+) -> Result<(), PromoteError> {
+    let typed = [plan.compute, plan.result]
+        .into_iter()
+        .chain(plan.inputs.iter().copied());
+    match typed.into_iter().find(|d| !d.is_classic()) {
+        Some(dtype) => {
+            let e = KernelError::Unsupported { op: call.op, dtype };
+            Err(kernel_error(policy, plan, e))
+        }
+        None => Ok(()),
+    }
 }
 
 /// One data slot per operand, each of its operand's dtype, lengths that the op takes.

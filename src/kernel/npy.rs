@@ -303,6 +303,38 @@ fn bytes_of_mut(v: ViewMut<'_>) -> &mut [u8] {
     }
 }
 
+/// The bytes before the elements of a `.npy` file of a dtype and shape: the magic, the
+/// version (1, or 2 when the header needs it), the header padded to a multiple of 64 bytes.
+fn preamble(d: DType, shape: &[usize]) -> Vec<u8> {
+    let dims: Vec<String> = shape.iter().map(|s| s.to_string()).collect();
+    let tuple = match dims.len() {
+        1 => format!("({},)", dims[0]),
+        _ => format!("({})", dims.join(", ")),
+    };
+    let mut header = format!(
+        "{{'descr': '{}', 'fortran_order': False, 'shape': {tuple}, }}",
+        descr(d)
+    );
+    let (version, prefix) = if header.len() + 11 <= u16::MAX as usize {
+        (1u8, 10)
+    } else {
+        (2u8, 12)
+    };
+    while (prefix + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut out = Vec::with_capacity(prefix + header.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&[version, 0]);
+    match version {
+        1 => out.extend_from_slice(&(header.len() as u16).to_le_bytes()),
+        _ => out.extend_from_slice(&(header.len() as u32).to_le_bytes()),
+    }
+    out.extend_from_slice(header.as_bytes());
+    out
+}
+
 /// Write a view as a version-1 `.npy` file (version 2 when the header needs it) of a shape.
 ///
 /// ```
@@ -314,36 +346,204 @@ fn bytes_of_mut(v: ViewMut<'_>) -> &mut [u8] {
 pub fn write(path: &Path, v: View<'_>, shape: &[usize]) -> Result<(), PromoteError> {
     let shown = path.display().to_string();
     let io = |e: std::io::Error| PromoteError::io(&shown, &e);
-    let dims: Vec<String> = shape.iter().map(|s| s.to_string()).collect();
-    let tuple = match dims.len() {
-        1 => format!("({},)", dims[0]),
-        _ => format!("({})", dims.join(", ")),
-    };
-    let mut header = format!(
-        "{{'descr': '{}', 'fortran_order': False, 'shape': {tuple}, }}",
-        descr(v.dtype())
-    );
-    let (version, prefix) = if header.len() + 11 <= u16::MAX as usize {
-        (1u8, 10)
-    } else {
-        (2u8, 12)
-    };
-    while (prefix + header.len() + 1) % 64 != 0 {
-        header.push(' ');
-    }
-    header.push('\n');
     let mut out = BufWriter::with_capacity(1 << 20, File::create(path).map_err(io)?);
-    out.write_all(MAGIC).map_err(io)?;
-    out.write_all(&[version, 0]).map_err(io)?;
-    match version {
-        1 => out.write_all(&(header.len() as u16).to_le_bytes()),
-        _ => out.write_all(&(header.len() as u32).to_le_bytes()),
-    }
-    .map_err(io)?;
-    out.write_all(header.as_bytes()).map_err(io)?;
+    out.write_all(&preamble(v.dtype(), shape)).map_err(io)?;
     out.write_all(bytes_of(&v)).map_err(io)?;
     // no fsync: the result goes to the page cache, as `np.save` leaves it (a sync to disk
     // cost several times the computation for large results)
     out.into_inner().map_err(|e| io(e.into_error()))?;
     Ok(())
+}
+
+/// A `.npy` file made at its full size, its elements mapped for writing: a kernel computes
+/// straight into the file's pages ([`NpyOut::view_mut`]), with no buffer in between and no
+/// copy into the page cache afterwards (which cost more than the computation for large
+/// results). The file is written under a temporary name beside `path` and renamed to `path`
+/// by [`NpyOut::finish`]; dropped unfinished, it is removed, so that a failed computation
+/// leaves no partial result (and an operand mapped from `path` itself stays intact).
+///
+/// ```
+/// use promote::kernel::{npy, Array, Element};
+/// use promote::DType;
+/// let path = std::env::temp_dir().join(format!("promote-doc-create-{}.npy", std::process::id()));
+/// let mut out = npy::create(&path, DType::Int16, &[2, 2]).unwrap();
+/// i16::slice_mut(out.view_mut()).unwrap().copy_from_slice(&[1, -2, 3, -4]);
+/// out.finish().unwrap();
+/// let back = npy::read(&path).unwrap();
+/// assert_eq!((back.shape.clone(), back.view().to_array()), (vec![2, 2], Array::from(vec![1i16, -2, 3, -4])));
+/// std::fs::remove_file(&path).unwrap();
+/// ```
+pub struct NpyOut {
+    /// `None` once finished.
+    map: Option<memmap2::MmapMut>,
+    offset: usize,
+    dtype: DType,
+    len: usize,
+    temp: std::path::PathBuf,
+    path: std::path::PathBuf,
+    done: bool,
+}
+
+/// Create the `.npy` file of a result of a dtype and shape, mapped for writing (see
+/// [`NpyOut`]); its elements start as zeros.
+///
+/// ```
+/// use promote::kernel::{npy, Array};
+/// use promote::DType;
+/// let path = std::env::temp_dir().join(format!("promote-doc-create0-{}.npy", std::process::id()));
+/// npy::create(&path, DType::Bool, &[3]).unwrap().finish().unwrap();
+/// assert_eq!(npy::read(&path).unwrap().view().to_array(), Array::from(vec![false; 3]));
+/// std::fs::remove_file(&path).unwrap();
+/// ```
+pub fn create(path: &Path, dtype: DType, shape: &[usize]) -> Result<NpyOut, PromoteError> {
+    let shown = path.display().to_string();
+    let io = |e: std::io::Error| PromoteError::io(&shown, &e);
+    let too_big = || PromoteError::invalid(format!("{shown}: the shape {shape:?} is too large"));
+    let len = shape
+        .iter()
+        .try_fold(1usize, |n, &s| n.checked_mul(s))
+        .ok_or_else(too_big)?;
+    if !dtype.is_classic() {
+        return Err(PromoteError::invalid(format!(
+            "{shown}: {dtype} arrays are not written as .npy by eval"
+        )));
+    }
+    let head = preamble(dtype, shape);
+    let size = len
+        .checked_mul(dtype.itemsize())
+        .and_then(|b| b.checked_add(head.len()))
+        .ok_or_else(too_big)?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    let temp = path.with_file_name(format!(
+        ".{}.promote-{}",
+        name.unwrap_or_default(),
+        std::process::id()
+    ));
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&temp)
+        .map_err(io)?;
+    let made = reserve(&file, size).and_then(|()| {
+        // SAFETY: the file was just created by this process under a name of its own; a
+        // process that changes it meanwhile changes the numbers written, not memory safety
+        // (plain-data elements).
+        let mut map = unsafe { memmap2::MmapMut::map_mut(&file) }?;
+        map[..head.len()].copy_from_slice(&head);
+        Ok(map)
+    });
+    match made {
+        Ok(map) => Ok(NpyOut {
+            map: Some(map),
+            offset: head.len(),
+            dtype,
+            len,
+            temp,
+            path: path.to_path_buf(),
+            done: false,
+        }),
+        Err(e) => {
+            let _ = std::fs::remove_file(&temp);
+            Err(io(e))
+        }
+    }
+}
+
+/// Give a new file its size: allocated up front where the file system can (`fallocate`:
+/// the pages written later need no block allocation each), else as a sparse file.
+fn reserve(file: &File, size: usize) -> std::io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        if let Ok(len) = libc::off_t::try_from(size) {
+            // SAFETY: a valid open descriptor; mode 0 only allocates (and extends the size).
+            if len > 0 && unsafe { libc::fallocate(file.as_raw_fd(), 0, 0, len) } == 0 {
+                return Ok(());
+            }
+        }
+    }
+    file.set_len(size as u64)
+}
+
+impl NpyOut {
+    /// The elements, in file order, to compute into.
+    ///
+    /// ```
+    /// use promote::kernel::{npy, Element};
+    /// use promote::DType;
+    /// let path = std::env::temp_dir().join(format!("promote-doc-viewmut-{}.npy", std::process::id()));
+    /// let mut out = npy::create(&path, DType::Float64, &[2]).unwrap();
+    /// assert_eq!(f64::slice_mut(out.view_mut()).unwrap(), &mut [0.0, 0.0]);
+    /// ```
+    pub fn view_mut(&mut self) -> ViewMut<'_> {
+        let (d, range) = (
+            self.dtype,
+            self.offset..self.offset + self.len * self.dtype.itemsize(),
+        );
+        match self.map.as_mut() {
+            Some(map) => {
+                typed_view_mut(d, &mut map[range]).unwrap_or_else(|| unreachable_view_mut(d))
+            }
+            None => unreachable_view_mut(d),
+        }
+    }
+
+    /// The file complete: unmapped and renamed to its path (no fsync, as `np.save`).
+    ///
+    /// ```
+    /// use promote::kernel::npy;
+    /// use promote::DType;
+    /// let path = std::env::temp_dir().join(format!("promote-doc-finish-{}.npy", std::process::id()));
+    /// let out = npy::create(&path, DType::Int8, &[4]).unwrap();
+    /// assert!(!path.exists()); // written under a temporary name until complete
+    /// out.finish().unwrap();
+    /// assert_eq!(npy::read(&path).unwrap().shape, vec![4]);
+    /// std::fs::remove_file(&path).unwrap();
+    /// ```
+    pub fn finish(mut self) -> Result<(), PromoteError> {
+        let shown = self.path.display().to_string();
+        self.map = None; // unmapped: the pages stay in the page cache
+        std::fs::rename(&self.temp, &self.path).map_err(|e| PromoteError::io(&shown, &e))?;
+        self.done = true;
+        Ok(())
+    }
+}
+
+impl Drop for NpyOut {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = std::fs::remove_file(&self.temp);
+        }
+    }
+}
+
+/// Never used: [`create`] maps whole pages, whose start is aligned for every dtype, and its
+/// bool elements start as zero bytes.
+fn unreachable_view_mut(d: DType) -> ViewMut<'static> {
+    crate::with_dtype!(d, T => <T as super::array::Element>::view_mut(&mut []))
+}
+
+/// The bytes as mutable elements of a dtype, when aligned and valid (bools must be 0 or 1).
+fn typed_view_mut(d: DType, b: &mut [u8]) -> Option<ViewMut<'_>> {
+    use bytemuck::{checked, try_cast_slice_mut as cast};
+    Some(match d {
+        DType::Bool => ViewMut::Bool(checked::try_cast_slice_mut::<u8, bool>(b).ok()?),
+        DType::UInt8 => ViewMut::UInt8(b),
+        DType::UInt16 => ViewMut::UInt16(cast(b).ok()?),
+        DType::UInt32 => ViewMut::UInt32(cast(b).ok()?),
+        DType::UInt64 => ViewMut::UInt64(cast(b).ok()?),
+        DType::Int8 => ViewMut::Int8(cast(b).ok()?),
+        DType::Int16 => ViewMut::Int16(cast(b).ok()?),
+        DType::Int32 => ViewMut::Int32(cast(b).ok()?),
+        DType::Int64 => ViewMut::Int64(cast(b).ok()?),
+        DType::BFloat16 => ViewMut::BFloat16(cast::<u8, bf16>(b).ok()?),
+        DType::Float16 => ViewMut::Float16(cast::<u8, f16>(b).ok()?),
+        DType::Float32 => ViewMut::Float32(cast(b).ok()?),
+        DType::Float64 => ViewMut::Float64(cast(b).ok()?),
+        DType::Complex64 => ViewMut::Complex64(cast::<u8, C32>(b).ok()?),
+        DType::Complex128 => ViewMut::Complex128(cast::<u8, C64>(b).ok()?),
+        _ => return None,
+    })
 }

@@ -64,8 +64,10 @@ pub struct RulePolicy {
     pub rules: Vec<CornerRule>,
     pub(crate) semantics: Semantics,
     pub(crate) semantics_source: String,
-    /// Every op over two strong tensors (sum: one), resolved once: dtype index | 0x80 if weak.
-    pub(crate) fast: Vec<u8>,
+    /// Every op over two strong tensors (sum: one), resolved once, on the first
+    /// [`Policy::result`] call that could use it (a command that resolves one call never
+    /// pays for it): dtype index | 0x80 if weak.
+    pub(crate) fast: std::sync::OnceLock<Vec<u8>>,
     /// The rule of each `casting=` value (by [`crate::Casting`] as an index), where the
     /// policy's functions take the argument.
     pub(crate) casting_arg: Vec<Option<OutRule>>,
@@ -153,6 +155,7 @@ impl Policy for RulePolicy {
                 let n = DType::ALL.len();
                 let cell = self
                     .fast
+                    .get_or_init(|| super::compile::fast_table(self))
                     .get((call.op.index() * n + a) * n + b)
                     .copied()
                     .unwrap_or(FAST_SLOW);

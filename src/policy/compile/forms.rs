@@ -14,7 +14,7 @@ use super::super::rule_policy::FormVariant;
 use super::super::spec;
 use super::super::RulePolicy;
 use super::nodes::{Dtypes, Graph};
-use super::{fast, rules, Ctx};
+use super::{rules, Ctx};
 
 /// A `[forms.NAME]` section, its rules compiled.
 pub(crate) struct FormRules<'s> {
@@ -85,7 +85,7 @@ pub(crate) fn variants(
                 if !f.rules.is_empty() || !f.spec.without_rules.is_empty() {
                     let base_rules = std::mem::take(&mut p.rules);
                     p.rules = kept_rules(ctx, &base_rules, &f)?;
-                    p.fast = fast::table(&p);
+                    p.fast = Default::default(); // rebuilt from the new rules when first asked
                 }
                 p
             }
@@ -132,7 +132,7 @@ fn own_variant(ctx: &Ctx, base: &RulePolicy, f: &FormRules) -> Result<RulePolicy
     p.rules = kept_rules(ctx, &base.rules, f)?;
     p.form = f.form;
     p.forms = Vec::new();
-    p.fast = fast::table(&p);
+    p.fast = Default::default(); // rebuilt from the new rules when first asked
     Ok(p)
 }
 
@@ -165,6 +165,6 @@ fn patched_variant(
     p.name.clone_from(&base.name);
     p.settings = base.settings.clone();
     p.form = f.form;
-    p.fast = fast::table(&p);
+    p.fast = Default::default(); // rebuilt from the new rules when first asked
     Ok(p)
 }

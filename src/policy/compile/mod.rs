@@ -10,10 +10,12 @@
 //! - [`out`]: `[out]`, casting into `out`;
 //! - [`kernel`]: `[kernel]`, the named element semantics;
 //! - [`forms`]: `[forms.NAME]`, each entry point as a policy of its own;
-//! - [`fast`]: the dense table of every op over two strong tensors, resolved once.
+//! - [`fast`]: the dense table of every op over two strong tensors, resolved once (when first
+//!   asked, see `RulePolicy::fast`).
 
 mod combine;
 mod fast;
+pub(crate) use fast::table as fast_table;
 mod forms;
 mod kernel;
 mod nodes;
@@ -86,7 +88,7 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
         rules,
         semantics,
         semantics_source,
-        fast: Vec::new(),
+        fast: Default::default(),
         casting_arg,
         casting_source: spec.out.casting_arg_source.clone(),
         settings: std::sync::Arc::new(super::settings::settings(src, file, &spec.settings)?),
@@ -95,7 +97,6 @@ pub fn compile(src: &str, file: &str) -> Result<RulePolicy, PromoteError> {
         as_written: None,
     };
     p.as_written = as_written(&ctx, &p)?;
-    p.fast = fast::table(&p);
     p.forms = forms::variants(&ctx, &p, form_rules)?;
     Ok(p)
 }
