@@ -862,16 +862,6 @@ fn jax_orders_replay() {
     check_orders("jax", &[]);
 }
 
-#[test]
-fn jax_x64_orders_replay() {
-    check_orders("jax-x64", &[]);
-}
-
-#[test]
-fn tf_orders_replay() {
-    check_orders("tf", &[]);
-}
-
 /// NumPy 1.26 (`numpy1`) runs the same kernels: no query of the NumPy fixture answers "no kernel".
 #[test]
 fn numpy1_computes_every_op() {
