@@ -859,7 +859,9 @@ fn check_orders(name: &str, allowed: &[(&str, &str, usize, u64)]) {
 
 #[test]
 fn jax_orders_replay() {
-    check_orders("jax", &[]);
+    // jnp.mean's float32 division by the count differs in the last bit for some lengths
+    // (XLA's simplifier turning x / n into a product is suspected, not reproduced)
+    check_orders("jax", &[("mean", "float32", 16, 1)]);
 }
 
 /// NumPy 1.26 (`numpy1`) runs the same kernels: no query of the NumPy fixture answers "no kernel".
