@@ -97,11 +97,8 @@ const ALLOWED: &[Allowance] = &[
     ("torch", "log1p", "float64", 4, 1, "PyTorch's vectorized log1p for float64 (SLEEF, 1-ulp variants) is not the C library's"),
     ("torch", "logaddexp", "float32", 4, 1, "PyTorch's vectorized logaddexp for float32 (SLEEF, 1-ulp variants) is not the C library's"),
     ("torch", "logaddexp", "float64", 2, 2, "PyTorch's vectorized logaddexp for float64 (SLEEF, 1-ulp variants) is not the C library's"),
-    ("torch", "prod", "bfloat16", 1, 7, "PyTorch's vectorized product reduction multiplies in SIMD lanes; the kernels multiply in order"),
     ("torch", "prod", "complex128", 3, 29, "PyTorch's vectorized product reduction multiplies in SIMD lanes; the kernels multiply in order"),
     ("torch", "prod", "complex64", 7, 4, "PyTorch's vectorized product reduction multiplies in SIMD lanes; the kernels multiply in order"),
-    ("torch", "prod", "float32", 3, ANY, "PyTorch's vectorized product reduction multiplies in SIMD lanes (order not reproduced; a lane that overflows to inf meets a 0 in another: NaN)"),
-    ("torch", "prod", "float64", 2, 17, "PyTorch's vectorized product reduction multiplies in SIMD lanes; the kernels multiply in order"),
     ("torch", "reciprocal", "complex64", 1, 1, "PyTorch's AVX-512 complex reciprocal (vectorized arithmetic) against its scalar formula"),
     ("torch", "sin", "float32", 2, 1, "PyTorch's vectorized sin for float32 (SLEEF, 1-ulp variants) is not the C library's"),
     ("torch", "sinh", "bfloat16", 1, ANY, "PyTorch's vectorized sinh (SLEEF) overflows to inf above |x| of about 709 (float64; bfloat16 through float32 near 89) where the C library's sinh is finite"),
@@ -114,7 +111,7 @@ const ALLOWED: &[Allowance] = &[
     ("torch", "tan", "float64", 1, 1, "PyTorch's vectorized tan for float64 (SLEEF, 1-ulp variants) is not the C library's"),
     ("torch", "tanh", "float32", 11, 2, "PyTorch's vectorized tanh for float32 (SLEEF, 1-ulp variants) is not the C library's"),
     ("torch", "tanh", "float64", 9, 1, "PyTorch's vectorized tanh for float64 (SLEEF, 1-ulp variants) is not the C library's"),
-    ("torch", "var", "float32", 7, 1, "PyTorch adds the parts' variances of a complex input in float32 (real_out + imag_out); the kernels add them in double"),    ("jax", "absolute", "float32", 21, ANY, "JAX's absolute for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax", "absolute", "float32", 21, ANY, "JAX's absolute for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
     ("jax", "arcsin", "bfloat16", 4, 128, "JAX's arcsin for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "arcsin", "complex64", 31, ANY, "JAX's arcsin for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
     ("jax", "arcsin", "float16", 4, 1, "JAX's arcsin for float16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
@@ -125,14 +122,6 @@ const ALLOWED: &[Allowance] = &[
     ("jax", "arctan2", "bfloat16", 4, ANY, "JAX's arctan2 for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
     ("jax", "arctan2", "float32", 4, ANY, "JAX's arctan2 for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
     ("jax", "cos", "complex64", 19, ANY, "JAX's cos for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax", "cumprod", "bfloat16", 181, 6, "jnp.cumprod is XLA's associative scan (a tree of partial products, not a running product); half types in float32"),
-    ("jax", "cumprod", "complex64", 169, ANY, "jnp.cumprod is XLA's associative scan (a tree of partial products, not a running product); half types in float32"),
-    ("jax", "cumprod", "float16", 1, 1, "jnp.cumprod is XLA's associative scan (a tree of partial products, not a running product); half types in float32"),
-    ("jax", "cumprod", "float32", 299, ANY, "jnp.cumprod is XLA's associative scan (a tree of partial products, not a running product); half types in float32"),
-    ("jax", "cumsum", "bfloat16", 159, 33486, "jnp.cumsum is XLA's associative scan (a tree of partial sums, not a running sum); half types in float32"),
-    ("jax", "cumsum", "complex64", 183, 1760, "jnp.cumsum is XLA's associative scan (a tree of partial sums, not a running sum); half types in float32"),
-    ("jax", "cumsum", "float16", 173, 26048, "jnp.cumsum is XLA's associative scan (a tree of partial sums, not a running sum); half types in float32"),
-    ("jax", "cumsum", "float32", 292, 1343570747, "jnp.cumsum is XLA's associative scan (a tree of partial sums, not a running sum); half types in float32"),
     ("jax", "exp", "complex64", 5, ANY, "JAX's exp for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
     ("jax", "exp", "float32", 3, 1, "JAX's exp for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "expm1", "bfloat16", 1, 1, "JAX's expm1 for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
@@ -173,17 +162,10 @@ const ALLOWED: &[Allowance] = &[
     ("jax", "logaddexp", "float32", 4, 1, "JAX's logaddexp for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "logical_not", "bool", 1, ANY, "XLA tests a bfloat16 operand's truth on its raw bits (a subnormal is True)"),
     ("jax", "max", "complex64", 1, ANY, "XLA's complex max reduction orders by a select on the parts (no NaN rule)"),
-    ("jax", "mean", "bfloat16", 9, 5, "JAX's mean adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax", "mean", "complex64", 1, 1, "JAX's mean adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax", "mean", "float16", 10, 2, "JAX's mean adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
     ("jax", "mean", "float32", 7, 1, "JAX's mean adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
     ("jax", "min", "complex64", 1, ANY, "XLA's complex min reduction orders by a select on the parts (no NaN rule)"),
     ("jax", "nextafter", "bfloat16", 1, 0, "jnp.nextafter is bit arithmetic on operands compared under DAZ (nextafter(0, 1) is 0 in float32, not 1e-45)"),
     ("jax", "nextafter", "float32", 1, 0, "jnp.nextafter is bit arithmetic on operands compared under DAZ (nextafter(0, 1) is 0 in float32, not 1e-45)"),
-    ("jax", "prod", "bfloat16", 14, 1, "JAX's prod adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax", "prod", "complex64", 20, 4, "JAX's prod adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax", "prod", "float16", 12, ANY, "JAX's prod adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax", "prod", "float32", 3, ANY, "JAX's prod adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
     ("jax", "reciprocal", "complex64", 10, ANY, "jnp.reciprocal of a complex is 1 / z by XLA's complex division (reciprocal(0j) is inf+nanj)"),
     ("jax", "sign", "complex64", 25, ANY, "XLA's complex sign is z / |z| with a zero kept as it is (sign(inf+0j) is nan+0j)"),
     ("jax", "sin", "bfloat16", 1, 1, "JAX's sin for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
@@ -193,21 +175,13 @@ const ALLOWED: &[Allowance] = &[
     ("jax", "sinh", "float32", 30, 24, "JAX's sinh for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "sqrt", "complex64", 16, ANY, "JAX's sqrt for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
     ("jax", "square", "complex64", 13, 2, "XLA contracts the complex square into fused multiply-adds"),
-    ("jax", "std", "bfloat16", 7, 1, "JAX's std adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax", "std", "float16", 9, ANY, "JAX's std adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
     ("jax", "std", "float32", 19, 2, "JAX's std adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax", "sum", "bfloat16", 9, 5, "JAX's sum adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax", "sum", "complex64", 1, 1, "JAX's sum adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax", "sum", "float16", 10, 2, "JAX's sum adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax", "sum", "float32", 1, 1, "JAX's sum adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
     ("jax", "tan", "bfloat16", 1, 1, "JAX's tan for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "tan", "complex64", 37, ANY, "JAX's tan for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
     ("jax", "tan", "float32", 1, 1, "JAX's tan for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "tanh", "bfloat16", 1, 1, "JAX's tanh for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "tanh", "complex64", 39, ANY, "JAX's tanh for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
     ("jax", "tanh", "float32", 35, 3, "JAX's tanh for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax", "var", "bfloat16", 13, 2, "JAX's var adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax", "var", "float16", 17, ANY, "JAX's var adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
     ("jax", "var", "float32", 35, 2270187501, "JAX's var adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
     ("jax-x64", "absolute", "float32", 21, ANY, "JAX's absolute for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
     ("jax-x64", "absolute", "float64", 23, ANY, "JAX's absolute for float64 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
@@ -227,18 +201,6 @@ const ALLOWED: &[Allowance] = &[
     ("jax-x64", "arctan2", "float64", 7, 9228513313104091696, "JAX's arctan2 for float64 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "cos", "complex128", 21, ANY, "JAX's cos for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
     ("jax-x64", "cos", "complex64", 19, ANY, "JAX's cos for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax-x64", "cumprod", "bfloat16", 181, 6, "jnp.cumprod is XLA's associative scan (a tree of partial products, not a running product); half types in float32"),
-    ("jax-x64", "cumprod", "complex128", 478, 50233, "jnp.cumprod is XLA's associative scan (a tree of partial products, not a running product); half types in float32"),
-    ("jax-x64", "cumprod", "complex64", 169, ANY, "jnp.cumprod is XLA's associative scan (a tree of partial products, not a running product); half types in float32"),
-    ("jax-x64", "cumprod", "float16", 1, 1, "jnp.cumprod is XLA's associative scan (a tree of partial products, not a running product); half types in float32"),
-    ("jax-x64", "cumprod", "float32", 452, ANY, "jnp.cumprod is XLA's associative scan (a tree of partial products, not a running product); half types in float32"),
-    ("jax-x64", "cumprod", "float64", 335, ANY, "jnp.cumprod is XLA's associative scan (a tree of partial products, not a running product); half types in float32"),
-    ("jax-x64", "cumsum", "bfloat16", 159, 33486, "jnp.cumsum is XLA's associative scan (a tree of partial sums, not a running sum); half types in float32"),
-    ("jax-x64", "cumsum", "complex128", 183, 2352, "jnp.cumsum is XLA's associative scan (a tree of partial sums, not a running sum); half types in float32"),
-    ("jax-x64", "cumsum", "complex64", 183, 1760, "jnp.cumsum is XLA's associative scan (a tree of partial sums, not a running sum); half types in float32"),
-    ("jax-x64", "cumsum", "float16", 173, 26048, "jnp.cumsum is XLA's associative scan (a tree of partial sums, not a running sum); half types in float32"),
-    ("jax-x64", "cumsum", "float32", 462, 1343570747, "jnp.cumsum is XLA's associative scan (a tree of partial sums, not a running sum); half types in float32"),
-    ("jax-x64", "cumsum", "float64", 175, 2352, "jnp.cumsum is XLA's associative scan (a tree of partial sums, not a running sum); half types in float32"),
     ("jax-x64", "exp", "complex128", 13, ANY, "JAX's exp for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
     ("jax-x64", "exp", "complex64", 5, ANY, "JAX's exp for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
     ("jax-x64", "exp", "float32", 3, 1, "JAX's exp for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
@@ -301,9 +263,6 @@ const ALLOWED: &[Allowance] = &[
     ("jax-x64", "logical_not", "bool", 1, ANY, "XLA tests a bfloat16 operand's truth on its raw bits (a subnormal is True)"),
     ("jax-x64", "max", "complex128", 1, ANY, "XLA's complex max reduction orders by a select on the parts (no NaN rule)"),
     ("jax-x64", "max", "complex64", 1, ANY, "XLA's complex max reduction orders by a select on the parts (no NaN rule)"),
-    ("jax-x64", "mean", "bfloat16", 9, 5, "JAX's mean adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax-x64", "mean", "complex64", 1, 1, "JAX's mean adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax-x64", "mean", "float16", 10, 2, "JAX's mean adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
     ("jax-x64", "mean", "float32", 8, 1, "JAX's mean adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
     ("jax-x64", "mean", "float64", 2, 1, "JAX's mean adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
     ("jax-x64", "min", "complex128", 1, ANY, "XLA's complex min reduction orders by a select on the parts (no NaN rule)"),
@@ -311,12 +270,6 @@ const ALLOWED: &[Allowance] = &[
     ("jax-x64", "nextafter", "bfloat16", 1, 0, "jnp.nextafter is bit arithmetic on operands compared under DAZ (nextafter(0, 1) is 0 in float32, not 1e-45)"),
     ("jax-x64", "nextafter", "float32", 1, 0, "jnp.nextafter is bit arithmetic on operands compared under DAZ (nextafter(0, 1) is 0 in float32, not 1e-45)"),
     ("jax-x64", "nextafter", "float64", 1, 0, "jnp.nextafter is bit arithmetic on operands compared under DAZ (nextafter(0, 1) is 0 in float32, not 1e-45)"),
-    ("jax-x64", "prod", "bfloat16", 14, 1, "JAX's prod adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax-x64", "prod", "complex128", 22, 5, "JAX's prod adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax-x64", "prod", "complex64", 20, 4, "JAX's prod adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax-x64", "prod", "float16", 12, ANY, "JAX's prod adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax-x64", "prod", "float32", 4, ANY, "JAX's prod adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax-x64", "prod", "float64", 2, 7, "JAX's prod adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
     ("jax-x64", "reciprocal", "complex128", 9, ANY, "jnp.reciprocal of a complex is 1 / z by XLA's complex division (reciprocal(0j) is inf+nanj)"),
     ("jax-x64", "reciprocal", "complex64", 10, ANY, "jnp.reciprocal of a complex is 1 / z by XLA's complex division (reciprocal(0j) is inf+nanj)"),
     ("jax-x64", "sign", "complex128", 28, ANY, "XLA's complex sign is z / |z| with a zero kept as it is (sign(inf+0j) is nan+0j)"),
@@ -334,17 +287,8 @@ const ALLOWED: &[Allowance] = &[
     ("jax-x64", "sqrt", "complex64", 16, ANY, "JAX's sqrt for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
     ("jax-x64", "square", "complex128", 11, ANY, "XLA contracts the complex square into fused multiply-adds"),
     ("jax-x64", "square", "complex64", 13, 2, "XLA contracts the complex square into fused multiply-adds"),
-    ("jax-x64", "std", "bfloat16", 7, 1, "JAX's std adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax-x64", "std", "complex128", 1, 1, "JAX's std adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax-x64", "std", "float16", 9, ANY, "JAX's std adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
     ("jax-x64", "std", "float32", 19, 2, "JAX's std adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
     ("jax-x64", "std", "float64", 9, 2, "JAX's std adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax-x64", "sum", "bfloat16", 9, 5, "JAX's sum adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax-x64", "sum", "complex128", 1, 1, "JAX's sum adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax-x64", "sum", "complex64", 1, 1, "JAX's sum adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax-x64", "sum", "float16", 10, 2, "JAX's sum adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax-x64", "sum", "float32", 2, 1, "JAX's sum adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax-x64", "sum", "float64", 1, 1, "JAX's sum adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
     ("jax-x64", "tan", "bfloat16", 1, 1, "JAX's tan for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "tan", "complex128", 49, ANY, "JAX's tan for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
     ("jax-x64", "tan", "complex64", 37, ANY, "JAX's tan for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
@@ -355,9 +299,6 @@ const ALLOWED: &[Allowance] = &[
     ("jax-x64", "tanh", "complex64", 39, ANY, "JAX's tanh for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
     ("jax-x64", "tanh", "float32", 35, 3, "JAX's tanh for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "tanh", "float64", 36, 2, "JAX's tanh for float64 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax-x64", "var", "bfloat16", 13, 2, "JAX's var adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax-x64", "var", "complex128", 1, 1, "JAX's var adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax-x64", "var", "float16", 17, ANY, "JAX's var adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
     ("jax-x64", "var", "float32", 34, 4, "JAX's var adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
     ("jax-x64", "var", "float64", 22, 9289248165746133120, "JAX's var adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
     ("paddle", "arctan2", "float64", 722, 715799588, "Paddle computes arctan2 of integer operands in float32 and casts the result to float64"),
@@ -387,7 +328,6 @@ const ALLOWED: &[Allowance] = &[
     ("paddle", "mean", "complex128", 1, 1, "Paddle's mean (Eigen's reduction order; int64 through float)"),
     ("paddle", "mean", "complex64", 1, 1, "Paddle's mean (Eigen's reduction order; int64 through float)"),
     ("paddle", "mean", "float32", 1, 1, "Paddle's mean (Eigen's reduction order; int64 through float)"),
-    ("paddle", "mean", "int64", 1, ANY, "Paddle's mean (Eigen's reduction order; int64 through float)"),
     ("paddle", "prod", "float32", 4, ANY, "Paddle's prod adds in another order: Eigen's tree reduction"),
     ("paddle", "prod", "float64", 1, 12, "Paddle's prod adds in another order: Eigen's tree reduction"),
     ("paddle", "reciprocal", "complex128", 17, 1, "Paddle's complex reciprocal is 1 / z by its own division (reciprocal(1+0j) keeps +0j)"),
@@ -409,8 +349,6 @@ const ALLOWED: &[Allowance] = &[
     ("paddle", "trunc", "int64", 2, ANY, "Paddle's trunc of int64 goes through double"),
     ("paddle", "var", "float32", 1, 1, "Paddle's var (its own two-pass formula in another order)"),
     ("paddle", "var", "float64", 1, 2, "Paddle's var (its own two-pass formula in another order)"),
-    ("paddle", "var", "int32", 1, ANY, "Paddle's var (its own two-pass formula in another order)"),
-    ("paddle", "var", "int64", 1, ANY, "Paddle's var (its own two-pass formula in another order)"),
     ("tf", "arcsin", "complex128", 1, 1, "TensorFlow's arcsin for complex (Eigen's vectorized functions) is not the C library's"),
     ("tf", "arcsin", "complex64", 1, 1, "TensorFlow's arcsin for complex (Eigen's vectorized functions) is not the C library's"),
     ("tf", "arcsin", "float32", 28, 2, "TensorFlow's arcsin for float32 (Eigen's vectorized functions) is not the C library's"),
@@ -427,7 +365,6 @@ const ALLOWED: &[Allowance] = &[
     ("tf", "cos", "complex128", 1, 1, "TensorFlow's cos for complex (Eigen's vectorized functions) is not the C library's"),
     ("tf", "cos", "complex64", 2, 71362, "TensorFlow's cos for complex (Eigen's vectorized functions) is not the C library's"),
     ("tf", "cos", "float32", 9, 1, "TensorFlow's cos for float32 (Eigen's vectorized functions) is not the C library's"),
-    ("tf", "cumprod", "complex64", 163, ANY, "Eigen's complex cumprod (a scan) gives infinite parts where the kernels' running product gives NaN"),
     ("tf", "exp", "bfloat16", 1, 1, "TensorFlow's exp for bfloat16 (Eigen's vectorized functions) is not the C library's"),
     ("tf", "exp", "complex64", 26, 36499, "TensorFlow's exp for complex (Eigen's vectorized functions) is not the C library's"),
     ("tf", "exp", "float32", 15, 47048, "TensorFlow's exp for float32 (Eigen's vectorized functions) is not the C library's"),
@@ -448,18 +385,10 @@ const ALLOWED: &[Allowance] = &[
     ("tf", "log1p", "complex64", 48, ANY, "TensorFlow's log1p for complex (Eigen's vectorized functions) is not the C library's; special values (inf, nan, overflow) differ too"),
     ("tf", "log1p", "float32", 23, 2, "TensorFlow's log1p for float32 (Eigen's vectorized functions) is not the C library's"),
     ("tf", "log1p", "float64", 21, 2, "TensorFlow's log1p for float64 (Eigen's vectorized functions) is not the C library's"),
-    ("tf", "mean", "bfloat16", 9, 5, "TensorFlow's mean adds in another order: Eigen's tree reduction (half types accumulate in float32)"),
     ("tf", "mean", "complex128", 1, 3, "TensorFlow's mean adds in another order: Eigen's tree reduction (half types accumulate in float32)"),
     ("tf", "mean", "complex64", 1, 1, "TensorFlow's mean adds in another order: Eigen's tree reduction (half types accumulate in float32)"),
-    ("tf", "mean", "float16", 1, 1, "TensorFlow's mean adds in another order: Eigen's tree reduction (half types accumulate in float32)"),
-    ("tf", "mean", "float64", 1, 1, "TensorFlow's mean adds in another order: Eigen's tree reduction (half types accumulate in float32)"),
     ("tf", "nextafter", "float32", 1, 0, "TF's nextafter of a subnormal"),
     ("tf", "nextafter", "float64", 1, 0, "TF's nextafter of a subnormal"),
-    ("tf", "prod", "bfloat16", 1, 2, "TensorFlow's prod adds in another order: Eigen's tree reduction (half types accumulate in float32)"),
-    ("tf", "prod", "complex128", 1, 7, "TensorFlow's prod adds in another order: Eigen's tree reduction (half types accumulate in float32)"),
-    ("tf", "prod", "float16", 1, ANY, "TensorFlow's prod adds in another order: Eigen's tree reduction (half types accumulate in float32)"),
-    ("tf", "prod", "float32", 1, 4, "TensorFlow's prod adds in another order: Eigen's tree reduction (half types accumulate in float32)"),
-    ("tf", "prod", "float64", 1, 1, "TensorFlow's prod adds in another order: Eigen's tree reduction (half types accumulate in float32)"),
     ("tf", "reciprocal", "bfloat16", 2, 32, "TF's reciprocal is Eigen's approximate float32 reciprocal (1/1 is 0.99999994), complex 1/z by its own division"),
     ("tf", "reciprocal", "complex128", 37, ANY, "TF's reciprocal is Eigen's approximate float32 reciprocal (1/1 is 0.99999994), complex 1/z by its own division"),
     ("tf", "reciprocal", "complex64", 38, ANY, "TF's reciprocal is Eigen's approximate float32 reciprocal (1/1 is 0.99999994), complex 1/z by its own division"),
@@ -483,22 +412,11 @@ const ALLOWED: &[Allowance] = &[
     ("tf", "sqrt", "float64", 1, 2188749418902061056, "TensorFlow's sqrt for float64 (Eigen's vectorized functions) is not the C library's"),
     ("tf", "square", "complex128", 1, 2, "TensorFlow's square for complex (Eigen's vectorized functions) is not the C library's"),
     ("tf", "square", "complex64", 2, 142724, "TensorFlow's square for complex (Eigen's vectorized functions) is not the C library's"),
-    ("tf", "std", "bfloat16", 4, 1, "TensorFlow's std adds in another order: Eigen's tree reduction (half types accumulate in float32)"),
-    ("tf", "std", "float32", 1, 1, "TensorFlow's std adds in another order: Eigen's tree reduction (half types accumulate in float32)"),
-    ("tf", "std", "float64", 1, 1, "TensorFlow's std adds in another order: Eigen's tree reduction (half types accumulate in float32)"),
-    ("tf", "sum", "bfloat16", 9, 5, "TensorFlow's sum adds in another order: Eigen's tree reduction (half types accumulate in float32)"),
-    ("tf", "sum", "complex128", 1, 2, "TensorFlow's sum adds in another order: Eigen's tree reduction (half types accumulate in float32)"),
-    ("tf", "sum", "complex64", 1, 1, "TensorFlow's sum adds in another order: Eigen's tree reduction (half types accumulate in float32)"),
-    ("tf", "sum", "float16", 1, 1, "TensorFlow's sum adds in another order: Eigen's tree reduction (half types accumulate in float32)"),
-    ("tf", "sum", "float64", 1, 1, "TensorFlow's sum adds in another order: Eigen's tree reduction (half types accumulate in float32)"),
     ("tf", "tanh", "bfloat16", 1, 1, "TensorFlow's tanh for bfloat16 (Eigen's vectorized functions) is not the C library's"),
     ("tf", "tanh", "complex128", 1, 3, "TensorFlow's tanh for complex (Eigen's vectorized functions) is not the C library's"),
     ("tf", "tanh", "complex64", 2, 189426, "TensorFlow's tanh for complex (Eigen's vectorized functions) is not the C library's"),
     ("tf", "tanh", "float32", 36, 3, "TensorFlow's tanh for float32 (Eigen's vectorized functions) is not the C library's"),
     ("tf", "tanh", "float64", 32, 3, "TensorFlow's tanh for float64 (Eigen's vectorized functions) is not the C library's"),
-    ("tf", "var", "bfloat16", 10, 1, "TensorFlow's var adds in another order: Eigen's tree reduction (half types accumulate in float32)"),
-    ("tf", "var", "float32", 1, 1, "TensorFlow's var adds in another order: Eigen's tree reduction (half types accumulate in float32)"),
-    ("tf", "var", "float64", 1, 1, "TensorFlow's var adds in another order: Eigen's tree reduction (half types accumulate in float32)"),
 
 ];
 
@@ -662,8 +580,14 @@ fn through_eval(rec: &Value, policy: &dyn Policy) -> Answer {
 /// Replays a fixture; the deviations per (op, result dtype), and failures that no ulp can
 /// excuse (unsupported, wrong dtype, non-finite mismatch, a refusal not refused).
 fn replay(name: &str) -> Replayed {
+    replay_from("eval-ops", name)
+}
+
+/// [`replay`] of `tests/fixtures/DIR/NAME.jsonl.gz` under the policy `name`.
+fn replay_from(dir: &str, name: &str) -> Replayed {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/eval-ops")
+        .join("tests/fixtures")
+        .join(dir)
         .join(format!("{name}.jsonl.gz"));
     let f = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let lines = std::io::BufReader::new(flate2::read::GzDecoder::new(f)).lines();
@@ -908,6 +832,36 @@ fn tf_values_replay() {
 #[test]
 fn paddle_values_replay() {
     check("paddle");
+}
+
+/// The reduction and scan orders (`src/kernel/ops/order.rs`) over every length of
+/// `tools/oracle/record_reduce_orders.py` (1..80, 100, 127..129, 200, 255..257, 1000): `sum`,
+/// `prod`, `mean`, `cumsum`, `cumprod` of seeded floats, bit for bit but the cells listed.
+fn check_orders(name: &str, allowed: &[(&str, &str, usize, u64)]) {
+    let r = replay_from("eval-order", name);
+    assert!(r.hard.is_empty(), "{name}: {}", r.hard.join("\n"));
+    assert!(
+        r.checked > 400,
+        "{name}: only {} answers replayed",
+        r.checked
+    );
+    for ((op, dt), f) in &r.found {
+        let ok = allowed
+            .iter()
+            .any(|&(o, d, n, u)| o == op && d == dt && f.deviating <= n && f.max_ulps <= u);
+        assert!(
+            ok,
+            "{name} {op} {dt}: {} values differ, up to {} ulp; e.g. {:?}",
+            f.deviating, f.max_ulps, f.examples
+        );
+    }
+}
+
+#[test]
+fn jax_orders_replay() {
+    // jnp.mean's float32 division by the count differs in the last bit for some lengths
+    // (XLA's simplifier turning x / n into a product is suspected, not reproduced)
+    check_orders("jax", &[("mean", "float32", 16, 1)]);
 }
 
 /// NumPy 1.26 (`numpy1`) runs the same kernels: no query of the NumPy fixture answers "no kernel".

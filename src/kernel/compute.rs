@@ -1922,6 +1922,69 @@ pub trait FusedMulMaybe: Arith {
     fn mul_maybe_fused(a: Self, b: Self) -> Self {
         Self::mul(a, b)
     }
+    /// The product as XLA's CPU emitter computes a complex one (`re = fma(a.re, b.re,
+    /// −a.im·b.im)`, `im = fma(a.im, b.re, a.re·b.im)`), the plain one otherwise.
+    fn mul_xla(a: Self, b: Self) -> Self {
+        Self::mul(a, b)
+    }
+    /// The product as C99's Annex G computes a complex one (`__mulsc3`, `__muldc3`: the
+    /// plain formula, then an infinite operand or product recovered where both parts are
+    /// NaN), the plain one otherwise.
+    fn mul_c99(a: Self, b: Self) -> Self {
+        Self::mul(a, b)
+    }
+}
+
+/// C99's Annex G complex product (`_Cmul` in the standard's example, libgcc's `__mulsc3`).
+macro_rules! mul_c99 {
+    ($f:ty, $a:expr, $b:expr, $c:expr, $d:expr) => {{
+        let (mut a, mut b, mut c, mut d): ($f, $f, $f, $f) = ($a, $b, $c, $d);
+        let (ac, bd, ad, bc) = (a * c, b * d, a * d, b * c);
+        let (x, y) = (ac - bd, ad + bc);
+        if !(x.is_nan() && y.is_nan()) {
+            return (x, y);
+        }
+        let unit = |v: $f| (if v.is_infinite() { 1.0 as $f } else { 0.0 }).copysign(v);
+        let zero_nan = |v: $f| {
+            if v.is_nan() {
+                (0.0 as $f).copysign(v)
+            } else {
+                v
+            }
+        };
+        let mut recalc = false;
+        if a.is_infinite() || b.is_infinite() {
+            (a, b, c, d) = (unit(a), unit(b), zero_nan(c), zero_nan(d));
+            recalc = true;
+        }
+        if c.is_infinite() || d.is_infinite() {
+            (a, b, c, d) = (zero_nan(a), zero_nan(b), unit(c), unit(d));
+            recalc = true;
+        }
+        let big = [ac, bd, ad, bc].iter().any(|v| v.is_infinite());
+        if !recalc && big {
+            (a, b, c, d) = (zero_nan(a), zero_nan(b), zero_nan(c), zero_nan(d));
+            recalc = true;
+        }
+        if recalc {
+            (
+                <$f>::INFINITY * (a * c - b * d),
+                <$f>::INFINITY * (a * d + b * c),
+            )
+        } else {
+            (x, y)
+        }
+    }};
+}
+
+/// C99's Annex G product of two `f32` complex numbers as (re, im).
+fn c99_mul_f32(a: f32, b: f32, c: f32, d: f32) -> (f32, f32) {
+    mul_c99!(f32, a, b, c, d)
+}
+
+/// C99's Annex G product of two `f64` complex numbers as (re, im).
+fn c99_mul_f64(a: f64, b: f64, c: f64, d: f64) -> (f64, f64) {
+    mul_c99!(f64, a, b, c, d)
 }
 macro_rules! no_fused {
     ($($t:ty),*) => {$( impl FusedMulMaybe for $t { const HAS_FUSED: bool = false; } )*};
@@ -1933,12 +1996,34 @@ impl FusedMulMaybe for C32 {
     fn mul_maybe_fused(a: C32, b: C32) -> C32 {
         C32::mul_fused(a, b)
     }
+    #[inline(always)]
+    fn mul_xla(a: C32, b: C32) -> C32 {
+        C32::new(
+            a.re.mul_add(b.re, -(a.im * b.im)),
+            a.im.mul_add(b.re, a.re * b.im),
+        )
+    }
+    fn mul_c99(a: C32, b: C32) -> C32 {
+        let (re, im) = c99_mul_f32(a.re, a.im, b.re, b.im);
+        C32::new(re, im)
+    }
 }
 impl FusedMulMaybe for C64 {
     const HAS_FUSED: bool = true;
     #[inline(always)]
     fn mul_maybe_fused(a: C64, b: C64) -> C64 {
         C64::mul_fused(a, b)
+    }
+    #[inline(always)]
+    fn mul_xla(a: C64, b: C64) -> C64 {
+        C64::new(
+            a.re.mul_add(b.re, -(a.im * b.im)),
+            a.im.mul_add(b.re, a.re * b.im),
+        )
+    }
+    fn mul_c99(a: C64, b: C64) -> C64 {
+        let (re, im) = c99_mul_f64(a.re, a.im, b.re, b.im);
+        C64::new(re, im)
     }
 }
 

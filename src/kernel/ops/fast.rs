@@ -8,7 +8,7 @@
 
 use super::reduce::Reduce;
 use super::unary::{Unary, UnaryElem};
-use super::{OpSemantics, Summation};
+use super::{OpSemantics, Scan, Summation};
 use crate::kernel::array::{Element, View, ViewMut};
 use crate::kernel::cast::Num;
 use crate::kernel::compute::{Arith, KernelError};
@@ -104,6 +104,9 @@ pub(crate) fn cumsum(
     let plain = x.dtype() == d && out.dtype() == d && plan.inputs[0] == d;
     if op != Reduce::Cumsum || !plain || d.is_complex() || d.is_bool() {
         return None;
+    }
+    if s.scan != Scan::Running && d.is_inexact() {
+        return None; // the framework's own order (`order::xla_scan`)
     }
     if d == DType::Float32 && s.cumulative_in_double {
         let (x, o) = (f32::slice(x)?, f32::slice_mut(out)?);

@@ -26,6 +26,7 @@
 pub mod binary;
 mod fast;
 mod lookup;
+mod order;
 pub(crate) mod reduce;
 #[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod unary;
@@ -57,8 +58,15 @@ pub struct OpSemantics {
     pub heaviside_nan_is_nan: bool,
     /// `var`/`std` divide by `n − correction`: 0 for NumPy (`ddof=0`), 1 for PyTorch.
     pub var_correction: usize,
-    /// Float `sum` of a whole array: NumPy's pairwise sum, or PyTorch's cascade sum.
+    /// The order a float reduction (`sum`, `prod`, `mean`, `var`) combines its elements in:
+    /// NumPy's pairwise sum, PyTorch's cascade sum, XLA's windows of 32, Eigen's packets.
     pub summation: Summation,
+    /// The order a cumulative op (`cumsum`, `cumprod`) combines its elements in.
+    pub scan: Scan,
+    /// Complex products in reductions and scans as XLA's CPU emitter computes them:
+    /// `re = fma(a.re, b.re, −a.im·b.im)`, `im = fma(a.im, b.re, a.re·b.im)`, the accumulator
+    /// first.
+    pub xla_complex_mul: bool,
     /// `logaddexp` as NumPy writes it (`x == y` first, then `x + log1p(exp(-(x − y)))`), or
     /// PyTorch's (`m + log1p(exp(−|a − b|))` with `m` the maximum).
     pub logaddexp_numpy: bool,
@@ -93,6 +101,10 @@ pub struct OpSemantics {
     /// Complex `cumprod` multiplies with fused multiply-adds (NumPy's accumulate runs the
     /// scalar loop, plain; PyTorch's does not).
     pub cumprod_fma: bool,
+    /// Complex `cumprod` multiplies by C99's Annex G (`__mulsc3`: an infinite operand gives
+    /// an infinite product, not NaN), as Eigen's scan does through `std::complex`'s operator
+    /// (TensorFlow).
+    pub cumprod_c99: bool,
     /// `prod` stores every partial product in the dtype (PyTorch's `scalar_t` reduction;
     /// NumPy does so only across rows, and keeps float16's running product in `f32` along a
     /// contiguous lane).
@@ -109,6 +121,12 @@ pub struct OpSemantics {
     /// and divides truncating toward zero (TensorFlow's `reduce_mean`: the uint8 mean of
     /// `[200, 200]` is 200), rather than summing in the dtype and dividing in double.
     pub int_mean_wide: bool,
+    /// An integer `mean` is the float32 mean converted back, and an integer `var` the
+    /// wrapping sum of the wrapping squares of `x − mean` divided in float32, converted back
+    /// (`std` its float32 root): Paddle's `mean` casts an integer input to float32, its
+    /// `var` is `sum((x − mean(x)) ** 2) / (n − 1)` in the input's dtype
+    /// (`python/paddle/tensor/stat.py`).
+    pub int_stats_f32: bool,
     /// `negative` is Paddle's `scale(x, −1) + 0`: a real `-0.0 + 0.0` is `0.0`
     /// (`negative(0.0)` is `0.0`), a complex operand is multiplied by `(−1+0j)` as a complex
     /// number (`negative(inf+nanj)` is `nan+nanj`).
@@ -128,11 +146,12 @@ pub struct OpSemantics {
     pub flush_exempt: &'static [&'static str],
 }
 
-/// How a whole-array float sum is ordered.
+/// How a float reduction is ordered.
 ///
 /// ```
 /// use promote::kernel::{ops::{OpSemantics, Summation}, Semantics};
 /// assert_eq!(OpSemantics::of(&Semantics::NUMPY).summation, Summation::Pairwise);
+/// assert_eq!(OpSemantics::of(&Semantics::XLA_CPU).summation, Summation::XlaTree);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Summation {
@@ -140,6 +159,30 @@ pub enum Summation {
     Pairwise,
     /// PyTorch's cascade sum (see `reduce`).
     Cascade,
+    /// XLA CPU's `TreeReductionRewriter` (see `order::xla_tree`): windows of 32, each folded
+    /// in order, then the windows' results the same way.
+    XlaTree,
+    /// Eigen's vectorized `InnerMostDimReducer` with 32-byte packets (an AVX build; see
+    /// `order::eigen_inner`); a float16 packet holds 8 values and rounds every step, its
+    /// lanes reduced in float32; a bfloat16 sum is a float32 one (TensorFlow's
+    /// `CASTING_SPECIALIZATION(SumReducer, bfloat16, float)`).
+    Eigen,
+}
+
+/// How a cumulative op (`cumsum`, `cumprod`) is ordered.
+///
+/// ```
+/// use promote::kernel::{ops::{OpSemantics, Scan}, Semantics};
+/// assert_eq!(OpSemantics::of(&Semantics::NUMPY).scan, Scan::Running);
+/// assert_eq!(OpSemantics::of(&Semantics::XLA_CPU).scan, Scan::XlaWindows);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scan {
+    /// A running value, element after element (NumPy, PyTorch, Eigen's scan).
+    Running,
+    /// XLA's `ReduceWindowRewriter` (see `order::xla_scan`): rows of 16 scanned, the rows'
+    /// totals scanned the same way and added on.
+    XlaWindows,
 }
 
 /// NumPy's record (and the default of the others' fields).
@@ -149,6 +192,8 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     heaviside_nan_is_nan: true,
     var_correction: 0,
     summation: Summation::Pairwise,
+    scan: Scan::Running,
+    xla_complex_mul: false,
     logaddexp_numpy: true,
     cumulative_rounds: true,
     cumulative_in_double: false,
@@ -161,10 +206,12 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     fmax_tie_second: &[DType::Float32, DType::Float64],
     complex_mul_fma: true,
     cumprod_fma: false,
+    cumprod_c99: false,
     prod_rounds_each_step: false,
     flushes_subnormals: true,
     shift_amount_clamped: false,
     int_mean_wide: false,
+    int_stats_f32: false,
     negative_by_scale: false,
     real_angle_nan_zero: false,
     argmax_skips_nan: false,
@@ -181,6 +228,8 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         heaviside_nan_is_nan: false,
         var_correction: 1,
         summation: Summation::Cascade,
+        scan: Scan::Running,
+        xla_complex_mul: false,
         logaddexp_numpy: false,
         cumulative_rounds: false,
         cumulative_in_double: true,
@@ -193,10 +242,12 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         fmax_tie_second: &[DType::BFloat16],
         complex_mul_fma: false,
         cumprod_fma: true,
+        cumprod_c99: false,
         prod_rounds_each_step: true,
         flushes_subnormals: true,
         shift_amount_clamped: false,
         int_mean_wide: false,
+        int_stats_f32: false,
         negative_by_scale: false,
         real_angle_nan_zero: false,
         argmax_skips_nan: false,
@@ -207,6 +258,11 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
     // differs (each allowance listed)
     OpSemantics {
         name: "xla-cpu",
+        // jnp's reductions are XLA reduces (TreeReductionRewriter), its cumulative ops
+        // reduce-windows (ReduceWindowRewriter): tests/fixtures/eval-ops/jax*.jsonl.gz
+        summation: Summation::XlaTree,
+        scan: Scan::XlaWindows,
+        xla_complex_mul: true,
         sign_zero_keeps_sign: true,
         flush_exempt: &[
             "negative",
@@ -231,6 +287,9 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
     // TensorFlow 2 (tests/fixtures/eval-ops/tf.jsonl.gz)
     OpSemantics {
         name: "tf",
+        // Eigen's reducers on TensorFlow's AVX build (tools/oracle probes over lengths 1..1000)
+        summation: Summation::Eigen,
+        cumprod_c99: true,
         real_angle_by_sign: true,
         flushes_subnormals: false,
         shift_amount_clamped: true,
@@ -242,6 +301,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
     // Paddle 3 on CPU (tests/fixtures/eval-ops/paddle.jsonl.gz)
     OpSemantics {
         name: "paddle",
+        int_stats_f32: true,
         heaviside_nan_is_nan: false,
         var_correction: 1,
         real_angle_by_sign: true,
@@ -580,14 +640,14 @@ fn run_kernel(
 
 /// The kernel of `sum`: NumPy's pairwise order ([`exec`](super::exec)'s buffered sum), or the
 /// framework's own order where its [`OpSemantics::summation`] differs for an inexact dtype
-/// (PyTorch's cascade sum).
+/// (PyTorch's cascade sum, XLA's windows).
 pub(crate) fn run_sum(
     plan: &Plan,
     inputs: &[View<'_>],
     out: ViewMut<'_>,
     sem: &Semantics,
 ) -> Result<(), KernelError> {
-    if OpSemantics::of(sem).summation == Summation::Cascade && plan.compute.is_inexact() {
+    if OpSemantics::of(sem).summation != Summation::Pairwise && plan.compute.is_inexact() {
         return run_planned(plan, inputs, out, sem);
     }
     super::exec::run_sum(plan, inputs, out, sem)

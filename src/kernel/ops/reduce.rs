@@ -20,7 +20,7 @@
 //! assert_eq!(cumsum.run(&args).unwrap()[0], Array::from(vec![1i64, 2, 3, 5, 7, 9]));
 //! ```
 
-use super::{with_slice, Args, OpError, OpSemantics, Summation};
+use super::{order, with_slice, Args, OpError, OpSemantics, Scan, Summation};
 use crate::kernel::array::Array;
 use crate::kernel::cast::Num;
 use crate::kernel::compute::{Arith, KernelError, Sum};
@@ -159,56 +159,154 @@ fn typed<T: Work>(op: Reduce, s: &OpSemantics, args: &Args<'_>, lanes: Lanes) ->
             Reduce::Sum => each(&|l| {
                 T::narrow(sum_lane::<T>(x, lanes, l, s))
             }),
-            Reduce::Prod => {
-                let round = s.prod_rounds_each_step || (lanes.stride > 1 && s.cumulative_rounds);
-                let m = mul::<T>(s.complex_mul_fma);
-                each(&|l| {
-                    let step = |a: T::W, v: T| {
-                        let p = m(a, v.widen());
-                        if round { T::narrow(p).widen() } else { p }
-                    };
-                    T::narrow(lane(l).fold(one::<T>(), step))
-                })
-            }
+            Reduce::Prod => each(&|l| prod_lane::<T>(x, lanes, l, s)),
             Reduce::Mean if T::DTYPE.is_bool() => return None,
-            // NumPy's `dtype=int`: the integer sum divided in double, converted back by C
-            Reduce::Mean if T::DTYPE.is_integer() && s.int_mean_wide => {
-                each(&|l| wide_int_mean::<T>(lane(l), lanes.len))
-            }
-            Reduce::Mean if T::DTYPE.is_integer() => {
-                each(&|l| crate::kernel::cast::cast::<f64, T>(T::narrow(sum_lane::<T>(x, lanes, l, s)).re_f64() / lanes.len as f64))
-            }
-            Reduce::Mean => {
-                let count = T::W::from_num(lanes.len as f64);
-                each(&|l| {
-                    let sum = T::narrow(sum_lane::<T>(x, lanes, l, s)).widen();
-                    T::narrow(T::W::div(sum, count))
-                })
-            }
+            Reduce::Mean => each(&|l| mean_lane::<T>(x, lanes, l, s)),
             Reduce::Max => each(&|l| T::narrow(fold(lane(l), T::W::maximum))),
             Reduce::Min => each(&|l| T::narrow(fold(lane(l), T::W::minimum))),
             Reduce::Argmax => Array::from((0..n).map(|l| argmax::<T>(lane(l), s.argmax_skips_nan) as i64).collect::<Vec<_>>()),
             Reduce::Any => Array::from((0..n).map(|l| lane(l).any(|v| v.nonzero())).collect::<Vec<_>>()),
             Reduce::All => Array::from((0..n).map(|l| lane(l).all(|v| v.nonzero())).collect::<Vec<_>>()),
-            Reduce::Cumsum | Reduce::Cumprod => {
-                let f = if op == Reduce::Cumsum { T::W::add } else { mul::<T>(s.cumprod_fma) };
-                let mut out = vec![T::narrow(T::W::zero()); x.len()];
-                for l in 0..n {
-                    let mut acc: Option<T::W> = None;
-                    for i in lanes.lane(l) {
-                        let v = x[i].widen();
-                        let next = acc.map_or(v, |a| f(a, v));
-                        // NumPy rounds each partial result to the dtype; PyTorch keeps the
-                        // working type's (float16, bfloat16: f32) running value
-                        acc = Some(if s.cumulative_rounds { T::narrow(next).widen() } else { next });
-                        out[i] = T::narrow(acc.expect("set"));
-                    }
-                }
-                T::array(out)
+            Reduce::Cumsum | Reduce::Cumprod if s.scan == Scan::XlaWindows => {
+                xla_scans::<T>(op, s, x, lanes)
             }
+            Reduce::Cumsum | Reduce::Cumprod => running_scans::<T>(op, s, x, lanes),
             Reduce::Var | Reduce::Std => return None,
         })
     })
+}
+
+/// The product of lane `l` in the framework's order: XLA's windows, PyTorch's SIMD lanes
+/// (a contiguous lane, every step in the dtype), or in order (each partial product rounded
+/// to the dtype where the framework stores it).
+fn prod_lane<T: Work>(x: &[T], lanes: Lanes, l: usize, s: &OpSemantics) -> T {
+    let vals = || lanes.lane(l).map(|i| x[i].widen()).collect::<Vec<T::W>>();
+    if ordered::<T>(s) {
+        return T::narrow(order::xla_tree(&vals(), one::<T>(), reduce_mul::<T>(s)));
+    }
+    let m = mul::<T>(s.complex_mul_fma);
+    if s.summation == Summation::Eigen && lanes.stride == 1 && T::DTYPE.is_inexact() {
+        return T::narrow(eigen_lane::<T>(
+            lanes.lane(l).map(|i| x[i]),
+            one::<T>(),
+            m,
+            false,
+        ));
+    }
+    if s.summation == Summation::Cascade && lanes.stride == 1 && T::DTYPE.is_inexact() {
+        let step = |a: T::W, b: T::W| T::narrow(m(a, b)).widen();
+        let width = 32 / std::mem::size_of::<T>();
+        return T::narrow(order::torch_inner(&vals(), one::<T>(), step, width));
+    }
+    let round = s.prod_rounds_each_step || (lanes.stride > 1 && s.cumulative_rounds);
+    let step = |a: T::W, v: T::W| {
+        let p = m(a, v);
+        if round {
+            T::narrow(p).widen()
+        } else {
+            p
+        }
+    };
+    T::narrow(vals().into_iter().fold(one::<T>(), step))
+}
+
+/// The mean of lane `l`: the sum in the framework's order divided by the count.
+fn mean_lane<T: Work>(x: &[T], lanes: Lanes, l: usize, s: &OpSemantics) -> T {
+    let lane = || lanes.lane(l).map(|i| x[i]);
+    let count = T::W::from_num(lanes.len as f64);
+    if T::DTYPE.is_integer() {
+        return if s.int_stats_f32 {
+            super::var::f32_mean(lane(), lanes.len)
+        } else if s.int_mean_wide {
+            wide_int_mean::<T>(lane(), lanes.len)
+        } else {
+            // NumPy's `dtype=int`: the integer sum divided in double, converted back by C
+            let sum = T::narrow(sum_lane::<T>(x, lanes, l, s)).re_f64();
+            crate::kernel::cast::cast::<f64, T>(sum / lanes.len as f64)
+        };
+    }
+    if ordered::<T>(s) {
+        // XLA divides the sum in the working type (jnp.mean: half types in f32)
+        return T::narrow(T::W::div(sum_lane::<T>(x, lanes, l, s), count));
+    }
+    let sum = T::narrow(sum_lane::<T>(x, lanes, l, s)).widen();
+    T::narrow(T::W::div(sum, count))
+}
+
+/// `cumsum`/`cumprod` of every lane as a running value: NumPy rounds each partial result to
+/// the dtype, PyTorch keeps the working type's (float16, bfloat16: f32) running value.
+fn running_scans<T: Work>(op: Reduce, s: &OpSemantics, x: &[T], lanes: Lanes) -> Array {
+    let f = match op {
+        Reduce::Cumsum => T::W::add,
+        _ if s.cumprod_c99 => <T::W as crate::kernel::compute::FusedMulMaybe>::mul_c99,
+        _ => mul::<T>(s.cumprod_fma),
+    };
+    let mut out = vec![T::narrow(T::W::zero()); x.len()];
+    for l in 0..lanes.count() {
+        let mut acc: Option<T::W> = None;
+        for i in lanes.lane(l) {
+            let v = x[i].widen();
+            let next = acc.map_or(v, |a| f(a, v));
+            acc = Some(if s.cumulative_rounds {
+                T::narrow(next).widen()
+            } else {
+                next
+            });
+            out[i] = T::narrow(acc.expect("set"));
+        }
+    }
+    T::array(out)
+}
+
+/// A contiguous lane reduced in Eigen's order ([`order::eigen_inner`], see
+/// [`Summation::Eigen`]): packets of 32 bytes, a half type's of 8 values rounded every step
+/// unless `bf16_in_f32` and the dtype is bfloat16 (then all in float32).
+fn eigen_lane<T: Work>(
+    lane: impl Iterator<Item = T>,
+    init: T::W,
+    f: fn(T::W, T::W) -> T::W,
+    bf16_in_f32: bool,
+) -> T::W {
+    let vals: Vec<T::W> = lane.map(|v| v.widen()).collect();
+    let size = std::mem::size_of::<T>();
+    let half = size == 2 && !(bf16_in_f32 && T::DTYPE == crate::DType::BFloat16);
+    let width = if size == 2 { 8 } else { 32 / size };
+    let round = move |v: T::W| if half { T::narrow(v).widen() } else { v };
+    order::eigen_inner(&vals, init, width, move |a, b| round(f(a, b)), (f, round))
+}
+
+/// Whether the framework orders a reduction of `T` its own way ([`order`]), not NumPy's or
+/// PyTorch's.
+fn ordered<T: Work>(s: &OpSemantics) -> bool {
+    s.summation == Summation::XlaTree && T::DTYPE.is_inexact()
+}
+
+/// The multiply of a reduction or a scan (XLA's complex product where the semantics say so).
+fn reduce_mul<T: Work>(s: &OpSemantics) -> fn(T::W, T::W) -> T::W {
+    if s.xla_complex_mul {
+        <T::W as crate::kernel::compute::FusedMulMaybe>::mul_xla
+    } else {
+        mul::<T>(s.complex_mul_fma)
+    }
+}
+
+/// `cumsum`/`cumprod` of every lane in XLA's order ([`order::xla_scan`]), each step computed
+/// in the dtype (XLA's scans do not widen: a half type rounds every partial result).
+fn xla_scans<T: Work>(op: Reduce, s: &OpSemantics, x: &[T], lanes: Lanes) -> Array {
+    let (init, f) = if op == Reduce::Cumsum {
+        (T::W::zero(), T::W::add as fn(T::W, T::W) -> T::W)
+    } else {
+        (one::<T>(), reduce_mul::<T>(s))
+    };
+    let step = |a: T::W, b: T::W| T::narrow(f(a, b)).widen();
+    let mut out = vec![T::narrow(T::W::zero()); x.len()];
+    for l in 0..lanes.count() {
+        let vals: Vec<T::W> = lanes.lane(l).map(|i| x[i].widen()).collect();
+        for (i, v) in lanes.lane(l).zip(order::xla_scan(&vals, init, step)) {
+            out[i] = T::narrow(v);
+        }
+    }
+    T::array(out)
 }
 
 /// The multiply (complex: with fused multiply-adds when `fused`).
@@ -233,17 +331,23 @@ fn fold<T: Work>(mut it: impl Iterator<Item = T>, f: fn(T::W, T::W) -> T::W) -> 
 /// The sum of lane `l`: a contiguous lane in the framework's order ([`lane_sum`]), a strided
 /// one in order, each partial sum rounded to the dtype where the framework stores it (NumPy).
 pub(crate) fn sum_lane<T: Work>(x: &[T], lanes: Lanes, l: usize, s: &OpSemantics) -> T::W {
+    if ordered::<T>(s) {
+        let vals: Vec<T::W> = lanes.lane(l).map(|i| x[i].widen()).collect();
+        return order::xla_tree(&vals, T::W::zero(), T::W::add);
+    }
     if lanes.stride == 1 {
         return lane_sum::<T>(&x[l * lanes.len..(l + 1) * lanes.len], s);
     }
     if s.summation == Summation::Cascade && T::DTYPE.is_inexact() {
         return cascade_outer_sum(x, lanes, l);
     }
+    // TensorFlow sums bfloat16 in float32 along any axis
+    let bf16_wide = s.summation == Summation::Eigen && T::DTYPE == crate::DType::BFloat16;
     let mut it = lanes.lane(l).map(|i| x[i].widen());
     let first = it.next().unwrap_or(T::W::zero());
     it.fold(first, |a, v| {
         let next = T::W::add(a, v);
-        if s.cumulative_rounds {
+        if s.cumulative_rounds && !bf16_wide {
             T::narrow(next).widen()
         } else {
             next
@@ -255,6 +359,13 @@ pub(crate) fn sum_lane<T: Work>(x: &[T], lanes: Lanes, l: usize, s: &OpSemantics
 pub(crate) fn lane_sum<T: Work>(x: &[T], s: &OpSemantics) -> T::W {
     match s.summation {
         Summation::Cascade if T::DTYPE.is_inexact() => cascade_sum(x),
+        Summation::XlaTree if T::DTYPE.is_inexact() => {
+            let vals: Vec<T::W> = x.iter().map(|v| v.widen()).collect();
+            order::xla_tree(&vals, T::W::zero(), T::W::add)
+        }
+        Summation::Eigen if T::DTYPE.is_inexact() => {
+            eigen_lane::<T>(x.iter().copied(), T::W::zero(), T::W::add, true)
+        }
         _ => T::W::add(T::W::zero(), T::W::pairwise(x, &|v: T| v.widen())),
     }
 }

@@ -5,10 +5,11 @@
 use super::reduce::{sum_lane, Lanes};
 use super::unary::{Unary, UnaryElem};
 use super::{with_slice, Args, OpSemantics, Summation};
-use crate::kernel::array::{Array, Element};
-use crate::kernel::cast::{cast_array, Num};
+use crate::kernel::array::{Array, Element, View};
+use crate::kernel::cast::{cast, cast_array, Num};
 use crate::kernel::compute::Arith;
 use crate::kernel::exec::Work;
+use crate::kernel::xla::XlaOps;
 use crate::{with_dtype, DType};
 
 /// `var` (`std` when `take_sqrt`) of each lane; `None` unless the compute dtype is inexact.
@@ -18,13 +19,106 @@ pub(crate) fn run(
     args: &Args<'_>,
     lanes: Lanes,
 ) -> Option<Array> {
+    if args.compute.is_integer() && s.int_stats_f32 {
+        return Some(with_dtype!(args.compute, T => paddle_int::<T>(take_sqrt, args, lanes)));
+    }
     let int_ok = args.compute.is_integer() && s.summation == Summation::Pairwise;
     if !args.compute.is_inexact() && !int_ok {
         return None;
     }
     Some(match s.summation {
-        Summation::Pairwise => numpy(take_sqrt, s, args, lanes),
+        Summation::Pairwise | Summation::Eigen => numpy(take_sqrt, s, args, lanes),
         Summation::Cascade => torch(take_sqrt, s, args, lanes),
+        Summation::XlaTree => {
+            let x = cast_array(args.inputs[0], args.compute);
+            with_dtype!(args.compute, T => xla::<T>(take_sqrt, s, x.view(), lanes))
+        }
+    })
+}
+
+/// `jnp.var` (`_var`) and `jnp.std` (its `sqrt`): in the working type (half types in `f32`),
+/// the mean by XLA's sum divided by the count, the squared deviations (a complex one as XLA's
+/// `real(d · conj(d))`), their sum in XLA's order divided by `n − ddof` in the working type's
+/// real precision, rounded to the dtype's; `std` is the square root of that, in the dtype.
+fn xla<T: Work>(take_sqrt: bool, s: &OpSemantics, x: View<'_>, lanes: Lanes) -> Array
+where
+    T::W: UnaryElem,
+{
+    use super::order::xla_tree;
+    let x = T::slice(x).expect("cast");
+    let n = T::W::from_num(lanes.len as f64);
+    let div = lanes.len.saturating_sub(s.var_correction) as f64;
+    let vars: Vec<f64> = (0..lanes.count())
+        .map(|l| {
+            let vals: Vec<T::W> = lanes.lane(l).map(|i| x[i].widen()).collect();
+            let mean = T::W::xla_div(xla_tree(&vals, T::W::zero(), T::W::add), n);
+            let squares: Vec<T::W> = vals
+                .iter()
+                .map(|&v| {
+                    let d = T::W::sub(v, mean);
+                    let conj = T::W::same(Unary::Conj, d, s).unwrap_or(d);
+                    // the real part alone goes on (its sum does not see the imaginary one)
+                    let sq = <T::W as crate::kernel::compute::FusedMulMaybe>::mul_xla(d, conj);
+                    T::W::from_num(sq.re_f64())
+                })
+                .collect();
+            // a quotient of two values of the working precision, rounded once to it below
+            xla_square_sum::<T>(&vals, &squares, mean).re_f64() / div
+        })
+        .collect();
+    let working = cast_array(Array::from(vars).view(), part_dtype(T::W::DTYPE));
+    let var = cast_array(working.view(), part_dtype(T::DTYPE));
+    if !take_sqrt {
+        return var;
+    }
+    let wide = cast_array(var.view(), DType::Float64);
+    let roots: Vec<f64> = f64::slice(wide.view())
+        .expect("f64")
+        .iter()
+        .map(|v| v.sqrt())
+        .collect();
+    cast_array(Array::from(roots).view(), part_dtype(T::DTYPE))
+}
+
+/// Paddle's integer mean ([`OpSemantics::int_stats_f32`]): the values as float32, summed in
+/// order, divided by the count, converted back as C converts.
+pub(crate) fn f32_mean<T: Work>(lane: impl Iterator<Item = T>, len: usize) -> T {
+    let sum = lane.fold(0.0f32, |a, v| a + cast::<T, f32>(v));
+    cast::<f32, T>(sum / len as f32)
+}
+
+/// Paddle's integer `var` (and `std`, its float32 root): see [`OpSemantics::int_stats_f32`].
+fn paddle_int<T: Work>(take_sqrt: bool, args: &Args<'_>, lanes: Lanes) -> Array {
+    let x = cast_array(args.inputs[0], T::DTYPE);
+    let x = T::slice(x.view()).expect("cast");
+    let div = lanes.len.saturating_sub(1) as f32;
+    let vars = (0..lanes.count()).map(|l| {
+        let mean = f32_mean(lanes.lane(l).map(|i| x[i]), lanes.len).widen();
+        let total = lanes.lane(l).fold(T::W::zero(), |acc, i| {
+            let d = T::W::sub(x[i].widen(), mean);
+            T::W::add(acc, T::W::mul(d, d))
+        });
+        cast::<f32, T>(cast::<T, f32>(T::narrow(total)) / div)
+    });
+    if take_sqrt {
+        Array::from(vars.map(|v| cast::<T, f32>(v).sqrt()).collect::<Vec<f32>>())
+    } else {
+        T::array(vars.collect())
+    }
+}
+
+/// The sum of the squared deviations as XLA computes it: a reduction it rewrites into windows
+/// adds the squares ([`xla_tree`](super::order::xla_tree)); one it keeps (at most 32 values)
+/// runs fused with the squaring, which LLVM contracts (XLA allows FMA fusion) into
+/// `acc = fma(d, d, acc)` for a real dtype (computed through `f64`'s fused multiply-add, so a
+/// float32 result may round twice).
+fn xla_square_sum<T: Work>(vals: &[T::W], squares: &[T::W], mean: T::W) -> T::W {
+    if squares.len() > 32 || T::DTYPE.is_complex() {
+        return super::order::xla_tree(squares, T::W::zero(), T::W::add);
+    }
+    vals.iter().fold(T::W::zero(), |acc, &v| {
+        let d = T::W::sub(v, mean).re_f64();
+        T::W::from_num(d.mul_add(d, acc.re_f64()))
     })
 }
 
@@ -150,55 +244,71 @@ where
 
 fn torch(take_sqrt: bool, s: &OpSemantics, args: &Args<'_>, lanes: Lanes) -> Array {
     let c = args.compute;
-    let whole = lanes.count() == 1 && lanes.stride == 1;
-    let corr = s.var_correction as f64;
-    let project = |m2: f64, n: usize| {
-        let var = m2 / (n as f64 - corr).max(0.0);
-        if take_sqrt {
-            var.sqrt()
+    let root = |v: f64| if take_sqrt { v.sqrt() } else { v };
+    if !c.is_complex() {
+        return Array::from(
+            torch_real(s, args, lanes)
+                .into_iter()
+                .map(root)
+                .collect::<Vec<_>>(),
+        );
+    }
+    // `std_var_out` of a complex input: the parts' variances, each computed as a real input's
+    // and stored in the part dtype, added there, the root taken there
+    let p = part_dtype(c);
+    let z = cast_array(cast_array(args.inputs[0], c).view(), DType::Complex128);
+    let z = crate::kernel::array::C64::slice(z.view()).expect("cast");
+    let var_of = |part: fn(&crate::kernel::array::C64) -> f64| {
+        let values = Array::from(z.iter().map(part).collect::<Vec<_>>());
+        let values = cast_array(values.view(), p);
+        let inputs = [values.view()];
+        torch_real(
+            s,
+            &Args {
+                inputs: &inputs,
+                compute: p,
+                ..*args
+            },
+            lanes,
+        )
+    };
+    // a float32 result of float64 arithmetic on float32 values: rounded once, as in float32
+    let store = |v: f64| {
+        if p == DType::Float32 {
+            f64::from(v as f32)
         } else {
-            var
+            v
         }
     };
+    let (re, im) = (var_of(|v| v.re), var_of(|v| v.im));
+    let out = re
+        .iter()
+        .zip(&im)
+        .map(|(&a, &b)| store(root(store(store(a) + store(b)))));
+    Array::from(out.collect::<Vec<_>>())
+}
+
+/// The variance of each lane of a real input as PyTorch computes it, in double precision:
+/// a whole float32/float64 array by `std_var_all_cpu` (the mean as `torch.mean` gives it, then
+/// `Σ(x − mean)²` in order), anything else by Welford's update.
+fn torch_real(s: &OpSemantics, args: &Args<'_>, lanes: Lanes) -> Vec<f64> {
+    let c = args.compute;
+    let whole = lanes.count() == 1 && lanes.stride == 1;
+    let var = |m2: f64| m2 / (lanes.len as f64 - s.var_correction as f64).max(0.0);
     let x = cast_array(args.inputs[0], c);
-    let out: Vec<f64> = if whole && matches!(c, DType::Float32 | DType::Float64) {
-        // std_var_all_cpu: the mean as torch.mean gives it, then Σ(x − mean)² in double
+    if whole && matches!(c, DType::Float32 | DType::Float64) {
         let mean = with_dtype!(c, T => torch_mean::<T>(x.view(), s));
         let xs = cast_array(x.view(), DType::Float64);
         let xs = f64::slice(xs.view()).expect("cast");
-        let m2 = xs.iter().fold(0.0, |acc, &v| acc + (v - mean) * (v - mean));
-        vec![project(m2, lanes.len)]
-    } else {
-        let parts: Vec<Array> = if c.is_complex() {
-            let z = cast_array(x.view(), DType::Complex128);
-            let z = crate::kernel::array::C64::slice(z.view()).expect("cast");
-            vec![
-                Array::from(z.iter().map(|v| v.re).collect::<Vec<_>>()),
-                Array::from(z.iter().map(|v| v.im).collect::<Vec<_>>()),
-            ]
-        } else {
-            vec![cast_array(x.view(), DType::Float64)]
-        };
-        let var = |m2: f64| m2 / (lanes.len as f64 - corr).max(0.0);
-        (0..lanes.count())
-            .map(|l| {
-                // complex: the variances of the parts added, then the root
-                let v: f64 = parts
-                    .iter()
-                    .map(|p| {
-                        let p = f64::slice(p.view()).expect("f64");
-                        var(welford(lanes.lane(l).map(|i| p[i])))
-                    })
-                    .sum();
-                if take_sqrt {
-                    v.sqrt()
-                } else {
-                    v
-                }
-            })
-            .collect()
-    };
-    Array::from(out)
+        return vec![var(xs
+            .iter()
+            .fold(0.0, |acc, &v| acc + (v - mean) * (v - mean)))];
+    }
+    let xs = cast_array(x.view(), DType::Float64);
+    let xs = f64::slice(xs.view()).expect("f64");
+    (0..lanes.count())
+        .map(|l| var(welford(lanes.lane(l).map(|i| xs[i]))))
+        .collect()
 }
 
 fn torch_mean<T: Work>(x: crate::kernel::array::View<'_>, s: &OpSemantics) -> f64 {
