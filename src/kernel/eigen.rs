@@ -21,7 +21,7 @@ pub fn exp_f32(x0: f32) -> f32 {
     }
     let madd = |a: f32, b: f32, c: f32| a * b + c;
     let x = x0.clamp(-88.723, 88.723);
-    let m = madd(x, 1.442_695_040_888_963_41, 0.5).floor();
+    let m = madd(x, std::f32::consts::LOG2_E, 0.5).floor();
     let r = madd(m, -0.693_359_375, x);
     let r = madd(m, 2.121_944_40e-4, r);
     let (r2, r3) = (r * r, r * r * r);
@@ -47,7 +47,7 @@ pub fn exp_f64(x0: f64) -> f64 {
     }
     let madd = |a: f64, b: f64, c: f64| a * b + c;
     let x = x0.clamp(-709.784, 709.784);
-    let n = madd(1.442_695_040_888_963_407_359_9, x, 0.5).floor();
+    let n = madd(std::f64::consts::LOG2_E, x, 0.5).floor();
     let g = x - n * 0.693_145_751_953_125;
     let g = g - n * 1.428_606_820_309_417_232_12e-6;
     let g2 = g * g;

@@ -200,6 +200,10 @@ pub struct OpSemantics {
     pub hypot_by_squares: bool,
 }
 
+/// A float32 function of Eigen's packets ([`OpSemantics::sqrt_f32_packet`],
+/// [`OpSemantics::reciprocal_f32_packet`]).
+pub(crate) type PacketFn = fn(f32) -> f32;
+
 /// How complex `sign` is computed.
 ///
 /// ```
@@ -400,7 +404,7 @@ impl OpSemantics {
 
     /// The packet width of `op` in `compute` where [`OpSemantics::by_position`] holds, and the
     /// packet function of its elements before the tail.
-    pub(crate) fn packet(&self, op: OpClass, compute: DType) -> Option<(usize, fn(f32) -> f32)> {
+    pub(crate) fn packet(&self, op: OpClass, compute: DType) -> Option<(usize, PacketFn)> {
         use crate::kernel::eigen::{packet_reciprocal, packet_sqrt};
         let sqrt = matches!(op, OpClass::Unary(Unary::Sqrt))
             || (matches!(op, OpClass::Binary(Binary::Hypot)) && self.hypot_by_squares);
@@ -411,7 +415,7 @@ impl OpSemantics {
             _ => 0,
         };
         let f = if sqrt { packet_sqrt } else { packet_reciprocal };
-        (width > 0).then_some((width, f as fn(f32) -> f32))
+        (width > 0).then_some((width, f as PacketFn))
     }
 
     /// The record of a [`Semantics`] (NumPy's when it has none).
