@@ -398,7 +398,7 @@ impl OpSemantics {
     /// Whether `op` computing in `compute` gives an element a value that depends on its
     /// position in the array ([`OpSemantics::sqrt_f32_packet`]): the paths that map elements
     /// alone (tables, chunks) do not take it.
-    pub fn by_position(&self, op: OpClass, compute: DType) -> bool {
+    pub(crate) fn by_position(&self, op: OpClass, compute: DType) -> bool {
         self.packet(op, compute).is_some()
     }
 
