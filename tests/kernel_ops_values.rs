@@ -10,7 +10,10 @@
 //! Every value must match bit for bit (every NaN equals every NaN; -0.0 and 0.0 differ), except
 //! where [`ALLOWED`] lists a deviation for (framework, op, result dtype): at most `max_values`
 //! elements, each at most `max_ulps` units in the last place from the recorded value (complex:
-//! per part). The allowances are the frameworks' own vectorized math (NumPy's SVML/AVX-512
+//! per part). An element-wise op's allowance is a finite ulp bound: a value with a NaN or an
+//! infinity on one side is a rule the kernels model, or a cell listed one by one in
+//! `tests/fixtures/eval-ops/unreproduced.tsv` with its reason ([`ANY`] is left to the
+//! reductions and scans, whose order of operations is not reproduced). The allowances are the frameworks' own vectorized math (NumPy's SVML/AVX-512
 //! loops, PyTorch's SLEEF), which is not correctly rounded, against the C library's functions
 //! the kernels call; and PyTorch's reductions where its order is not reproduced. Each is
 //! counted: an allowance that is no longer needed fails the test too (tighten it).
@@ -21,7 +24,7 @@ use std::path::Path;
 
 use promote::kernel::array::Array;
 use promote::kernel::eval::answer_line;
-use promote::kernel::ops::{kernel, Args};
+use promote::kernel::ops::{kernel, Args, OpClass};
 use promote::kernel::value::{format_array, parse_array};
 use promote::kernel::Semantics;
 use promote::{builtin, Call, DType, Policy};
@@ -85,14 +88,11 @@ const ALLOWED: &[Allowance] = &[
     ("torch", "expm1", "float32", 15, 1, "PyTorch's vectorized expm1 for float32 (SLEEF, 1-ulp variants) is not the C library's"),
     ("torch", "expm1", "float64", 6, 1, "PyTorch's vectorized expm1 for float64 (SLEEF, 1-ulp variants) is not the C library's"),
     ("torch", "float_power", "float64", 28, 1, "PyTorch's vectorized float_power for float64 (SLEEF, 1-ulp variants) is not the C library's"),
-    ("torch", "fmod", "bfloat16", 25, ANY, "PyTorch's vectorized fmod (SLEEF) gives NaN where the quotient overflows (a subnormal divisor); the C library's fmod is exact"),
-    ("torch", "fmod", "float32", 32, ANY, "PyTorch's vectorized fmod (SLEEF) gives NaN where the quotient overflows (a subnormal divisor); the C library's fmod is exact"),
-    ("torch", "fmod", "float64", 40, ANY, "PyTorch's vectorized fmod (SLEEF) gives NaN where the quotient overflows (a subnormal divisor); the C library's fmod is exact"),
     ("torch", "log", "float32", 12, 1, "PyTorch's vectorized log for float32 (SLEEF, 1-ulp variants) is not the C library's"),
     ("torch", "log10", "float32", 8, 1, "PyTorch's vectorized log10 for float32 (SLEEF, 1-ulp variants) is not the C library's"),
     ("torch", "log10", "float64", 10, 1, "PyTorch's vectorized log10 for float64 (SLEEF, 1-ulp variants) is not the C library's"),
-    ("torch", "log1p", "complex128", 12, ANY, "PyTorch's vectorized complex log1p differs in the last bits and gives (nan+nanj) for (inf+nanj); the kernels run its scalar formula"),
-    ("torch", "log1p", "complex64", 11, ANY, "PyTorch's vectorized complex log1p differs in the last bits and gives (nan+nanj) for (inf+nanj); the kernels run its scalar formula"),
+    ("torch", "log1p", "complex128", 11, 3, "PyTorch's vectorized complex log1p differs in the last bits and gives (nan+nanj) for (inf+nanj); the kernels run its scalar formula"),
+    ("torch", "log1p", "complex64", 10, 4, "PyTorch's vectorized complex log1p differs in the last bits and gives (nan+nanj) for (inf+nanj); the kernels run its scalar formula"),
     ("torch", "log1p", "float32", 3, 1, "PyTorch's vectorized log1p for float32 (SLEEF, 1-ulp variants) is not the C library's"),
     ("torch", "log1p", "float64", 4, 1, "PyTorch's vectorized log1p for float64 (SLEEF, 1-ulp variants) is not the C library's"),
     ("torch", "logaddexp", "float32", 4, 1, "PyTorch's vectorized logaddexp for float32 (SLEEF, 1-ulp variants) is not the C library's"),
@@ -101,8 +101,7 @@ const ALLOWED: &[Allowance] = &[
     ("torch", "prod", "complex64", 7, 4, "PyTorch's vectorized product reduction multiplies in SIMD lanes; the kernels multiply in order"),
     ("torch", "reciprocal", "complex64", 1, 1, "PyTorch's AVX-512 complex reciprocal (vectorized arithmetic) against its scalar formula"),
     ("torch", "sin", "float32", 2, 1, "PyTorch's vectorized sin for float32 (SLEEF, 1-ulp variants) is not the C library's"),
-    ("torch", "sinh", "bfloat16", 1, ANY, "PyTorch's vectorized sinh (SLEEF) overflows to inf above |x| of about 709 (float64; bfloat16 through float32 near 89) where the C library's sinh is finite"),
-    ("torch", "sinh", "float64", 11, ANY, "PyTorch's vectorized sinh (SLEEF) overflows to inf above |x| of about 709 (float64; bfloat16 through float32 near 89) where the C library's sinh is finite"),
+    ("torch", "sinh", "float64", 10, 1, "PyTorch's vectorized sinh (SLEEF) overflows to inf above |x| of about 709 (float64; bfloat16 through float32 near 89) where the C library's sinh is finite"),
     ("torch", "sqrt", "float32", 7, 1, "PyTorch's vectorized sqrt for float32 (SLEEF, 1-ulp variants) is not the C library's"),
     ("torch", "sqrt", "float64", 4, 1, "PyTorch's vectorized sqrt for float64 (SLEEF, 1-ulp variants) is not the C library's"),
     ("torch", "square", "complex64", 1, 1, "PyTorch's AVX-512 complex square (vectorized arithmetic) against its scalar formula"),
@@ -111,148 +110,108 @@ const ALLOWED: &[Allowance] = &[
     ("torch", "tan", "float64", 1, 1, "PyTorch's vectorized tan for float64 (SLEEF, 1-ulp variants) is not the C library's"),
     ("torch", "tanh", "float32", 11, 2, "PyTorch's vectorized tanh for float32 (SLEEF, 1-ulp variants) is not the C library's"),
     ("torch", "tanh", "float64", 9, 1, "PyTorch's vectorized tanh for float64 (SLEEF, 1-ulp variants) is not the C library's"),
-    ("jax", "absolute", "float32", 21, ANY, "JAX's absolute for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
     ("jax", "arcsin", "bfloat16", 4, 128, "JAX's arcsin for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax", "arcsin", "complex64", 31, ANY, "JAX's arcsin for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax", "arcsin", "complex64", 30, 3, "JAX's arcsin for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "arcsin", "float16", 4, 1, "JAX's arcsin for float16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "arcsin", "float32", 7, 8388608, "JAX's arcsin for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "arctan", "bfloat16", 1, 1, "JAX's arctan for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax", "arctan", "complex64", 33, ANY, "JAX's arctan for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax", "arctan", "complex64", 31, 2, "JAX's arctan for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "arctan", "float32", 26, 3, "JAX's arctan for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax", "arctan2", "bfloat16", 4, ANY, "JAX's arctan2 for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax", "arctan2", "float32", 4, ANY, "JAX's arctan2 for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax", "cos", "complex64", 19, ANY, "JAX's cos for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax", "exp", "complex64", 5, ANY, "JAX's exp for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax", "arctan2", "bfloat16", 3, 16329, "JAX's arctan2 for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax", "arctan2", "float32", 3, 1070141403, "JAX's arctan2 for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax", "cos", "complex64", 17, 15, "JAX's cos for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax", "exp", "complex64", 4, 1, "JAX's exp for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "exp", "float32", 3, 1, "JAX's exp for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "expm1", "bfloat16", 1, 1, "JAX's expm1 for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax", "expm1", "complex64", 36, ANY, "JAX's expm1 for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax", "expm1", "complex64", 33, 672856746, "JAX's expm1 for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "expm1", "float16", 15, 1, "JAX's expm1 for float16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "expm1", "float32", 21, 3, "JAX's expm1 for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax", "float_power", "bfloat16", 13, ANY, "JAX's float_power for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax", "float_power", "complex64", 57, ANY, "JAX's float_power for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax", "float_power", "float32", 13, ANY, "JAX's float_power for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax", "fmax", "bfloat16", 15, 1, "jnp.fmax compares under DAZ (a subnormal equals 0) and selects an operand as it is; complex: XLA's select on the parts, no NaN rule"),
-    ("jax", "fmax", "complex64", 26, ANY, "jnp.fmax compares under DAZ (a subnormal equals 0) and selects an operand as it is; complex: XLA's select on the parts, no NaN rule"),
-    ("jax", "fmax", "float32", 15, 1, "jnp.fmax compares under DAZ (a subnormal equals 0) and selects an operand as it is; complex: XLA's select on the parts, no NaN rule"),
-    ("jax", "fmin", "bfloat16", 33, 1, "jnp.fmin compares under DAZ (a subnormal equals 0) and selects an operand as it is; complex: XLA's select on the parts, no NaN rule"),
-    ("jax", "fmin", "complex64", 27, ANY, "jnp.fmin compares under DAZ (a subnormal equals 0) and selects an operand as it is; complex: XLA's select on the parts, no NaN rule"),
-    ("jax", "fmin", "float32", 39, 1, "jnp.fmin compares under DAZ (a subnormal equals 0) and selects an operand as it is; complex: XLA's select on the parts, no NaN rule"),
-    ("jax", "fmod", "bfloat16", 20, ANY, "XLA's fmod is the C library's fmod run under DAZ (fmod(1, 1e-45) is NaN); integer fmod by 0 gives the dividend (XLA's rem)"),
-    ("jax", "fmod", "float32", 23, ANY, "XLA's fmod is the C library's fmod run under DAZ (fmod(1, 1e-45) is NaN); integer fmod by 0 gives the dividend (XLA's rem)"),
-    ("jax", "fmod", "int32", 1, ANY, "XLA's fmod is the C library's fmod run under DAZ (fmod(1, 1e-45) is NaN); integer fmod by 0 gives the dividend (XLA's rem)"),
-    ("jax", "heaviside", "bfloat16", 22, ANY, "jnp.heaviside tests x under DAZ (a subnormal x reads as 0) and returns h as it is (a select)"),
-    ("jax", "heaviside", "float32", 25, ANY, "jnp.heaviside tests x under DAZ (a subnormal x reads as 0) and returns h as it is (a select)"),
-    ("jax", "hypot", "bfloat16", 28, 1, "JAX's hypot for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax", "hypot", "float16", 34, ANY, "JAX's hypot for float16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax", "hypot", "float32", 244, 1, "JAX's hypot for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax", "log", "complex64", 13, ANY, "JAX's log for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax", "float_power", "bfloat16", 6, 16256, "JAX's float_power for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax", "float_power", "complex64", 10, 859553070, "JAX's float_power for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax", "float_power", "float32", 6, 1065353216, "JAX's float_power for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax", "log", "complex64", 19, 9, "JAX's log for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "log", "float32", 7, 1, "JAX's log for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "log10", "bfloat16", 17, 1, "JAX's log10 for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax", "log10", "complex64", 12, ANY, "JAX's log10 for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax", "log10", "complex64", 18, 13, "JAX's log10 for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "log10", "float16", 11, 1, "JAX's log10 for float16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "log10", "float32", 24, 1, "JAX's log10 for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax", "log1p", "complex64", 16, ANY, "JAX's log1p for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax", "log1p", "complex64", 12, 2, "JAX's log1p for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "log1p", "float32", 3, 1, "JAX's log1p for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "log2", "bfloat16", 22, 2, "JAX's log2 for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax", "log2", "complex64", 12, ANY, "JAX's log2 for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax", "log2", "complex64", 27, 10, "JAX's log2 for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "log2", "float16", 12, 1, "JAX's log2 for float16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "log2", "float32", 17, 1, "JAX's log2 for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "logaddexp", "bfloat16", 18, 1, "JAX's logaddexp for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "logaddexp", "float16", 18, 1, "JAX's logaddexp for float16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "logaddexp", "float32", 4, 1, "JAX's logaddexp for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax", "logical_not", "bool", 1, ANY, "XLA tests a bfloat16 operand's truth on its raw bits (a subnormal is True)"),
     ("jax", "max", "complex64", 1, ANY, "XLA's complex max reduction orders by a select on the parts (no NaN rule)"),
     ("jax", "mean", "float32", 7, 1, "JAX's mean adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
     ("jax", "min", "complex64", 1, ANY, "XLA's complex min reduction orders by a select on the parts (no NaN rule)"),
     ("jax", "nextafter", "bfloat16", 1, 0, "jnp.nextafter is bit arithmetic on operands compared under DAZ (nextafter(0, 1) is 0 in float32, not 1e-45)"),
     ("jax", "nextafter", "float32", 1, 0, "jnp.nextafter is bit arithmetic on operands compared under DAZ (nextafter(0, 1) is 0 in float32, not 1e-45)"),
-    ("jax", "reciprocal", "complex64", 10, ANY, "jnp.reciprocal of a complex is 1 / z by XLA's complex division (reciprocal(0j) is inf+nanj)"),
-    ("jax", "sign", "complex64", 25, ANY, "XLA's complex sign is z / |z| with a zero kept as it is (sign(inf+0j) is nan+0j)"),
     ("jax", "sin", "bfloat16", 1, 1, "JAX's sin for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax", "sin", "complex64", 14, ANY, "JAX's sin for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax", "sin", "complex64", 17, 507307272, "JAX's sin for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "sin", "float32", 1, 1, "JAX's sin for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax", "sinh", "complex64", 50, ANY, "JAX's sinh for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax", "sinh", "complex64", 47, 507307272, "JAX's sinh for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "sinh", "float32", 30, 24, "JAX's sinh for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax", "sqrt", "complex64", 16, ANY, "JAX's sqrt for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax", "square", "complex64", 13, 2, "XLA contracts the complex square into fused multiply-adds"),
+    ("jax", "sqrt", "complex64", 46, 2130706432, "JAX's sqrt for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax", "square", "complex64", 3, 0, "XLA contracts the complex square into fused multiply-adds"),
     ("jax", "std", "float32", 19, 2, "JAX's std adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
     ("jax", "tan", "bfloat16", 1, 1, "JAX's tan for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax", "tan", "complex64", 37, ANY, "JAX's tan for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax", "tan", "complex64", 6, 2, "JAX's tan for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "tan", "float32", 1, 1, "JAX's tan for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "tanh", "bfloat16", 1, 1, "JAX's tanh for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax", "tanh", "complex64", 39, ANY, "JAX's tanh for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax", "tanh", "complex64", 15, 14, "JAX's tanh for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "tanh", "float32", 35, 3, "JAX's tanh for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax", "var", "float32", 35, 2270187501, "JAX's var adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax-x64", "absolute", "float32", 21, ANY, "JAX's absolute for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax-x64", "absolute", "float64", 23, ANY, "JAX's absolute for float64 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax-x64", "absolute", "float64", 1, 1, "JAX's absolute for float64 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "arcsin", "bfloat16", 4, 128, "JAX's arcsin for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax-x64", "arcsin", "complex128", 34, ANY, "JAX's arcsin for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax-x64", "arcsin", "complex64", 31, ANY, "JAX's arcsin for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax-x64", "arcsin", "complex128", 33, 2, "JAX's arcsin for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax-x64", "arcsin", "complex64", 30, 3, "JAX's arcsin for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "arcsin", "float16", 4, 1, "JAX's arcsin for float16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "arcsin", "float32", 7, 8388608, "JAX's arcsin for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "arcsin", "float64", 8, 4503599627370496, "JAX's arcsin for float64 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "arctan", "bfloat16", 1, 1, "JAX's arctan for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax-x64", "arctan", "complex128", 34, ANY, "JAX's arctan for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax-x64", "arctan", "complex64", 33, ANY, "JAX's arctan for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax-x64", "arctan", "complex128", 32, 2, "JAX's arctan for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax-x64", "arctan", "complex64", 31, 2, "JAX's arctan for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "arctan", "float32", 26, 3, "JAX's arctan for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "arctan", "float64", 9, 1, "JAX's arctan for float64 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax-x64", "arctan2", "bfloat16", 4, ANY, "JAX's arctan2 for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax-x64", "arctan2", "float32", 4, ANY, "JAX's arctan2 for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax-x64", "arctan2", "bfloat16", 3, 16329, "JAX's arctan2 for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax-x64", "arctan2", "float32", 3, 1070141403, "JAX's arctan2 for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "arctan2", "float64", 7, 9228513313104091696, "JAX's arctan2 for float64 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax-x64", "cos", "complex128", 21, ANY, "JAX's cos for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax-x64", "cos", "complex64", 19, ANY, "JAX's cos for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax-x64", "exp", "complex128", 13, ANY, "JAX's exp for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax-x64", "exp", "complex64", 5, ANY, "JAX's exp for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax-x64", "cos", "complex128", 26, 4008604054463141788, "JAX's cos for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax-x64", "cos", "complex64", 17, 15, "JAX's cos for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax-x64", "exp", "complex128", 12, 2, "JAX's exp for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax-x64", "exp", "complex64", 4, 1, "JAX's exp for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "exp", "float32", 3, 1, "JAX's exp for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "exp", "float64", 17, 1, "JAX's exp for float64 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "expm1", "bfloat16", 1, 1, "JAX's expm1 for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax-x64", "expm1", "complex128", 49, ANY, "JAX's expm1 for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax-x64", "expm1", "complex64", 36, ANY, "JAX's expm1 for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax-x64", "expm1", "complex128", 46, 4303241256904436965, "JAX's expm1 for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax-x64", "expm1", "complex64", 33, 672856746, "JAX's expm1 for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "expm1", "float16", 15, 1, "JAX's expm1 for float16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "expm1", "float32", 21, 3, "JAX's expm1 for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "expm1", "float64", 30, 2, "JAX's expm1 for float64 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax-x64", "float_power", "bfloat16", 13, ANY, "JAX's float_power for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax-x64", "float_power", "complex128", 94, ANY, "JAX's float_power for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax-x64", "float_power", "complex64", 57, ANY, "JAX's float_power for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax-x64", "float_power", "float32", 13, ANY, "JAX's float_power for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax-x64", "float_power", "float64", 14, ANY, "JAX's float_power for float64 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax-x64", "fmax", "bfloat16", 15, 1, "jnp.fmax compares under DAZ (a subnormal equals 0) and selects an operand as it is; complex: XLA's select on the parts, no NaN rule"),
-    ("jax-x64", "fmax", "complex128", 31, ANY, "jnp.fmax compares under DAZ (a subnormal equals 0) and selects an operand as it is; complex: XLA's select on the parts, no NaN rule"),
-    ("jax-x64", "fmax", "complex64", 26, ANY, "jnp.fmax compares under DAZ (a subnormal equals 0) and selects an operand as it is; complex: XLA's select on the parts, no NaN rule"),
-    ("jax-x64", "fmax", "float32", 15, 1, "jnp.fmax compares under DAZ (a subnormal equals 0) and selects an operand as it is; complex: XLA's select on the parts, no NaN rule"),
-    ("jax-x64", "fmax", "float64", 15, 1, "jnp.fmax compares under DAZ (a subnormal equals 0) and selects an operand as it is; complex: XLA's select on the parts, no NaN rule"),
-    ("jax-x64", "fmin", "bfloat16", 33, 1, "jnp.fmin compares under DAZ (a subnormal equals 0) and selects an operand as it is; complex: XLA's select on the parts, no NaN rule"),
-    ("jax-x64", "fmin", "complex128", 30, ANY, "jnp.fmin compares under DAZ (a subnormal equals 0) and selects an operand as it is; complex: XLA's select on the parts, no NaN rule"),
-    ("jax-x64", "fmin", "complex64", 27, ANY, "jnp.fmin compares under DAZ (a subnormal equals 0) and selects an operand as it is; complex: XLA's select on the parts, no NaN rule"),
-    ("jax-x64", "fmin", "float32", 39, 1, "jnp.fmin compares under DAZ (a subnormal equals 0) and selects an operand as it is; complex: XLA's select on the parts, no NaN rule"),
-    ("jax-x64", "fmin", "float64", 45, 1, "jnp.fmin compares under DAZ (a subnormal equals 0) and selects an operand as it is; complex: XLA's select on the parts, no NaN rule"),
-    ("jax-x64", "fmod", "bfloat16", 20, ANY, "XLA's fmod is the C library's fmod run under DAZ (fmod(1, 1e-45) is NaN); integer fmod by 0 gives the dividend (XLA's rem)"),
-    ("jax-x64", "fmod", "float32", 23, ANY, "XLA's fmod is the C library's fmod run under DAZ (fmod(1, 1e-45) is NaN); integer fmod by 0 gives the dividend (XLA's rem)"),
-    ("jax-x64", "fmod", "float64", 26, ANY, "XLA's fmod is the C library's fmod run under DAZ (fmod(1, 1e-45) is NaN); integer fmod by 0 gives the dividend (XLA's rem)"),
-    ("jax-x64", "fmod", "int32", 1, ANY, "XLA's fmod is the C library's fmod run under DAZ (fmod(1, 1e-45) is NaN); integer fmod by 0 gives the dividend (XLA's rem)"),
-    ("jax-x64", "heaviside", "bfloat16", 22, ANY, "jnp.heaviside tests x under DAZ (a subnormal x reads as 0) and returns h as it is (a select)"),
-    ("jax-x64", "heaviside", "float32", 25, ANY, "jnp.heaviside tests x under DAZ (a subnormal x reads as 0) and returns h as it is (a select)"),
-    ("jax-x64", "heaviside", "float64", 28, ANY, "jnp.heaviside tests x under DAZ (a subnormal x reads as 0) and returns h as it is (a select)"),
-    ("jax-x64", "hypot", "bfloat16", 28, 1, "JAX's hypot for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax-x64", "hypot", "float16", 34, ANY, "JAX's hypot for float16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax-x64", "hypot", "float32", 244, 1, "JAX's hypot for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax-x64", "hypot", "float64", 149, 1, "JAX's hypot for float64 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax-x64", "log", "complex128", 17, ANY, "JAX's log for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax-x64", "log", "complex64", 13, ANY, "JAX's log for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax-x64", "float_power", "bfloat16", 6, 16256, "JAX's float_power for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax-x64", "float_power", "complex128", 17, 4364452196894661639, "JAX's float_power for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax-x64", "float_power", "complex64", 10, 859553070, "JAX's float_power for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax-x64", "float_power", "float32", 6, 1065353216, "JAX's float_power for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax-x64", "float_power", "float64", 7, 4607182418800017408, "JAX's float_power for float64 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax-x64", "log", "complex128", 22, 13, "JAX's log for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax-x64", "log", "complex64", 19, 9, "JAX's log for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "log", "float32", 7, 1, "JAX's log for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "log10", "bfloat16", 17, 1, "JAX's log10 for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax-x64", "log10", "complex128", 16, ANY, "JAX's log10 for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax-x64", "log10", "complex64", 12, ANY, "JAX's log10 for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax-x64", "log10", "complex128", 21, 12, "JAX's log10 for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax-x64", "log10", "complex64", 18, 13, "JAX's log10 for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "log10", "float16", 11, 1, "JAX's log10 for float16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "log10", "float32", 24, 1, "JAX's log10 for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "log10", "float64", 12, 1, "JAX's log10 for float64 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax-x64", "log1p", "complex128", 19, ANY, "JAX's log1p for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax-x64", "log1p", "complex64", 16, ANY, "JAX's log1p for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax-x64", "log1p", "complex128", 15, 2, "JAX's log1p for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax-x64", "log1p", "complex64", 12, 2, "JAX's log1p for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "log1p", "float32", 3, 1, "JAX's log1p for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "log1p", "float64", 9, 1, "JAX's log1p for float64 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "log2", "bfloat16", 22, 2, "JAX's log2 for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax-x64", "log2", "complex128", 16, ANY, "JAX's log2 for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax-x64", "log2", "complex64", 12, ANY, "JAX's log2 for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax-x64", "log2", "complex128", 52, 9, "JAX's log2 for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax-x64", "log2", "complex64", 27, 10, "JAX's log2 for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "log2", "float16", 12, 1, "JAX's log2 for float16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "log2", "float32", 17, 1, "JAX's log2 for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "log2", "float64", 21, 1, "JAX's log2 for float64 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
@@ -260,7 +219,6 @@ const ALLOWED: &[Allowance] = &[
     ("jax-x64", "logaddexp", "float16", 18, 1, "JAX's logaddexp for float16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "logaddexp", "float32", 4, 1, "JAX's logaddexp for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "logaddexp", "float64", 28, 1, "JAX's logaddexp for float64 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax-x64", "logical_not", "bool", 1, ANY, "XLA tests a bfloat16 operand's truth on its raw bits (a subnormal is True)"),
     ("jax-x64", "max", "complex128", 1, ANY, "XLA's complex max reduction orders by a select on the parts (no NaN rule)"),
     ("jax-x64", "max", "complex64", 1, ANY, "XLA's complex max reduction orders by a select on the parts (no NaN rule)"),
     ("jax-x64", "mean", "float32", 8, 1, "JAX's mean adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
@@ -270,33 +228,30 @@ const ALLOWED: &[Allowance] = &[
     ("jax-x64", "nextafter", "bfloat16", 1, 0, "jnp.nextafter is bit arithmetic on operands compared under DAZ (nextafter(0, 1) is 0 in float32, not 1e-45)"),
     ("jax-x64", "nextafter", "float32", 1, 0, "jnp.nextafter is bit arithmetic on operands compared under DAZ (nextafter(0, 1) is 0 in float32, not 1e-45)"),
     ("jax-x64", "nextafter", "float64", 1, 0, "jnp.nextafter is bit arithmetic on operands compared under DAZ (nextafter(0, 1) is 0 in float32, not 1e-45)"),
-    ("jax-x64", "reciprocal", "complex128", 9, ANY, "jnp.reciprocal of a complex is 1 / z by XLA's complex division (reciprocal(0j) is inf+nanj)"),
-    ("jax-x64", "reciprocal", "complex64", 10, ANY, "jnp.reciprocal of a complex is 1 / z by XLA's complex division (reciprocal(0j) is inf+nanj)"),
-    ("jax-x64", "sign", "complex128", 28, ANY, "XLA's complex sign is z / |z| with a zero kept as it is (sign(inf+0j) is nan+0j)"),
-    ("jax-x64", "sign", "complex64", 25, ANY, "XLA's complex sign is z / |z| with a zero kept as it is (sign(inf+0j) is nan+0j)"),
+    ("jax-x64", "sign", "complex128", 1, 1, "XLA's complex sign is z / |z| with a zero kept as it is (sign(inf+0j) is nan+0j)"),
     ("jax-x64", "sin", "bfloat16", 1, 1, "JAX's sin for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax-x64", "sin", "complex128", 20, ANY, "JAX's sin for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax-x64", "sin", "complex64", 14, ANY, "JAX's sin for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax-x64", "sin", "complex128", 27, 4307583784117748259, "JAX's sin for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax-x64", "sin", "complex64", 17, 507307272, "JAX's sin for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "sin", "float32", 1, 1, "JAX's sin for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "sin", "float64", 1, 1, "JAX's sin for float64 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax-x64", "sinh", "complex128", 62, ANY, "JAX's sinh for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax-x64", "sinh", "complex64", 50, ANY, "JAX's sinh for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax-x64", "sinh", "complex128", 59, 4307583784117748259, "JAX's sinh for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax-x64", "sinh", "complex64", 47, 507307272, "JAX's sinh for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "sinh", "float32", 30, 24, "JAX's sinh for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "sinh", "float64", 63, 453, "JAX's sinh for float64 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax-x64", "sqrt", "complex128", 16, ANY, "JAX's sqrt for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax-x64", "sqrt", "complex64", 16, ANY, "JAX's sqrt for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax-x64", "square", "complex128", 11, ANY, "XLA contracts the complex square into fused multiply-adds"),
-    ("jax-x64", "square", "complex64", 13, 2, "XLA contracts the complex square into fused multiply-adds"),
+    ("jax-x64", "sqrt", "complex128", 54, 9214364837600034816, "JAX's sqrt for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax-x64", "sqrt", "complex64", 46, 2130706432, "JAX's sqrt for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax-x64", "square", "complex128", 3, 0, "XLA contracts the complex square into fused multiply-adds"),
+    ("jax-x64", "square", "complex64", 3, 0, "XLA contracts the complex square into fused multiply-adds"),
     ("jax-x64", "std", "float32", 19, 2, "JAX's std adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
     ("jax-x64", "std", "float64", 9, 2, "JAX's std adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
     ("jax-x64", "tan", "bfloat16", 1, 1, "JAX's tan for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax-x64", "tan", "complex128", 49, ANY, "JAX's tan for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax-x64", "tan", "complex64", 37, ANY, "JAX's tan for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax-x64", "tan", "complex128", 5, 2, "JAX's tan for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax-x64", "tan", "complex64", 6, 2, "JAX's tan for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "tan", "float32", 1, 1, "JAX's tan for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "tan", "float64", 1, 1, "JAX's tan for float64 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "tanh", "bfloat16", 1, 1, "JAX's tanh for bfloat16 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
-    ("jax-x64", "tanh", "complex128", 41, ANY, "JAX's tanh for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("jax-x64", "tanh", "complex64", 39, ANY, "JAX's tanh for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("jax-x64", "tanh", "complex128", 10, 2, "JAX's tanh for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
+    ("jax-x64", "tanh", "complex64", 15, 14, "JAX's tanh for complex (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "tanh", "float32", 35, 3, "JAX's tanh for float32 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "tanh", "float64", 36, 2, "JAX's tanh for float64 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "var", "float32", 34, 4, "JAX's var adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
@@ -304,27 +259,18 @@ const ALLOWED: &[Allowance] = &[
     ("paddle", "arctan2", "float64", 722, 715799588, "Paddle computes arctan2 of integer operands in float32 and casts the result to float64"),
     ("paddle", "cos", "float32", 39, 1, "Paddle's cos for float32 (Paddle's CPU functors (Eigen and its own formulas)) is not the C library's"),
     ("paddle", "cos", "float64", 7, 1, "Paddle's cos for float64 (Paddle's CPU functors (Eigen and its own formulas)) is not the C library's"),
-    ("paddle", "exp", "complex128", 67, ANY, "Paddle's exp for complex (Paddle's CPU functors (Eigen and its own formulas)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("paddle", "exp", "complex64", 4, ANY, "Paddle's exp for complex (Paddle's CPU functors (Eigen and its own formulas)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("paddle", "exp", "float32", 27, 2096816, "Paddle's exp for float32 (Paddle's CPU functors (Eigen and its own formulas)) is not the C library's"),
-    ("paddle", "exp", "float64", 17, 1124451685830934, "Paddle's exp for float64 (Paddle's CPU functors (Eigen and its own formulas)) is not the C library's"),
-    ("paddle", "expm1", "complex128", 38, ANY, "Paddle's expm1 for complex (Paddle's CPU functors (Eigen and its own formulas)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("paddle", "expm1", "complex64", 28, ANY, "Paddle's expm1 for complex (Paddle's CPU functors (Eigen and its own formulas)) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("paddle", "exp", "complex128", 60, 3895648813595373303, "Paddle's exp for complex (Paddle's CPU functors (Eigen and its own formulas)) is not the C library's"),
+    ("paddle", "expm1", "complex128", 34, 4307583784117748259, "Paddle's expm1 for complex (Paddle's CPU functors (Eigen and its own formulas)) is not the C library's"),
+    ("paddle", "expm1", "complex64", 24, 507307272, "Paddle's expm1 for complex (Paddle's CPU functors (Eigen and its own formulas)) is not the C library's"),
     ("paddle", "expm1", "float32", 12, 1, "Paddle's expm1 for float32 (Paddle's CPU functors (Eigen and its own formulas)) is not the C library's"),
-    ("paddle", "fmax", "int32", 76, ANY, "Paddle's integer fmax goes through float (int32 via float32, int64 via double) and back as x86 converts"),
-    ("paddle", "fmax", "int64", 76, ANY, "Paddle's integer fmax goes through float (int32 via float32, int64 via double) and back as x86 converts"),
-    ("paddle", "fmin", "int32", 4, ANY, "Paddle's integer fmin goes through float (int32 via float32, int64 via double) and back as x86 converts"),
-    ("paddle", "fmin", "int64", 4, ANY, "Paddle's integer fmin goes through float (int32 via float32, int64 via double) and back as x86 converts"),
-    ("paddle", "hypot", "float32", 761, ANY, "Paddle's hypot kernel (not the C library's hypot): NaN and overflow where hypot is finite"),
-    ("paddle", "hypot", "float64", 190, ANY, "Paddle's hypot kernel (not the C library's hypot): NaN and overflow where hypot is finite"),
+    ("paddle", "hypot", "float32", 290, 1597310195, "Paddle's hypot kernel (not the C library's hypot): NaN and overflow where hypot is finite"),
+    ("paddle", "hypot", "float64", 1, 1, "Paddle's hypot kernel (not the C library's hypot): NaN and overflow where hypot is finite"),
     ("paddle", "log10", "complex128", 46, 1, "Paddle's log10 for complex (Paddle's CPU functors (Eigen and its own formulas)) is not the C library's"),
     ("paddle", "log10", "complex64", 43, 1, "Paddle's log10 for complex (Paddle's CPU functors (Eigen and its own formulas)) is not the C library's"),
     ("paddle", "log1p", "complex128", 15, 4004100454835771292, "Paddle's log1p for complex (Paddle's CPU functors (Eigen and its own formulas)) is not the C library's"),
     ("paddle", "log1p", "complex64", 11, 35681, "Paddle's log1p for complex (Paddle's CPU functors (Eigen and its own formulas)) is not the C library's"),
-    ("paddle", "log2", "complex128", 40, ANY, "Paddle's log2 for complex (Paddle's CPU functors (Eigen and its own formulas)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("paddle", "log2", "complex64", 20, ANY, "Paddle's log2 for complex (Paddle's CPU functors (Eigen and its own formulas)) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("paddle", "logaddexp", "float32", 26, ANY, "Paddle's logaddexp is x + log1p(exp(y - x)) (NaN for two equal infinities, underflow and the last bits differ)"),
-    ("paddle", "logaddexp", "float64", 38, ANY, "Paddle's logaddexp is x + log1p(exp(y - x)) (NaN for two equal infinities, underflow and the last bits differ)"),
+    ("paddle", "log2", "complex128", 34, 1, "Paddle's log2 for complex (Paddle's CPU functors (Eigen and its own formulas)) is not the C library's"),
+    ("paddle", "log2", "complex64", 15, 1, "Paddle's log2 for complex (Paddle's CPU functors (Eigen and its own formulas)) is not the C library's"),
     ("paddle", "mean", "complex128", 1, 1, "Paddle's mean (Eigen's reduction order; int64 through float)"),
     ("paddle", "mean", "complex64", 1, 1, "Paddle's mean (Eigen's reduction order; int64 through float)"),
     ("paddle", "mean", "float32", 1, 1, "Paddle's mean (Eigen's reduction order; int64 through float)"),
@@ -332,11 +278,8 @@ const ALLOWED: &[Allowance] = &[
     ("paddle", "prod", "float64", 1, 12, "Paddle's prod adds in another order: Eigen's tree reduction"),
     ("paddle", "reciprocal", "complex128", 17, 1, "Paddle's complex reciprocal is 1 / z by its own division (reciprocal(1+0j) keeps +0j)"),
     ("paddle", "reciprocal", "complex64", 21, 1, "Paddle's complex reciprocal is 1 / z by its own division (reciprocal(1+0j) keeps +0j)"),
-    ("paddle", "sign", "complex128", 4, ANY, "Paddle's complex sign is z / |z| (infinite parts give NaN)"),
-    ("paddle", "sign", "complex64", 3, ANY, "Paddle's complex sign is z / |z| (infinite parts give NaN)"),
     ("paddle", "sin", "float32", 22, 1, "Paddle's sin for float32 (Paddle's CPU functors (Eigen and its own formulas)) is not the C library's"),
     ("paddle", "sin", "float64", 3, 1, "Paddle's sin for float64 (Paddle's CPU functors (Eigen and its own formulas)) is not the C library's"),
-    ("paddle", "sqrt", "float32", 16, ANY, "Paddle's float32 sqrt (Eigen's vectorized sqrt: sqrt(inf) is NaN, subnormals flushed, 1 ulp elsewhere)"),
     ("paddle", "std", "float32", 61, ANY, "Paddle's std (its own two-pass formula in another order; float32 sums overflow to NaN)"),
     ("paddle", "std", "float64", 1, 1, "Paddle's std (its own two-pass formula in another order; float32 sums overflow to NaN)"),
     ("paddle", "sum", "bfloat16", 9, 5, "Paddle's sum adds in another order: Eigen's tree reduction"),
@@ -346,7 +289,6 @@ const ALLOWED: &[Allowance] = &[
     ("paddle", "sum", "float32", 2, 1, "Paddle's sum adds in another order: Eigen's tree reduction"),
     ("paddle", "sum", "float64", 1, 1, "Paddle's sum adds in another order: Eigen's tree reduction"),
     ("paddle", "tanh", "float32", 33, 3, "Paddle's tanh for float32 (Paddle's CPU functors (Eigen and its own formulas)) is not the C library's"),
-    ("paddle", "trunc", "int64", 2, ANY, "Paddle's trunc of int64 goes through double"),
     ("paddle", "var", "float32", 1, 1, "Paddle's var (its own two-pass formula in another order)"),
     ("paddle", "var", "float64", 1, 2, "Paddle's var (its own two-pass formula in another order)"),
     ("tf", "arcsin", "complex128", 1, 1, "TensorFlow's arcsin for complex (Eigen's vectorized functions) is not the C library's"),
@@ -356,7 +298,7 @@ const ALLOWED: &[Allowance] = &[
     ("tf", "arctan", "complex64", 1, 1061752795, "TensorFlow's arctan for complex (Eigen's vectorized functions) is not the C library's"),
     ("tf", "arctan", "float32", 33, 2, "TensorFlow's arctan for float32 (Eigen's vectorized functions) is not the C library's"),
     ("tf", "arctan", "float64", 43, 1, "TensorFlow's arctan for float64 (Eigen's vectorized functions) is not the C library's"),
-    ("tf", "arctan2", "bfloat16", 21, ANY, "TensorFlow's arctan2 for bfloat16 (Eigen's vectorized functions) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("tf", "arctan2", "bfloat16", 20, 15360, "TensorFlow's arctan2 for bfloat16 (Eigen's vectorized functions) is not the C library's"),
     ("tf", "arctan2", "float32", 137, 1061752794, "TensorFlow's arctan2 for float32 (Eigen's vectorized functions) is not the C library's"),
     ("tf", "arctan2", "float64", 159, 4605249457297304857, "TensorFlow's arctan2 for float64 (Eigen's vectorized functions) is not the C library's"),
     ("tf", "ceil", "bfloat16", 1, 16256, "TF's ceil of a subnormal"),
@@ -369,20 +311,17 @@ const ALLOWED: &[Allowance] = &[
     ("tf", "exp", "complex64", 26, 36499, "TensorFlow's exp for complex (Eigen's vectorized functions) is not the C library's"),
     ("tf", "exp", "float32", 15, 47048, "TensorFlow's exp for float32 (Eigen's vectorized functions) is not the C library's"),
     ("tf", "exp", "float64", 15, 1, "TensorFlow's exp for float64 (Eigen's vectorized functions) is not the C library's"),
-    ("tf", "expm1", "complex128", 39, ANY, "TensorFlow's expm1 for complex (Eigen's vectorized functions) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("tf", "expm1", "complex64", 33, ANY, "TensorFlow's expm1 for complex (Eigen's vectorized functions) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("tf", "expm1", "complex128", 35, 4303241256904436965, "TensorFlow's expm1 for complex (Eigen's vectorized functions) is not the C library's"),
+    ("tf", "expm1", "complex64", 28, 672856746, "TensorFlow's expm1 for complex (Eigen's vectorized functions) is not the C library's"),
     ("tf", "expm1", "float32", 17, 2, "TensorFlow's expm1 for float32 (Eigen's vectorized functions) is not the C library's"),
     ("tf", "expm1", "float64", 18, 2, "TensorFlow's expm1 for float64 (Eigen's vectorized functions) is not the C library's"),
-    ("tf", "fmod", "float32", 23, ANY, "TF's truncatemod of subnormals (flushed by Eigen's fmod)"),
-    ("tf", "fmod", "float64", 26, ANY, "TF's truncatemod of subnormals (flushed by Eigen's fmod)"),
-    ("tf", "log", "bfloat16", 1, ANY, "TensorFlow's log for bfloat16 (Eigen's vectorized functions) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("tf", "log", "complex128", 41, ANY, "TensorFlow's log for complex (Eigen's vectorized functions) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("tf", "log", "complex64", 29, ANY, "TensorFlow's log for complex (Eigen's vectorized functions) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("tf", "log", "float32", 10, ANY, "TensorFlow's log for float32 (Eigen's vectorized functions) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("tf", "log", "float64", 11, ANY, "TensorFlow's log for float64 (Eigen's vectorized functions) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("tf", "log", "complex128", 39, 13, "TensorFlow's log for complex (Eigen's vectorized functions) is not the C library's"),
+    ("tf", "log", "complex64", 27, 9, "TensorFlow's log for complex (Eigen's vectorized functions) is not the C library's"),
+    ("tf", "log", "float32", 9, 1, "TensorFlow's log for float32 (Eigen's vectorized functions) is not the C library's"),
+    ("tf", "log", "float64", 10, 1, "TensorFlow's log for float64 (Eigen's vectorized functions) is not the C library's"),
     ("tf", "log1p", "bfloat16", 1, 1, "TensorFlow's log1p for bfloat16 (Eigen's vectorized functions) is not the C library's"),
-    ("tf", "log1p", "complex128", 48, ANY, "TensorFlow's log1p for complex (Eigen's vectorized functions) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("tf", "log1p", "complex64", 48, ANY, "TensorFlow's log1p for complex (Eigen's vectorized functions) is not the C library's; special values (inf, nan, overflow) differ too"),
+    ("tf", "log1p", "complex128", 43, 4307583784117748259, "TensorFlow's log1p for complex (Eigen's vectorized functions) is not the C library's"),
+    ("tf", "log1p", "complex64", 44, 507307272, "TensorFlow's log1p for complex (Eigen's vectorized functions) is not the C library's"),
     ("tf", "log1p", "float32", 23, 2, "TensorFlow's log1p for float32 (Eigen's vectorized functions) is not the C library's"),
     ("tf", "log1p", "float64", 21, 2, "TensorFlow's log1p for float64 (Eigen's vectorized functions) is not the C library's"),
     ("tf", "mean", "complex128", 1, 3, "TensorFlow's mean adds in another order: Eigen's tree reduction (half types accumulate in float32)"),
@@ -390,13 +329,10 @@ const ALLOWED: &[Allowance] = &[
     ("tf", "nextafter", "float32", 1, 0, "TF's nextafter of a subnormal"),
     ("tf", "nextafter", "float64", 1, 0, "TF's nextafter of a subnormal"),
     ("tf", "reciprocal", "bfloat16", 2, 32, "TF's reciprocal is Eigen's approximate float32 reciprocal (1/1 is 0.99999994), complex 1/z by its own division"),
-    ("tf", "reciprocal", "complex128", 37, ANY, "TF's reciprocal is Eigen's approximate float32 reciprocal (1/1 is 0.99999994), complex 1/z by its own division"),
-    ("tf", "reciprocal", "complex64", 38, ANY, "TF's reciprocal is Eigen's approximate float32 reciprocal (1/1 is 0.99999994), complex 1/z by its own division"),
-    ("tf", "reciprocal", "float32", 40, 2097152, "TF's reciprocal is Eigen's approximate float32 reciprocal (1/1 is 0.99999994), complex 1/z by its own division"),
+    ("tf", "reciprocal", "float32", 22, 1, "TF's reciprocal is Eigen's approximate float32 reciprocal (1/1 is 0.99999994), complex 1/z by its own division"),
     ("tf", "reciprocal", "float64", 2, 1125899906842624, "TF's reciprocal is Eigen's approximate float32 reciprocal (1/1 is 0.99999994), complex 1/z by its own division"),
     ("tf", "sign", "bfloat16", 1, 16255, "TF's complex sign is z / |z| by Eigen (infinite parts give NaN)"),
-    ("tf", "sign", "complex128", 6, ANY, "TF's complex sign is z / |z| by Eigen (infinite parts give NaN)"),
-    ("tf", "sign", "complex64", 6, ANY, "TF's complex sign is z / |z| by Eigen (infinite parts give NaN)"),
+    ("tf", "sign", "complex64", 1, 1060439283, "TF's complex sign is z / |z| by Eigen (infinite parts give NaN)"),
     ("tf", "sign", "float32", 1, 1065353215, "TF's complex sign is z / |z| by Eigen (infinite parts give NaN)"),
     ("tf", "sign", "float64", 1, 4607182418800017407, "TF's complex sign is z / |z| by Eigen (infinite parts give NaN)"),
     ("tf", "sin", "bfloat16", 1, 1, "TensorFlow's sin for bfloat16 (Eigen's vectorized functions) is not the C library's"),
@@ -406,8 +342,6 @@ const ALLOWED: &[Allowance] = &[
     ("tf", "sinh", "complex128", 1, 1, "TensorFlow's sinh for complex (Eigen's vectorized functions) is not the C library's"),
     ("tf", "sinh", "complex64", 1, 1, "TensorFlow's sinh for complex (Eigen's vectorized functions) is not the C library's"),
     ("tf", "sqrt", "bfloat16", 1, 7733, "TensorFlow's sqrt for bfloat16 (Eigen's vectorized functions) is not the C library's"),
-    ("tf", "sqrt", "complex128", 10, ANY, "TensorFlow's sqrt for complex (Eigen's vectorized functions) is not the C library's; special values (inf, nan, overflow) differ too"),
-    ("tf", "sqrt", "complex64", 12, ANY, "TensorFlow's sqrt for complex (Eigen's vectorized functions) is not the C library's; special values (inf, nan, overflow) differ too"),
     ("tf", "sqrt", "float32", 1, 439682291, "TensorFlow's sqrt for float32 (Eigen's vectorized functions) is not the C library's"),
     ("tf", "sqrt", "float64", 1, 2188749418902061056, "TensorFlow's sqrt for float64 (Eigen's vectorized functions) is not the C library's"),
     ("tf", "square", "complex128", 1, 2, "TensorFlow's square for complex (Eigen's vectorized functions) is not the C library's"),
@@ -417,8 +351,41 @@ const ALLOWED: &[Allowance] = &[
     ("tf", "tanh", "complex64", 2, 189426, "TensorFlow's tanh for complex (Eigen's vectorized functions) is not the C library's"),
     ("tf", "tanh", "float32", 36, 3, "TensorFlow's tanh for float32 (Eigen's vectorized functions) is not the C library's"),
     ("tf", "tanh", "float64", 32, 3, "TensorFlow's tanh for float64 (Eigen's vectorized functions) is not the C library's"),
-
 ];
+
+/// A recorded value the kernels do not reproduce and no ulp bound covers (a NaN or an infinity
+/// on one side): one line of `tests/fixtures/eval-ops/unreproduced.tsv`, (framework, op,
+/// result dtype, the operands as the replay prints them, the recorded value, ours, why). Only
+/// element-wise ops may list cells there: for them an allowance of [`ANY`] ulps is refused
+/// (each such value is a modelled rule, or a listed cell). A listed cell that no longer
+/// differs fails the test too.
+type Unreproduced = [String; 7];
+
+/// The listed cells (`#` starts a comment line).
+fn unreproduced() -> &'static [Unreproduced] {
+    static CELLS: std::sync::OnceLock<Vec<Unreproduced>> = std::sync::OnceLock::new();
+    CELLS.get_or_init(|| {
+        let path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/eval-ops/unreproduced.tsv");
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        text.lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(|l| {
+                let cols: Vec<String> = l.split('\t').map(str::to_string).collect();
+                cols.try_into().unwrap_or_else(|c: Vec<String>| {
+                    panic!("{path:?}: {} columns in {l:?}", c.len())
+                })
+            })
+            .collect()
+    })
+}
+
+/// Whether `op` is a reduction or a cumulative op (its allowances may still be [`ANY`]: their
+/// order of operations is another issue's).
+fn is_reduction(op: &str) -> bool {
+    kernel(op, &Semantics::NUMPY).is_some_and(|k| matches!(k.class, OpClass::Reduce(_)))
+}
 
 /// (framework, op, compute dtype, why): ops a framework computes for a dtype that the kernels
 /// refuse (`unsupported`), each with the reason.
@@ -517,6 +484,8 @@ fn texts(v: &Value) -> Vec<String> {
 #[derive(Default, Debug)]
 struct Found {
     deviating: usize,
+    /// Non-finite mismatches of an element-wise op that `unreproduced.tsv` lists (their indices).
+    listed: Vec<usize>,
     max_ulps: u64,
     examples: Vec<String>,
 }
@@ -697,10 +666,19 @@ fn replay_from(dir: &str, name: &str) -> Replayed {
             let entry = found
                 .entry((op.to_string(), dt.name().to_string()))
                 .or_default();
-            compare(op, *dt, want, got_t, &ins, entry);
+            compare(name, op, *dt, want, got_t, &ins, entry);
         }
     }
-    found.retain(|_, f| f.deviating > 0);
+    let listed: Vec<usize> = found.values().flat_map(|f| f.listed.clone()).collect();
+    for (k, c) in unreproduced().iter().enumerate() {
+        if c[0] == name && !listed.contains(&k) {
+            hard.push(format!(
+                "{name} {} {} {}: the listed cell no longer differs",
+                c[1], c[2], c[3]
+            ));
+        }
+    }
+    found.retain(|_, f| f.deviating > 0 || !f.listed.is_empty());
     Replayed {
         checked,
         values,
@@ -726,7 +704,15 @@ struct Replayed {
 }
 
 /// Counts the values of one result that differ from the recorded ones.
-fn compare(op: &str, dt: DType, want: &[String], got: &[String], ins: &[Array], entry: &mut Found) {
+fn compare(
+    framework: &str,
+    op: &str,
+    dt: DType,
+    want: &[String],
+    got: &[String],
+    ins: &[Array],
+    entry: &mut Found,
+) {
     for (i, (w, g)) in want.iter().zip(got).enumerate() {
         let same = parse_array(dt, &[w]).unwrap() == parse_array(dt, &[g]).unwrap() || w == g;
         if same {
@@ -736,9 +722,10 @@ fn compare(op: &str, dt: DType, want: &[String], got: &[String], ins: &[Array], 
             .iter()
             .map(|a| format_array(a.view()).get(i).cloned().unwrap_or_default())
             .collect::<Vec<_>>();
-        entry.deviating += 1;
+        let shown = format!("{input:?}");
         match ulps(dt, w, g) {
             Some(u) => {
+                entry.deviating += 1;
                 entry.max_ulps = entry.max_ulps.max(u);
                 if entry.examples.len() < 3 {
                     entry
@@ -746,12 +733,30 @@ fn compare(op: &str, dt: DType, want: &[String], got: &[String], ins: &[Array], 
                         .push(format!("{op}{input:?}: want {w} got {g} ({u} ulp)"));
                 }
             }
-            // a non-finite mismatch: only an allowance of ANY ulps covers it
             None => {
+                let key = [
+                    framework,
+                    op,
+                    dt.name(),
+                    shown.as_str(),
+                    w.as_str(),
+                    g.as_str(),
+                ];
+                let cell = unreproduced()
+                    .iter()
+                    .position(|c| c[..6].iter().zip(key).all(|(a, b)| a == b));
+                if let (Some(k), false) = (cell, is_reduction(op)) {
+                    entry.listed.push(k);
+                    continue;
+                }
+                // a non-finite mismatch: only an allowance of ANY ulps covers it, and only for
+                // a reduction
+                entry.deviating += 1;
                 entry.max_ulps = ANY;
-                entry
-                    .examples
-                    .insert(0, format!("{op}{input:?}: want {w} got {g} (not finite)"));
+                entry.examples.insert(
+                    0,
+                    format!("{op}{input:?}: want {w} got {g} (not finite; cell\t{framework}\t{op}\t{}\t{shown}\t{w}\t{g}\t)", dt.name()),
+                );
             }
         }
     }
@@ -770,12 +775,17 @@ fn check(framework: &str) {
         "{framework}: only {checked} answers replayed"
     );
     let deviating: usize = found.values().map(|f| f.deviating).sum();
-    eprintln!("{framework}: {checked} results replayed, {} of {values} values bit for bit, {deviating} within the listed allowances, {not_recordable} records not recordable", values - deviating);
-    for ((op, dt), f) in &found {
+    let listed: usize = found.values().map(|f| f.listed.len()).sum();
+    eprintln!("{framework}: {checked} results replayed, {} of {values} values bit for bit, {deviating} within the listed allowances, {listed} listed as not reproduced, {not_recordable} records not recordable", values - deviating - listed);
+    for ((op, dt), f) in found.iter().filter(|(_, f)| f.deviating > 0) {
         let allowance = ALLOWED
             .iter()
             .find(|a| a.0 == framework && a.1 == op && a.2 == dt);
         match allowance {
+            Some(&(_, _, _, _, ANY, _)) if !is_reduction(op) => hard.push(format!(
+                "{framework} {op} {dt}: an allowance of ANY ulps is not accepted for an element-wise op; model the values, or list each cell in tests/fixtures/eval-ops/unreproduced.tsv ({} values, e.g. {:?})",
+                f.deviating, f.examples
+            )),
             Some(&(_, _, _, max_values, max_ulps, _)) if f.deviating <= max_values && f.max_ulps <= max_ulps => {}
             _ => hard.push(format!(
                 "ROW (\"{framework}\", \"{op}\", \"{dt}\", {}, {}, \"\"),\n{framework} {op} {dt}: {} values differ, up to {} ulp (allowed: {:?}); e.g. {:?}",
@@ -789,7 +799,10 @@ fn check(framework: &str) {
         }
     }
     for a in ALLOWED.iter().filter(|a| a.0 == framework) {
-        if !found.contains_key(&(a.1.to_string(), a.2.to_string())) {
+        if found
+            .get(&(a.1.to_string(), a.2.to_string()))
+            .is_none_or(|f| f.deviating == 0)
+        {
             hard.push(format!(
                 "{framework} {} {}: allowance no longer needed ({})",
                 a.1, a.2, a.5

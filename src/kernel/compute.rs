@@ -257,7 +257,7 @@ pub struct Semantics {
     pub int_pow_low_six_bits: bool,
     /// Complex `power` is XLA's `EmitComplexPower` formula ([`super::xla::XlaOps::xla_pow`]).
     pub complex_pow_xla: bool,
-    /// A bfloat16 operand of `logical_and`/`or`/`xor` keeps its subnormals: XLA widens it to
+    /// A bfloat16 operand of `logical_and`/`or`/`xor`/`not` keeps its subnormals: XLA widens it to
     /// f32 by a shift and LLVM folds `x != 0.0` into an integer test, which DAZ does not touch.
     pub logical_reads_bf16_raw: bool,
     /// Float `power` (not complex) hands its operands to the C library's `pow` unflushed and
@@ -500,9 +500,10 @@ impl Semantics {
         let select = self.complex_order_select
             && compute.is_complex()
             && matches!(op, Op::Maximum | Op::Minimum);
+        // `jnp.logical_not` tests `x != 0` as the logical ops do
         let logical = self.logical_reads_bf16_raw
             && input == crate::DType::BFloat16
-            && op.group() == "logical";
+            && (op.group() == "logical" || op.info().kernel == "logical_not");
         let pow = self.float_pow_under_daz && op == Op::Power && compute.is_floating_point();
         select || logical || pow
     }

@@ -6,6 +6,8 @@
 //! * [`library_casts`]: where ml_dtypes' and PyTorch's `astype` differ from them (one table);
 //! * [`compute`]: the per-op element semantics and chunk kernels;
 //! * [`xla`]: XLA's CPU element operations where they differ (the `xla-cpu` semantics);
+//! * [`xla_complex`]: XLA's complex element functions (`exp`, `log`, `sqrt`, `sin`, ...);
+//! * [`eigen`]: Eigen's packet math functions as Paddle runs them (`exp`, fast `sqrt`);
 //! * [`dispatch`]: the one table from an op's kernel name to its kernel;
 //! * [`matmul`]: n-d `matmul` with each framework's order of summation;
 //! * [`exec`]: chunked, cast-on-the-fly, parallel execution of a plan;
@@ -43,6 +45,8 @@ pub mod compute;
 pub mod data;
 #[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod dispatch;
+#[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
+pub mod eigen;
 pub mod eval;
 pub mod exec;
 pub mod library_casts;
@@ -55,6 +59,8 @@ pub mod simd;
 pub mod value;
 #[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod xla;
+#[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
+pub mod xla_complex;
 
 pub use array::{Array, Element, View, ViewMut};
 pub use cast::cast_array;

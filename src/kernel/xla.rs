@@ -254,3 +254,37 @@ macro_rules! xla_complex {
     )*};
 }
 xla_complex!(C32, f32; C64, f64);
+
+/// XLA's `EmitComplexAbs` (`xla/service/elemental_ir_emitter.cc`, as JAX 0.10.2's XLA emits
+/// `abs` and the `|z|` of `sign` for a complex number): with `max`/`min` the larger and smaller
+/// magnitude of the parts, `max · sqrt(1 + (min / max)²)`, or `min` where that is NaN
+/// (`(0, 0)`, `(inf, inf)`, a NaN part); every step's result flushed to zero when subnormal
+/// (the CPU's FTZ mode) and read as zero when subnormal (DAZ).
+///
+/// ```
+/// use promote::kernel::xla::XlaComplexAbs;
+/// assert_eq!(<f32 as XlaComplexAbs>::xla_complex_abs(3.0, -4.0), 5.0);
+/// assert_eq!(<f64 as XlaComplexAbs>::xla_complex_abs(f64::INFINITY, f64::INFINITY), f64::INFINITY);
+/// assert_eq!(<f32 as XlaComplexAbs>::xla_complex_abs(1e-45, 0.0), 1e-45);
+/// ```
+pub trait XlaComplexAbs: Copy {
+    /// `|re + im·i|` as XLA computes it.
+    fn xla_complex_abs(re: Self, im: Self) -> Self;
+}
+
+macro_rules! xla_complex_abs {
+    ($($t:ty),*) => {$(
+        impl XlaComplexAbs for $t {
+            fn xla_complex_abs(re: $t, im: $t) -> $t {
+                let f = |x: $t| x.flush();
+                let (ar, ai) = (re.abs(), im.abs());
+                let (max, min) = (<$t as XlaOps>::xla_max(ar, ai), <$t as XlaOps>::xla_min(ar, ai));
+                let div = f(f(min) / f(max));
+                let one_plus = f(1.0 + f(div * div));
+                let r = f(f(max) * one_plus.sqrt());
+                if r.is_nan() { min } else { r }
+            }
+        }
+    )*};
+}
+xla_complex_abs!(f32, f64);

@@ -14,7 +14,7 @@
 //! use promote::kernel::ops::OP_SEMANTICS;
 //! use promote::kernel::Semantics;
 //! let (s, sem) = (&OP_SEMANTICS[0], &Semantics::NUMPY);
-//! let c = Ctx { s, sem, tie_second: false };
+//! let c = Ctx { s, sem, tie_second: false, half: None };
 //! assert_eq!(<i8 as BinaryElem>::binary(Binary::LeftShift, 1, 8, &c), Some(0));
 //! assert_eq!(<i8 as BinaryElem>::binary(Binary::RightShift, -5, 9, &c), Some(-1));
 //! assert_eq!(<f64 as BinaryElem>::binary(Binary::Heaviside, 0.0, 0.5, &c), Some(0.5));
@@ -24,8 +24,9 @@ use half::{bf16, f16};
 
 use super::{with_slice, Args, OpError, OpSemantics};
 use crate::kernel::array::{Array, Element, C32, C64};
-use crate::kernel::compute::{Arith, IntDivZero, KernelError, Semantics};
+use crate::kernel::compute::{Arith, Half, IntDivZero, KernelError, Semantics};
 use crate::kernel::exec::Work;
+use crate::kernel::xla::XlaOps;
 use crate::{with_dtype, DType};
 
 /// A binary op of issue 12.
@@ -78,6 +79,9 @@ pub struct Ctx<'a> {
     pub sem: &'a Semantics,
     /// `fmax`/`fmin` of equal operands give the second (see [`OpSemantics::fmax_tie_second`]).
     pub tie_second: bool,
+    /// The half type a working `f32` stands for (its formulas round to it after every step
+    /// where the framework computes them op by op: [`OpSemantics::hypot_jnp`]).
+    pub half: Option<Half>,
 }
 
 /// The binary element functions of a working type; `None` where the type has none.
@@ -112,6 +116,9 @@ macro_rules! binary_int {
                     (false, false) => b as u64,
                 };
                 Some(match op {
+                    Binary::Fmax | Binary::Fmin if c.s.int_fmax_via_float && <$t>::MIN != 0 && BITS >= 32 => {
+                        fmax_via_float(op == Binary::Fmax, a as i64, b as i64, BITS) as $t
+                    }
                     Binary::LeftShift => if amount < BITS { a << amount } else { 0 },
                     Binary::RightShift => {
                         if amount < BITS { a >> amount } else if a < 0 { (0 as $t).wrapping_sub(1) } else { 0 }
@@ -135,9 +142,33 @@ macro_rules! binary_float {
             fn binary(op: Binary, a: $t, b: $t, c: &Ctx<'_>) -> Option<$t> {
                 let s = c.s;
                 const LN2: $t = std::f64::consts::LN_2 as $t;
+                // what a comparison reads: subnormals as zero where selects compare flushed
+                let (ca, cb) = if s.selects_compare_flushed { (a.flush(), b.flush()) } else { (a, b) };
                 Some(match op {
                     Binary::Arctan2 => a.atan2(b),
+                    Binary::Hypot if s.hypot_by_squares => (a * a + b * b).sqrt(),
+                    Binary::Hypot if s.hypot_jnp => {
+                        // jnp.hypot, each lax op rounded (half types) and flushed (FTZ); XLA
+                        // contracts `1 + q * q` into a fused multiply-add where nothing rounds
+                        // between them
+                        let r = |x: $t| { let x = c.half.map_or(x, |h| h.round(x)); if s.ftz { x.flush() } else { x } };
+                        let (x1, x2) = (a.abs(), b.abs());
+                        let inf = x1 == <$t>::INFINITY || x2 == <$t>::INFINITY;
+                        let nan = x1.is_nan() || x2.is_nan();
+                        let (hi, lo) = if nan { (<$t>::NAN, <$t>::NAN) } else { (x1.max(x2), x1.min(x2)) };
+                        let q = r(lo / if hi == 0.0 { 1.0 } else { hi });
+                        let one_plus = if c.half.is_some() { r(1.0 + r(q * q)) } else { r(q.mul_add(q, 1.0)) };
+                        let x = if hi == 0.0 { hi } else { r(hi * r(one_plus.sqrt())) };
+                        if inf { <$t>::INFINITY } else { x }
+                    }
                     Binary::Hypot => a.hypot(b),
+                    Binary::Logaddexp if s.logaddexp_paddle => {
+                        // maximum: a NaN operand wins (Paddle's MaximumFunctor), else a > b ? a : b
+                        let m = if a.is_nan() || a > b { a } else { b };
+                        let e = -(a - b).abs();
+                        let e = if s.exp_eigen { crate::kernel::eigen::EigenExp::eigen_exp(e) } else { e.exp() };
+                        e.ln_1p() + m
+                    }
                     Binary::Copysign => a.copysign(b),
                     Binary::Logaddexp if s.logaddexp_numpy => {
                         if a == b {
@@ -162,15 +193,23 @@ macro_rules! binary_float {
                         }
                     }
                     Binary::Fmax | Binary::Fmin => {
-                        let first = if op == Binary::Fmax { a > b } else { a < b };
-                        if b.is_nan() || first || (a == b && !c.tie_second) { a } else { b }
+                        let first = if op == Binary::Fmax { ca > cb } else { ca < cb };
+                        if b.is_nan() || first || (ca == cb && !c.tie_second) { a } else { b }
+                    }
+                    // the C library's fmod under DAZ: a subnormal divisor reads as zero (NaN), the
+                    // rest is exact on the operands as they are
+                    Binary::Fmod if s.fmod_under_daz && b.flush() == 0.0 => <$t>::NAN,
+                    Binary::Fmod if s.fmod_nan_on_quotient_overflow => {
+                        let k: $t = if b.abs() < <$t>::MIN_POSITIVE { (2.0 as $t).powi(<$t>::MANTISSA_DIGITS as i32 + 1) } else { 1.0 };
+                        let q = (a.abs() * k) / (b.abs() * k);
+                        if q.is_infinite() && a.abs() >= b.abs() { <$t>::NAN } else { a % b }
                     }
                     Binary::Fmod => a % b,
                     Binary::FloatPower => a.powf(b),
                     Binary::Heaviside => {
                         if a.is_nan() {
                             if s.heaviside_nan_is_nan { a } else { 0.0 }
-                        } else if a == 0.0 {
+                        } else if ca == 0.0 {
                             b
                         } else if a < 0.0 {
                             0.0
@@ -194,6 +233,13 @@ macro_rules! binary_complex {
                 // lexicographic order, as NumPy's complex fmax/fmin compare
                 let ge = a.re > b.re || (a.re == b.re && a.im >= b.im);
                 let le = a.re < b.re || (a.re == b.re && a.im <= b.im);
+                if c.s.selects_compare_flushed && matches!(op, Binary::Fmax | Binary::Fmin) {
+                    // where(x1 > x2 | isnan(x2), x1, x2) by XLA's select on the parts, compared
+                    // with subnormal parts read as zero
+                    let (x, y) = (a.flush(), b.flush());
+                    let pick = if op == Binary::Fmax { <$c as XlaOps>::xla_lt(y, x) } else { <$c as XlaOps>::xla_lt(x, y) };
+                    return Some(if pick || nan(b) { a } else { b });
+                }
                 Some(match op {
                     Binary::Fmax => if nan(b) || (!nan(a) && ge) { a } else { b },
                     Binary::Fmin => if nan(b) || (!nan(a) && le) { a } else { b },
@@ -206,6 +252,21 @@ macro_rules! binary_complex {
     )*};
 }
 binary_complex!(C32, C64);
+
+/// Paddle's int32/int64 `fmax`/`fmin` (`max`: fmax, else fmin): int32 through `float` and
+/// `lrint` (a `long`, converted to `int` modulo 2³²), int64 through `double` and `llrint`
+/// (x86's conversion: out of range is the minimum), as `FMaxFunctor<int>` computes.
+fn fmax_via_float(max: bool, a: i64, b: i64, bits: u64) -> i64 {
+    if bits == 32 {
+        let (x, y) = (a as f32, b as f32);
+        let r = if max { x.max(y) } else { x.min(y) };
+        (r as i64) as i32 as i64
+    } else {
+        let (x, y) = (a as f64, b as f64);
+        let r = if max { x.max(y) } else { x.min(y) };
+        crate::kernel::cast::cast::<f64, i64>(r)
+    }
+}
 
 /// `nextafter` on the bits of a float type.
 pub trait NextAfter: Copy {
@@ -360,7 +421,21 @@ where
         s,
         sem,
         tie_second: s.fmax_tie_second.contains(&T::DTYPE),
+        half: match T::DTYPE {
+            DType::Float16 => Some(Half::F16),
+            DType::BFloat16 => Some(Half::BF16),
+            _ => None,
+        },
     };
+    if let Some((width, packet)) = s.packet(super::OpClass::Binary(op), T::DTYPE) {
+        // Paddle's float32 hypot: the squares' sum, then Eigen's packet sqrt by position
+        let packets = n - n % width;
+        return with_slice!(args.inputs[0], DType::Float32, f32, x => with_slice!(args.inputs[1], DType::Float32, f32, y => {
+            let sums = zip_map(x, y, n, |a, b| Some(a * a + b * b))?;
+            let root = |(k, v): (usize, f32)| if k < packets { packet(v) } else { v.sqrt() };
+            Some(f32::array(sums.into_iter().enumerate().map(root).collect()))
+        }));
+    }
     with_slice!(args.inputs[0], T::DTYPE, T, x => with_slice!(args.inputs[1], T::DTYPE, T, y => {
         zip_map(x, y, n, |a, b| T::W::binary(op, a.widen(), b.widen(), &c).map(T::narrow)).map(T::array)
     }))

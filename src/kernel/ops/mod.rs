@@ -33,7 +33,7 @@ pub mod unary;
 mod var;
 
 use super::array::{Array, View, ViewMut};
-use super::compute::{KernelError, Semantics};
+use super::compute::{ComplexDiv, KernelError, Semantics};
 use crate::plan::Plan;
 use crate::DType;
 
@@ -144,6 +144,102 @@ pub struct OpSemantics {
     /// (`negative`, `copysign`, `nextafter`, ...: no floating-point instruction runs) and its
     /// `fmod`, a C library call.
     pub flush_exempt: &'static [&'static str],
+    /// `fmax`/`fmin` and `heaviside` are selects on comparisons that read subnormals as zero
+    /// (the CPU's DAZ mode) and return the chosen operand as it is (JAX 0.10.2's
+    /// `jnp.fmax` is `where(x1 > x2 | isnan(x2), x1, x2)`, `jnp.heaviside` nested `where`s on
+    /// `x1 < 0`, `x1 > 0`: `heaviside(1e-45, h)` is `h`); complex operands compare by
+    /// [`Semantics::complex_order_select`]. List the ops in [`OpSemantics::flush_exempt`].
+    pub selects_compare_flushed: bool,
+    /// Float `fmod` is the C library's `fmod` run with the CPU's DAZ mode on, its operands
+    /// unflushed: a subnormal divisor reads as zero (NaN), the rest is exact (XLA's `rem`
+    /// calls `fmodf`/`fmod` from its runtime: `fmod(1, 1e-45)` is NaN, `fmod(1e-45, 1)` is
+    /// `1e-45`).
+    pub fmod_under_daz: bool,
+    /// Complex `absolute`, and the `|z|` of complex `sign`, by XLA's `EmitComplexAbs`:
+    /// `max · sqrt(1 + (min / max)²)` of the parts' magnitudes, `min` where that is NaN, each
+    /// step flushed to zero under [`OpSemantics::ftz`].
+    pub complex_abs_xla: bool,
+    /// Complex `exp`, `log`, `log2`, `log10`, `log1p`, `sqrt`, `sin`, `cos`, `tan`, `tanh` by
+    /// XLA's formulas ([`crate::kernel::xla_complex::XlaComplex`]); `log2` divides the parts
+    /// of `log` by `ln 2`, `log10` multiplies them by `log10(e)` (JAX's `jnp.log2`/`log10`).
+    pub complex_fns_xla: bool,
+    /// Complex `log2` divides `log(z)` by `ln 2 + 0i` as a complex number, by the semantics'
+    /// complex division (Paddle: `log2(0j)` is `-inf + nan·i`).
+    pub complex_log_base_complex_div: bool,
+    /// How complex `sign` divides by `|z|`.
+    pub complex_sign: ComplexSign,
+    /// Complex `square` is `((re − im)(re + im), 2·re·im)`, each step flushed where the CPU
+    /// flushes (JAX's `lax.square`: `square(1e300+1e300j)` is `0+inf·i`).
+    pub complex_square_xla: bool,
+    /// Complex `reciprocal` divides as the semantics' complex `divide` does
+    /// ([`Semantics::complex_div`], copied by [`OpSemantics::of`]).
+    pub complex_div: ComplexDiv,
+    /// The CPU's flush-to-zero mode is on ([`Semantics::flush_subnormals`], copied by
+    /// [`OpSemantics::of`]).
+    pub ftz: bool,
+    /// `sinh` is `±inf` where `exp(|x|)` overflows the working type (PyTorch's SLEEF
+    /// `sinh_u10` computes through `exp`: `sinh(710.0)` is inf, the C library's is finite).
+    pub sinh_overflows_with_exp: bool,
+    /// Float `fmod` is NaN where SLEEF's quotient overflows (PyTorch's vectorized
+    /// `Sleef_fmod`: `|x| / |y|`, both scaled by `2^(mantissa + 1)` when `|y|` is subnormal,
+    /// beyond the largest float: `fmod(1.0, 1e-45)` is NaN), the C library's `fmod` elsewhere.
+    pub fmod_nan_on_quotient_overflow: bool,
+    /// float32 `sqrt` (and the root of Paddle's `hypot`) runs Eigen 3.3's fast packet square
+    /// root on the first `len − len % n` elements, `n` this packet width (0: never), and the
+    /// C library's on the rest ([`crate::kernel::eigen::packet_sqrt`]: Paddle's `SqrtFunctor`, an Eigen
+    /// expression its CPU build vectorizes with AVX's 8 floats).
+    pub sqrt_f32_packet: usize,
+    /// float32 `reciprocal` runs Eigen's fast packet reciprocal on the first `len − len % n`
+    /// elements, `n` this packet width (0: never), and `1 / x` on the rest
+    /// ([`crate::kernel::eigen::packet_reciprocal`]: TensorFlow's `Reciprocal`, AVX's 8
+    /// floats).
+    pub reciprocal_f32_packet: usize,
+    /// Complex `sqrt` is Eigen's `psqrt_complex` ([`crate::kernel::eigen::complex_sqrt`]:
+    /// TensorFlow).
+    pub complex_sqrt_eigen: bool,
+    /// float32/float64 `exp` (and the `exp` in Paddle's `logaddexp`) is Eigen's packet `exp`
+    /// ([`crate::kernel::eigen::exp_f32`], [`crate::kernel::eigen::exp_f64`]: Paddle's
+    /// `ExpFunctor`, `exp(-inf)` is `2.938265e-39`).
+    pub exp_eigen: bool,
+    /// `hypot` is JAX 0.10.2's `jnp.hypot`: `hi · sqrt(1 + (lo / hi)²)` of the magnitudes
+    /// (`hi` where it is 0, inf where either is), each op rounded to a half type and flushed
+    /// where the CPU flushes.
+    pub hypot_jnp: bool,
+    /// int32/int64 `fmax`/`fmin` go through float and back (Paddle's `FMaxFunctor<int>`:
+    /// `lrint(fmax((float) a, (float) b))`; `int64_t`: `llrint` of doubles).
+    pub int_fmax_via_float: bool,
+    /// int64 `trunc` goes through double and back (Paddle: `2**63 - 1` truncates to `-2**63`).
+    pub int64_trunc_via_double: bool,
+    /// `logaddexp` is Paddle's `log1p(exp(-|x - y|)) + maximum(x, y)` (python/paddle/tensor/
+    /// math.py), each op rounded to the dtype.
+    pub logaddexp_paddle: bool,
+    /// `hypot` is Paddle's `sqrt(pow(x, 2) + pow(y, 2))` (python/paddle/tensor/math.py), each
+    /// op rounded to the dtype.
+    pub hypot_by_squares: bool,
+}
+
+/// A float32 function of Eigen's packets ([`OpSemantics::sqrt_f32_packet`],
+/// [`OpSemantics::reciprocal_f32_packet`]).
+pub(crate) type PacketFn = fn(f32) -> f32;
+
+/// How complex `sign` is computed.
+///
+/// ```
+/// use promote::kernel::{ops::{ComplexSign, OpSemantics}, Semantics};
+/// assert_eq!(OpSemantics::of(&Semantics::NUMPY).complex_sign, ComplexSign::Numpy);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ComplexSign {
+    /// NumPy 2's `z / |z|` with its cases for infinite and NaN parts.
+    Numpy,
+    /// `|z| == 0 ? 0 : (re / |z|, im / |z|)` (Paddle's `sign`).
+    DivideByAbs,
+    /// `|z| == 0 ? z : (re / |z|, im / |z|)`: a zero kept as it is (XLA's `kSign` of a complex
+    /// number in JAX 0.10.2: `sign(-0-0j)` is `-0-0j`).
+    DivideByAbsKeepZero,
+    /// `z == 0 ? 0 : z / (|z| + 0i)` by the semantics' complex division (TensorFlow:
+    /// `sign(inf·i)` is `nan+nan·i`).
+    DivideAsComplex,
 }
 
 /// How a float reduction is ordered.
@@ -217,6 +313,26 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     argmax_skips_nan: false,
     sign_zero_keeps_sign: false,
     flush_exempt: &[],
+    selects_compare_flushed: false,
+    fmod_under_daz: false,
+    complex_abs_xla: false,
+    complex_fns_xla: false,
+    complex_log_base_complex_div: false,
+    complex_sign: ComplexSign::Numpy,
+    complex_square_xla: false,
+    complex_div: ComplexDiv::Smith,
+    ftz: false,
+    sinh_overflows_with_exp: false,
+    fmod_nan_on_quotient_overflow: false,
+    sqrt_f32_packet: 0,
+    reciprocal_f32_packet: 0,
+    complex_sqrt_eigen: false,
+    exp_eigen: false,
+    hypot_jnp: false,
+    int_fmax_via_float: false,
+    int64_trunc_via_double: false,
+    logaddexp_paddle: false,
+    hypot_by_squares: false,
 };
 
 /// The per-semantics records (`numpy` first: the default).
@@ -253,6 +369,9 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         argmax_skips_nan: false,
         sign_zero_keeps_sign: false,
         flush_exempt: &[],
+        sinh_overflows_with_exp: true,
+        fmod_nan_on_quotient_overflow: true,
+        ..OP_SEMANTICS_NUMPY
     },
     // XLA on CPU (JAX): NumPy's element functions; see tests/kernel_ops_values.rs for what
     // differs (each allowance listed)
@@ -274,7 +393,17 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
             "nextafter",
             "fmod",
             "heaviside",
+            "fmax",
+            "fmin",
         ],
+        selects_compare_flushed: true,
+        fmod_under_daz: true,
+        complex_abs_xla: true,
+        complex_fns_xla: true,
+        complex_sign: ComplexSign::DivideByAbsKeepZero,
+        complex_reciprocal_divides: true,
+        hypot_jnp: true,
+        complex_square_xla: true,
         half_nextafter_equal_second: true,
         fmax_tie_second: &[
             DType::BFloat16,
@@ -296,6 +425,12 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         int_mean_wide: true,
         real_angle_nan_zero: true,
         argmax_skips_nan: true,
+        complex_sign: ComplexSign::DivideAsComplex,
+        complex_reciprocal_divides: true,
+        // TF's `truncatemod` of floats: std::fmod under the DAZ mode TF's thread pools run in
+        fmod_under_daz: true,
+        reciprocal_f32_packet: 8,
+        complex_sqrt_eigen: true,
         ..OP_SEMANTICS_NUMPY
     },
     // Paddle 3 on CPU (tests/fixtures/eval-ops/paddle.jsonl.gz)
@@ -307,11 +442,42 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         real_angle_by_sign: true,
         negative_by_scale: true,
         argmax_skips_nan: true,
+        complex_sign: ComplexSign::DivideByAbs,
+        int_fmax_via_float: true,
+        complex_log_base_complex_div: true,
+        sqrt_f32_packet: 8,
+        exp_eigen: true,
+        int64_trunc_via_double: true,
+        logaddexp_paddle: true,
+        hypot_by_squares: true,
         ..OP_SEMANTICS_NUMPY
     },
 ];
 
 impl OpSemantics {
+    /// Whether `op` computing in `compute` gives an element a value that depends on its
+    /// position in the array ([`OpSemantics::sqrt_f32_packet`]): the paths that map elements
+    /// alone (tables, chunks) do not take it.
+    pub(crate) fn by_position(&self, op: OpClass, compute: DType) -> bool {
+        self.packet(op, compute).is_some()
+    }
+
+    /// The packet width of `op` in `compute` where [`OpSemantics::by_position`] holds, and the
+    /// packet function of its elements before the tail.
+    pub(crate) fn packet(&self, op: OpClass, compute: DType) -> Option<(usize, PacketFn)> {
+        use crate::kernel::eigen::{packet_reciprocal, packet_sqrt};
+        let sqrt = matches!(op, OpClass::Unary(Unary::Sqrt))
+            || (matches!(op, OpClass::Binary(Binary::Hypot)) && self.hypot_by_squares);
+        let width = match op {
+            _ if compute != DType::Float32 => 0,
+            _ if sqrt => self.sqrt_f32_packet,
+            OpClass::Unary(Unary::Reciprocal) => self.reciprocal_f32_packet,
+            _ => 0,
+        };
+        let f = if sqrt { packet_sqrt } else { packet_reciprocal };
+        (width > 0).then_some((width, f as PacketFn))
+    }
+
     /// The record of a [`Semantics`] (NumPy's when it has none).
     ///
     /// ```
@@ -323,6 +489,8 @@ impl OpSemantics {
         let named = OP_SEMANTICS.iter().find(|o| o.name == sem.name);
         OpSemantics {
             complex_mul_fma: sem.complex_mul_fma,
+            complex_div: sem.complex_div,
+            ftz: sem.flush_subnormals,
             ..*named.unwrap_or(&OP_SEMANTICS[0])
         }
     }
@@ -570,7 +738,8 @@ pub(crate) fn run_planned(
     let name = plan.op.info().kernel;
     let k = kernel(name, sem).ok_or(KernelError::NoKernel { op: plan.op })?;
     let mut out = out;
-    if let (OpClass::Unary(_), [x]) = (k.class, inputs) {
+    let by_position = OpSemantics::of(sem).by_position(k.class, plan.compute);
+    if let (OpClass::Unary(_), [x], false) = (k.class, inputs, by_position) {
         let direct = |x: View<'_>, o: ViewMut<'_>| run_kernel(&k, plan, &[x], o, sem);
         let key = lookup::TableKey::new(plan, x.dtype(), out.dtype(), sem);
         if let Some(done) = lookup::unary(Some(key), *x, out.reborrow(), direct) {
@@ -607,6 +776,7 @@ fn run_kernel(
     let os = OpSemantics::of(sem);
     let mut out = out;
     let taken = match (k.class, inputs) {
+        _ if os.by_position(k.class, plan.compute) => None,
         (OpClass::Unary(u), [x]) => fast::unary(u, &os, plan, *x, out.reborrow()),
         (OpClass::Reduce(Reduce::Mean), [x]) => fast::mean(&os, plan, *x, out.reborrow()),
         (OpClass::Reduce(r), [x]) => fast::cumsum(r, &os, plan, *x, out.reborrow()),

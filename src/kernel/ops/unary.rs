@@ -16,10 +16,13 @@
 //! assert_eq!(<bool as UnaryElem>::same(Unary::Sqrt, true, numpy), None);
 //! ```
 
-use super::{with_slice, Args, OpSemantics};
+use super::{with_slice, Args, ComplexSign, OpSemantics};
 use crate::kernel::array::{Array, Element, C32, C64};
-use crate::kernel::compute::{Arith, FusedMul};
+use crate::kernel::cast::Num;
+use crate::kernel::compute::{Arith, ComplexDiv, FusedMul};
 use crate::kernel::exec::Work;
+use crate::kernel::xla::XlaComplexAbs;
+use crate::kernel::xla_complex::XlaComplex;
 use crate::with_dtype;
 
 /// A unary op.
@@ -134,6 +137,11 @@ pub trait UnaryElem: Arith {
     fn part(_op: Unary, _x: Self) -> Option<Self::Part> {
         None
     }
+    /// [`UnaryElem::part`] as the semantics compute it (complex `absolute`:
+    /// [`OpSemantics::complex_abs_xla`]).
+    fn part_as(op: Unary, x: Self, _s: &OpSemantics) -> Option<Self::Part> {
+        Self::part(op, x)
+    }
 }
 
 impl UnaryElem for bool {
@@ -164,9 +172,13 @@ macro_rules! unary_int {
         impl UnaryElem for $t {
             type Part = $t;
             #[allow(unused_comparisons)]
-            fn same(op: Unary, x: $t, _s: &OpSemantics) -> Option<$t> {
+            fn same(op: Unary, x: $t, s: &OpSemantics) -> Option<$t> {
                 use Unary::*;
                 Some(match op {
+                    // Paddle's int64 trunc: through double, converted back as x86 truncates
+                    Trunc if s.int64_trunc_via_double && <$t>::BITS == 64 && <$t>::MIN != 0 => {
+                        crate::kernel::cast::cast::<f64, $t>(x as f64)
+                    }
                     Negative => x.wrapping_neg(),
                     Positive | Floor | Ceil | Trunc | Round | Real | Conj => x,
                     Absolute => if x < 0 { x.wrapping_neg() } else { x },
@@ -211,6 +223,7 @@ macro_rules! unary_float {
                     Square => x * x,
                     Sqrt => x.sqrt(),
                     Reciprocal => 1.0 / x,
+                    Exp if s.exp_eigen => crate::kernel::eigen::EigenExp::eigen_exp(x),
                     Exp => x.exp(),
                     Expm1 => x.exp_m1(),
                     Log => x.ln(),
@@ -222,6 +235,9 @@ macro_rules! unary_float {
                     Tan => x.tan(),
                     Arcsin => x.asin(),
                     Arctan => x.atan(),
+                    Sinh if s.sinh_overflows_with_exp && x.abs().exp().is_infinite() => {
+                        <$t>::INFINITY.copysign(x)
+                    }
                     Sinh => x.sinh(),
                     Tanh => x.tanh(),
                     Floor => x.floor(),
@@ -293,6 +309,9 @@ macro_rules! unary_complex {
                 use clib::f;
                 let (r, i) = (z.re, z.im);
                 Some(match op {
+                    Exp | Log | Log1p | Sqrt | Sin | Cos | Tan | Tanh | Log2 | Log10 if s.complex_fns_xla => {
+                        xla_complex_fn::<$c, $f>(op, z)?
+                    }
                     Negative if s.complex_negative_subtracts => <$c>::new(0.0 - r, 0.0 - i),
                     // Paddle's scale: z · (−1+0j) as a complex product, then + 0
                     Negative if s.negative_by_scale => {
@@ -301,25 +320,18 @@ macro_rules! unary_complex {
                     Negative => <$c>::new(-r, -i),
                     Positive => z,
                     Conj => <$c>::new(r, -i),
-                    Sign => {
+                    Sign if s.complex_sign == ComplexSign::DivideAsComplex => {
                         let a = r.hypot(i);
-                        if a.is_nan() {
-                            <$c>::new(<$f>::NAN, <$f>::NAN)
-                        } else if a.is_infinite() {
-                            match (r.is_infinite(), i.is_infinite()) {
-                                (true, true) => <$c>::new(<$f>::NAN, <$f>::NAN),
-                                (true, false) => <$c>::new(if r > 0.0 { 1.0 } else { -1.0 }, 0.0),
-                                _ => <$c>::new(0.0, if i > 0.0 { 1.0 } else { -1.0 }),
-                            }
-                        } else if a == 0.0 {
-                            <$c>::new(0.0, 0.0)
-                        } else {
-                            <$c>::new(r / a, i / a)
-                        }
+                        if a == 0.0 { <$c>::new(0.0, 0.0) } else { complex_divide(z, <$c>::new(a, 0.0), s) }
+                    }
+                    Sign => { let (a, b) = complex_sign::<$f>(r, i, s); <$c>::new(a, b) }
+                    Square if s.complex_square_xla => {
+                        let f = |x: $f| if s.ftz { x.flush() } else { x };
+                        <$c>::new(f(f(r - i) * f(r + i)), f(2.0 * f(r * i)))
                     }
                     Square if s.complex_mul_fma => <$c as FusedMul>::mul_fused(z, z),
                     Square => <$c as Arith>::mul(z, z),
-                    Reciprocal if s.complex_reciprocal_divides => <$c as Arith>::div(<$c>::new(1.0, 0.0), z),
+                    Reciprocal if s.complex_reciprocal_divides => complex_divide(<$c>::new(1.0, 0.0), z, s),
                     Reciprocal => {
                         if i.abs() <= r.abs() {
                             let q = i / r;
@@ -348,6 +360,9 @@ macro_rules! unary_complex {
                         let l = (r + 1.0).hypot(i);
                         <$c>::new(l.ln(), i.atan2(r + 1.0))
                     }
+                    Log2 if s.complex_log_base_complex_div => {
+                        complex_divide(f::$log(z), <$c>::new(std::f64::consts::LN_2 as $f, 0.0), s)
+                    }
                     Log2 | Log10 if s.complex_log_base_divides => {
                         let l = f::$log(z);
                         let k: $f = if op == Log2 { std::f64::consts::LN_2 as $f } else { std::f64::consts::LN_10 as $f };
@@ -357,6 +372,10 @@ macro_rules! unary_complex {
                         let l = f::$log(z);
                         let k: $f = if op == Log2 { std::f64::consts::LOG2_E as $f } else { std::f64::consts::LOG10_E as $f };
                         <$c>::new(l.re * k, l.im * k)
+                    }
+                    Sqrt if s.complex_sqrt_eigen => {
+                        let (a, b) = crate::kernel::eigen::complex_sqrt(r, i);
+                        <$c>::new(a, b)
                     }
                     Sqrt => f::$sqrt(z),
                     Exp => f::$exp(z),
@@ -381,6 +400,12 @@ macro_rules! unary_complex {
                     _ => return None,
                 })
             }
+            fn part_as(op: Unary, z: $c, s: &OpSemantics) -> Option<$f> {
+                match op {
+                    Unary::Absolute => Some(complex_abs::<$f>(z.re, z.im, s)),
+                    _ => Self::part(op, z),
+                }
+            }
             fn part(op: Unary, z: $c) -> Option<$f> {
                 Some(match op {
                     Unary::Absolute => z.re.hypot(z.im),
@@ -398,6 +423,93 @@ unary_complex!(
     C64, f64, csqrt, cexp, clog, csin, ccos, ctan, casin, catan, csinh, ctanh
 );
 
+/// `|re + im·i|` as the semantics compute it: the C library's `hypot`, or XLA's
+/// ([`OpSemantics::complex_abs_xla`]).
+fn complex_abs<F: num_traits::Float + XlaComplexAbs>(re: F, im: F, s: &OpSemantics) -> F {
+    if s.complex_abs_xla {
+        F::xla_complex_abs(re, im)
+    } else {
+        re.hypot(im)
+    }
+}
+
+/// The parts of a complex `sign` ([`OpSemantics::complex_sign`]).
+fn complex_sign<F: num_traits::Float + XlaComplexAbs>(r: F, i: F, s: &OpSemantics) -> (F, F) {
+    let (zero, one, nan) = (F::zero(), F::one(), F::nan());
+    let a = complex_abs(r, i, s);
+    let unit = |x: F| if x > zero { one } else { -one };
+    match s.complex_sign {
+        ComplexSign::DivideByAbsKeepZero if a == zero => (r, i),
+        _ if a == zero && s.complex_sign != ComplexSign::Numpy => (zero, zero),
+        ComplexSign::DivideByAbs
+        | ComplexSign::DivideByAbsKeepZero
+        | ComplexSign::DivideAsComplex => (r / a, i / a),
+        ComplexSign::Numpy if a.is_nan() => (nan, nan),
+        ComplexSign::Numpy if a.is_infinite() => match (r.is_infinite(), i.is_infinite()) {
+            (true, true) => (nan, nan),
+            (true, false) => (unit(r), zero),
+            _ => (zero, unit(i)),
+        },
+        ComplexSign::Numpy if a == zero => (zero, zero),
+        ComplexSign::Numpy => (r / a, i / a),
+    }
+}
+
+/// XLA's complex `op` of `z` ([`OpSemantics::complex_fns_xla`]); `None` for another op.
+fn xla_complex_fn<C: XlaComplex + ComplexParts<F>, F: num_traits::Float>(
+    op: Unary,
+    z: C,
+) -> Option<C> {
+    let log = |k: F, divide: bool| {
+        let l = C::xla_log(z);
+        let (re, im) = l.parts();
+        if divide {
+            C::from_parts(re / k, im / k)
+        } else {
+            C::from_parts(re * k, im * k)
+        }
+    };
+    let of = |v: f64| F::from(v).expect("a constant");
+    Some(match op {
+        Unary::Exp => C::xla_exp(z),
+        Unary::Log => C::xla_log(z),
+        Unary::Log1p => C::xla_log1p(z),
+        Unary::Sqrt => C::xla_sqrt(z),
+        Unary::Sin => C::xla_sin(z),
+        Unary::Cos => C::xla_cos(z),
+        Unary::Tan => C::xla_tan(z),
+        Unary::Tanh => C::xla_tanh(z),
+        Unary::Log2 => log(of(2.0).ln(), true),
+        Unary::Log10 => log(of(std::f64::consts::LOG10_E), false),
+        _ => return None,
+    })
+}
+
+/// A complex number's parts, both ways.
+trait ComplexParts<F> {
+    fn parts(self) -> (F, F);
+    fn from_parts(re: F, im: F) -> Self;
+}
+
+impl<F: Copy> ComplexParts<F> for num_complex::Complex<F> {
+    fn parts(self) -> (F, F) {
+        (self.re, self.im)
+    }
+    fn from_parts(re: F, im: F) -> Self {
+        num_complex::Complex::new(re, im)
+    }
+}
+
+/// `a / b` by the semantics' complex division ([`OpSemantics::complex_div`]).
+fn complex_divide<C: Arith>(a: C, b: C, s: &OpSemantics) -> C {
+    match s.complex_div {
+        ComplexDiv::Smith => C::div(a, b),
+        ComplexDiv::SmithPlain => C::div_smith_plain(a, b),
+        ComplexDiv::ScaledByMax => C::div_scaled(a, b, s.ftz),
+        ComplexDiv::XlaSmith => C::xla_div(a, b),
+    }
+}
+
 /// Runs a unary op: the operand cast to `args.compute`, the element function, the values cast
 /// to `args.result`; `None` when the compute dtype has no such function.
 pub fn run(op: Unary, s: &OpSemantics, args: &Args<'_>) -> Option<Array> {
@@ -414,8 +526,17 @@ where
             let out: Option<Vec<bool>> = x.iter().map(|&v| T::W::pred(op, v.widen())).collect();
             out.map(Array::from)
         } else if op.to_real() && T::DTYPE.is_complex() {
-            let out: Option<Vec<_>> = x.iter().map(|&v| T::W::part(op, v.widen())).collect();
+            let out: Option<Vec<_>> = x.iter().map(|&v| T::W::part_as(op, v.widen(), s)).collect();
             out.map(<<T::W as UnaryElem>::Part as Element>::array)
+        } else if let Some((width, packet)) = s.packet(super::OpClass::Unary(op), T::DTYPE) {
+            // Eigen's packets, then the scalar function on the tail
+            let packets = x.len() - x.len() % width;
+            let each = |(k, v): (usize, &T)| -> Option<T> {
+                let w = v.widen();
+                let r = if k < packets { T::W::from_num(packet(w.re_f32())) } else { T::W::same(op, w, s)? };
+                Some(T::narrow(r))
+            };
+            x.iter().enumerate().map(each).collect::<Option<Vec<T>>>().map(T::array)
         } else {
             map_same::<T>(x, |v| T::W::same(op, v, s))
         }
