@@ -242,7 +242,8 @@ impl RulePolicy {
     /// ```
     /// use promote::{builtin, Form};
     /// assert!(builtin("tf").unwrap().form_source(Form::Function).is_some());
-    /// assert_eq!(builtin("oneflow").unwrap().form_source(Form::Function), None);
+    /// assert!(builtin("oneflow").unwrap().form_source(Form::Function).is_some());
+    /// assert_eq!(builtin("torch").unwrap().form_source(Form::Tnp), None);
     /// ```
     pub fn form_source(&self, form: Form) -> Option<&str> {
         self.forms
