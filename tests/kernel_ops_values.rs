@@ -670,8 +670,9 @@ fn replay_from(dir: &str, name: &str) -> Replayed {
         }
     }
     let listed: Vec<usize> = found.values().flat_map(|f| f.listed.clone()).collect();
+    // the listed cells are the `eval-ops` fixture's: another fixture holds none of them
     for (k, c) in unreproduced().iter().enumerate() {
-        if c[0] == name && !listed.contains(&k) {
+        if dir == "eval-ops" && c[0] == name && !listed.contains(&k) {
             hard.push(format!(
                 "{name} {} {} {}: the listed cell no longer differs",
                 c[1], c[2], c[3]

@@ -12,15 +12,13 @@
 //! `tests/astype_values.rs`).
 //!
 //! ```
-//! use promote::kernel::library_casts::classic_quirk;
+//! use promote::kernel::library_casts::quirk;
 //! use promote::kernel::narrow::rules::Library;
-//! use promote::kernel::Array;
 //! use promote::DType;
-//! let nan = Array::from(vec![f32::from_bits(0xffe0_0000)]); // -NaN with a payload
-//! let ml = classic_quirk(nan.view(), DType::BFloat16, Library::MlDtypes).unwrap();
-//! assert_eq!(ml.to_le_bytes(), vec![0xc0, 0xff]); // Eigen: -qNaN, payload dropped
-//! let torch = classic_quirk(nan.view(), DType::BFloat16, Library::Torch).unwrap();
-//! assert_eq!(torch.to_le_bytes(), vec![0xff, 0xff]); // PyTorch's float32 loop
+//! // ml_dtypes casts float64 to bfloat16 through float32; its float64 -> float16 is NumPy's own
+//! let q = quirk(Library::MlDtypes, DType::Float64, DType::BFloat16).unwrap();
+//! assert!(q.source.contains("CastToFloat"));
+//! assert!(quirk(Library::MlDtypes, DType::Float64, DType::Float16).is_some());
 //! ```
 
 use half::{bf16, f16};
@@ -32,6 +30,14 @@ use super::narrow::rules::Library;
 use crate::dtype::DType;
 
 /// Which source dtypes a row covers.
+///
+/// ```
+/// use promote::kernel::library_casts::{quirk, Sources};
+/// use promote::kernel::narrow::rules::Library;
+/// use promote::DType;
+/// let q = quirk(Library::MlDtypes, DType::Float32, DType::BFloat16).unwrap();
+/// assert!(matches!(q.to, Sources::Only(ds) if ds == [DType::BFloat16]));
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub enum Sources {
     /// Every classic dtype and complex32.
@@ -53,6 +59,14 @@ impl Sources {
 }
 
 /// What a row does.
+///
+/// ```
+/// use promote::kernel::library_casts::{quirk, Rule};
+/// use promote::kernel::narrow::rules::Library;
+/// use promote::DType;
+/// let q = quirk(Library::MlDtypes, DType::Float32, DType::BFloat16).unwrap();
+/// assert!(matches!(q.rule, Rule::ThroughF32 { nan: 0x7fc0, keep_sign: true }));
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub enum Rule {
     /// The real part rounded to float32 (nearest even), then to the target (bfloat16 or
@@ -77,6 +91,12 @@ pub enum Rule {
 }
 
 /// One row of [`QUIRKS`].
+///
+/// ```
+/// use promote::kernel::library_casts::{Quirk, QUIRKS};
+/// let q: &Quirk = &QUIRKS[0];
+/// assert!(!q.source.is_empty());
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Quirk {
     /// Whose `astype`.
@@ -184,12 +204,31 @@ pub fn quirk(library: Library, from: DType, to: DType) -> Option<&'static Quirk>
 
 /// Values of `from` (held in `v`: a narrow float's decoded into float32) cast to `to` by
 /// the library's row, if it has one.
+///
+/// ```
+/// use promote::kernel::library_casts::classic_quirk;
+/// use promote::kernel::narrow::rules::Library;
+/// use promote::kernel::Array;
+/// use promote::DType;
+/// let x = Array::from(vec![1.5f32, -2.0]);
+/// assert!(classic_quirk(DType::Float32, x.view(), DType::BFloat16, Library::MlDtypes).is_some());
+/// assert!(classic_quirk(DType::Float32, x.view(), DType::Float16, Library::MlDtypes).is_none());
+/// ```
 pub fn classic_quirk(from: DType, v: View<'_>, to: DType, library: Library) -> Option<Values> {
     let q = quirk(library, from, to)?;
     Some(apply(q.rule, v, to))
 }
 
 /// complex32 values cast by the library's row, if it has one (the real part read as stored).
+///
+/// ```
+/// use half::f16;
+/// use promote::kernel::library_casts::complex32_quirk;
+/// use promote::kernel::narrow::rules::Library;
+/// use promote::DType;
+/// let z = [[f16::from_f32(1.5), f16::from_f32(-2.0)]];
+/// assert!(complex32_quirk(&z, DType::Float16, Library::MlDtypes).is_some());
+/// ```
 pub fn complex32_quirk(v: &[[f16; 2]], to: DType, library: Library) -> Option<Values> {
     let q = quirk(library, DType::COMPLEX32, to)?;
     if let Rule::RealPart = q.rule {
