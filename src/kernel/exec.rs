@@ -1010,13 +1010,12 @@ pub(crate) fn sum_total<T: Work>(a: View<'_>, via: DType) -> T {
         return T::narrow(total);
     }
     let n = a.len();
-    if T::DTYPE == DType::Float64 && T::W::DTYPE == DType::Float64 && a.dtype() != T::DTYPE {
-        if via == T::DTYPE || via == a.dtype() {
-            // a direct cast into float64 (NumPy's mean of integers), fused into the sums
-            let parts = chunk_sums_f64(a);
-            let total = parts.into_iter().fold(0.0f64, |acc, p| acc + p);
-            return T::narrow(T::W::from_num(total));
-        }
+    let into_f64 = T::DTYPE == DType::Float64 && T::W::DTYPE == DType::Float64;
+    if into_f64 && a.dtype() != T::DTYPE && (via == T::DTYPE || via == a.dtype()) {
+        // a direct cast into float64 (NumPy's mean of integers), fused into the sums
+        let parts = chunk_sums_f64(a);
+        let total = parts.into_iter().fold(0.0f64, |acc, p| acc + p);
+        return T::narrow(T::W::from_num(total));
     }
     let chunk_sum = |l: &mut Loader<'_, T>, c: usize| {
         let e = ((c + 1) * NUMPY_BUFSIZE).min(n);
