@@ -2057,38 +2057,18 @@ macro_rules! sum_float {
         impl Sum for $t {
             fn pairwise<T: Copy + Sync, F: Fn(T) -> Self + Sync>(a: &[T], f: &F) -> $t {
                 let n = a.len();
-                if n < 8 {
+                if n <= PW_PARALLEL {
+                    // the serial recursion, compiled for the SIMD path (`simd::pairwise`)
                     let mut res: $t = -0.0;
-                    for &x in a {
-                        res += f(x);
-                    }
-                    res
-                } else if n <= PW_BLOCKSIZE {
-                    let mut r = [f(a[0]), f(a[1]), f(a[2]), f(a[3]), f(a[4]), f(a[5]), f(a[6]), f(a[7])];
-                    let full = n - n % 8;
-                    // eight lanes, one vector register: chunks_exact keeps the loop free of
-                    // bounds checks so it vectorises (the order of additions is NumPy's)
-                    for c in a[8..full].chunks_exact(8) {
-                        for j in 0..8 {
-                            r[j] += f(c[j]);
-                        }
-                    }
-                    let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-                    for &x in &a[full..] {
-                        res += f(x);
-                    }
-                    res
-                } else {
-                    let mut n2 = n / 2;
-                    n2 -= n2 % 8;
-                    let (l, r) = a.split_at(n2);
-                    if n > PW_PARALLEL {
-                        let (x, y) = rayon::join(|| Self::pairwise(l, f), || Self::pairwise(r, f));
-                        x + y
-                    } else {
-                        Self::pairwise(l, f) + Self::pairwise(r, f)
-                    }
+                    crate::kernel::simd::pairwise(a, f, -0.0, &mut res);
+                    return res;
                 }
+                // NumPy's split (as in `simd::pairwise`), the halves in parallel
+                let mut n2 = n / 2;
+                n2 -= n2 % 8;
+                let (l, r) = a.split_at(n2);
+                let (x, y) = rayon::join(|| Self::pairwise(l, f), || Self::pairwise(r, f));
+                x + y
             }
         }
     )*};

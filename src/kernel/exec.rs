@@ -1010,6 +1010,13 @@ pub(crate) fn sum_total<T: Work>(a: View<'_>, via: DType) -> T {
         return T::narrow(total);
     }
     let n = a.len();
+    let into_f64 = T::DTYPE == DType::Float64 && T::W::DTYPE == DType::Float64;
+    if into_f64 && a.dtype() != T::DTYPE && (via == T::DTYPE || via == a.dtype()) {
+        // a direct cast into float64 (NumPy's mean of integers), fused into the sums
+        let parts = chunk_sums_f64(a);
+        let total = parts.into_iter().fold(0.0f64, |acc, p| acc + p);
+        return T::narrow(T::W::from_num(total));
+    }
     let chunk_sum = |l: &mut Loader<'_, T>, c: usize| {
         let e = ((c + 1) * NUMPY_BUFSIZE).min(n);
         T::W::pairwise(l.load(c * NUMPY_BUFSIZE, e), &|x| x)
@@ -1031,6 +1038,20 @@ pub(crate) fn sum_total<T: Work>(a: View<'_>, via: DType) -> T {
     // the running total, rounded to T after each chunk
     parts.into_iter().fold(T::narrow(zero), |acc, p| {
         T::narrow(T::W::add(acc.widen(), p))
+    })
+}
+
+/// The pairwise sums in float64 of the chunks of [`NUMPY_BUFSIZE`] of `a` cast straight to
+/// float64, the cast fused into the sum: each element goes through the cast the chunk buffer
+/// would hold ([`Num::from_num`]), so the sums are those of the buffered reduction.
+fn chunk_sums_f64(a: View<'_>) -> Vec<f64> {
+    crate::each_dtype!(View, a, x, S => {
+        let sum = |c: &[S]| f64::pairwise(c, &|v: S| f64::from_num(v));
+        if serial(x.len()) {
+            x.chunks(NUMPY_BUFSIZE).map(sum).collect()
+        } else {
+            x.par_chunks(NUMPY_BUFSIZE).with_min_len(8).map(sum).collect()
+        }
     })
 }
 

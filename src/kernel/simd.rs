@@ -64,9 +64,85 @@ pub mod sm2 {
     );
 }
 
+pub mod pw {
+    //! NumPy's pairwise sum of a block, compiled per path.
+    use crate::kernel::arch::dispatch;
+    dispatch!(
+        /// `*out` = NumPy's pairwise sum (`<T>_pairwise_sum`) of `a`, each element read through
+        /// `f`, starting from `neg_zero` (`-0.0`) below eight elements. NumPy's recursion (split
+        /// at half, rounded down to a multiple of 8; blocks of at most 128 summed in eight
+        /// interleaved lanes) is unrolled onto an explicit stack, so that the whole block, leaves
+        /// and tree, is compiled for the path's vector registers.
+        pairwise, <S, W, F>, (a: &[S], f: F, neg_zero: W, out: &mut W),
+        where { S: Copy, W: Copy + std::ops::Add<Output = W>, F: Fn(S) -> W },
+        {
+            // a frame: the right part (start, len) of a split, and its left part's sum once known
+            let mut stack = [(0usize, 0usize, neg_zero, false); usize::BITS as usize];
+            let mut depth = 0;
+            let (mut s, mut n) = (0usize, a.len());
+            loop {
+                while n > super::PW_BLOCKSIZE {
+                    let half = n / 2;
+                    let n2 = half - half % 8;
+                    stack[depth] = (s + n2, n - n2, neg_zero, false);
+                    depth += 1;
+                    n = n2;
+                }
+                let mut v = leaf(&a[s..s + n], &f, neg_zero);
+                loop {
+                    if depth == 0 {
+                        *out = v;
+                        return;
+                    }
+                    let top = &mut stack[depth - 1];
+                    if top.3 {
+                        v = top.2 + v;
+                        depth -= 1;
+                    } else {
+                        *top = (top.0, top.1, v, true);
+                        (s, n) = (top.0, top.1);
+                        break;
+                    }
+                }
+            }
+        }
+    );
+
+    /// A block of at most 128: in order below 8, else eight interleaved lanes.
+    #[inline(always)]
+    fn leaf<S: Copy, W: Copy + std::ops::Add<Output = W>>(
+        a: &[S],
+        f: &impl Fn(S) -> W,
+        neg_zero: W,
+    ) -> W {
+        let n = a.len();
+        if n < 8 {
+            return a.iter().fold(neg_zero, |r, &x| r + f(x));
+        }
+        let mut r: [W; 8] = std::array::from_fn(|j| f(a[j]));
+        let full = n - n % 8;
+        // eight lanes, one vector register: chunks_exact keeps the loop free of bounds checks
+        // so it vectorises (the order of additions is NumPy's)
+        for c in a[8..full].chunks_exact(8) {
+            for j in 0..8 {
+                r[j] = r[j] + f(c[j]);
+            }
+        }
+        let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for &x in &a[full..] {
+            res = res + f(x);
+        }
+        res
+    }
+}
+
+/// NumPy's `PW_BLOCKSIZE`: blocks of at most this many elements are summed without splitting.
+pub(crate) const PW_BLOCKSIZE: usize = 128;
+
 pub use m1::map1;
 pub use m2::map2;
 pub use m2s::map2_scalar;
+pub use pw::pairwise;
 pub use sm2::scalar_map2;
 
 #[cfg(test)]

@@ -25,15 +25,19 @@ pub struct Prepared {
     sem: Semantics,
 }
 
+/// The pools of 1 and 2 threads. The 1-thread pool is the calling thread itself (the thread
+/// that first asks for a pool: Python's main thread), so a 1-thread call runs where NumPy's
+/// and PyTorch's 1-thread calls run, without waking another thread (a hand-off that cost
+/// ~0.2 ms per call after the benches' 20 ms pauses on this VM); the 2-thread pool has two
+/// threads of its own.
 fn pool(threads: c_int) -> Option<&'static rayon::ThreadPool> {
     static POOLS: OnceLock<Vec<rayon::ThreadPool>> = OnceLock::new();
     let pools = POOLS.get_or_init(|| {
         (1..=2)
             .map(|t| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(t)
-                    .build()
-                    .expect("a rayon pool")
+                let b = rayon::ThreadPoolBuilder::new().num_threads(t);
+                let b = if t == 1 { b.use_current_thread() } else { b };
+                b.build().expect("a rayon pool")
             })
             .collect()
     });

@@ -220,6 +220,33 @@ pub fn stream_copy_ahead<T: Copy>(dst: &mut [T], src: &[T], ahead: [&[u8]; 2]) {
     }
 }
 
+/// `out[i]` = `exp` of the float16 bits `x[i]`, computed in SIMD registers, rounded once to
+/// float16; lanes whose rounding is in doubt take `table[x[i]]` (see `x86::exp_f16`). `false`
+/// when the current path has no such loop (only AVX-512 has): then nothing is written. The
+/// values are not guaranteed to be the table's: the caller compares on every pattern first
+/// (`ops::lookup`). With `stream`, the results are written with streaming stores (call
+/// [`store_fence`] before another thread reads them).
+///
+/// # Panics
+///
+/// If `out` and `x` differ in length or `table` has fewer than 65,536 entries.
+pub fn exp_f16(x: &[u16], table: &[u16], out: &mut [u16], stream: bool) -> bool {
+    assert!(
+        out.len() == x.len() && table.len() > usize::from(u16::MAX),
+        "exp_f16: a result per element and a table entry per pattern"
+    );
+    match current() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the path is supported, so the CPU has AVX-512 F/BW/VL and F16C; the lengths
+        // were checked above.
+        Path::Avx512 => unsafe {
+            x86::exp_f16(x, table, out, stream);
+            true
+        },
+        _ => false,
+    }
+}
+
 /// Order the streaming stores of this thread before anything that follows.
 pub fn store_fence() {
     #[cfg(target_arch = "x86_64")]

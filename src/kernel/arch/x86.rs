@@ -179,3 +179,95 @@ unsafe fn stream_64(d: *mut u8, s: *const u8, n: usize, pf: &mut Prefetcher) {
     }
     std::ptr::copy_nonoverlapping(s.add(i), d.add(i), n - i);
 }
+
+/// `exp` of 16 float16 values at a time in float32 (Cody–Waite reduction by ln 2, a degree-5
+/// polynomial, `vscalefps`), rounded once to float16. A lane whose result could round
+/// differently from the table's value is taken from `table` (indexed by the input's bits): a
+/// result that is NaN (a non-finite input) or below float16's smallest normal, or a float32
+/// result within [`EXP_NEAR_HALF`] units in the last place of a float16 rounding boundary. The
+/// caller checks on every pattern that the result is the table's. With `stream`, the results
+/// are written with streaming stores (the caller fences).
+///
+/// # Safety
+///
+/// The CPU has AVX-512 F, BW and VL and F16C; `out` is as long as `x`, and `table` has an
+/// entry per bit pattern (65,536).
+#[clippy::msrv = "1.89"]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,fma,f16c")]
+pub unsafe fn exp_f16(x: &[u16], table: &[u16], out: &mut [u16], stream: bool) {
+    debug_assert!(out.len() == x.len() && table.len() > u16::MAX as usize);
+    let n = x.len();
+    let look = |j: usize| *table.get_unchecked(*x.get_unchecked(j) as usize);
+    let f = _mm512_set1_ps;
+    let log2e = f(std::f32::consts::LOG2_E);
+    // ln 2 in two parts; the first has 12 trailing zero bits
+    let ln2_hi = f(f32::from_bits(0x3f31_7200));
+    let ln2_lo = f(f32::from_bits(0x35bf_be8e));
+    // e^r on |r| <= ln 2 / 2: a degree-5 fit (relative error 1.5e-7), lowest degree first
+    let c = [
+        f(1.000_000_1),
+        f(0.999_999_64),
+        f(0.499_989),
+        f(0.166_676_63),
+        f(0.041_915_03),
+        f(0.008_291_717),
+    ];
+    let low_bits = _mm512_set1_epi32(0x1fff);
+    let near = _mm512_set1_epi32(0x1000 - EXP_NEAR_HALF);
+    let near_width = _mm512_set1_epi32(2 * EXP_NEAR_HALF);
+    // bits of float16's smallest normal (2^-14) as float32, and the span from there to +inf
+    let normal = _mm512_set1_epi32(0x3880_0000);
+    let finite_span = _mm512_set1_epi32(0x7f80_0000 - 0x3880_0000);
+    // scalar up to a 32-byte boundary of `out` (streaming stores are aligned)
+    let mut i = if stream {
+        ((32 - (out.as_ptr() as usize & 31)) & 31) / 2
+    } else {
+        0
+    }
+    .min(n);
+    for j in 0..i {
+        *out.get_unchecked_mut(j) = look(j);
+    }
+    while i + 16 <= n {
+        let v = _mm512_cvtph_ps(_mm256_loadu_si256(x.as_ptr().add(i) as *const __m256i));
+        let k = _mm512_roundscale_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(
+            _mm512_mul_ps(v, log2e),
+        );
+        let r = _mm512_fnmadd_ps(k, ln2_lo, _mm512_fnmadd_ps(k, ln2_hi, v));
+        let mut p = c[5];
+        for ck in c[..5].iter().rev() {
+            p = _mm512_fmadd_ps(p, r, *ck);
+        }
+        let y = _mm512_scalef_ps(p, k);
+        let mut rounded = _mm512_cvtps_ph::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(y);
+        let yb = _mm512_castps_si512(y);
+        let d = _mm512_sub_epi32(_mm512_and_si512(yb, low_bits), near);
+        let odd = _mm512_cmple_epu32_mask(d, near_width)
+            | _mm512_cmpgt_epu32_mask(_mm512_sub_epi32(yb, normal), finite_span);
+        if odd != 0 {
+            let mut lanes = [0u16; 16];
+            _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, rounded);
+            let mut odd = odd as u32;
+            while odd != 0 {
+                let j = odd.trailing_zeros() as usize;
+                lanes[j] = look(i + j);
+                odd &= odd - 1;
+            }
+            rounded = _mm256_loadu_si256(lanes.as_ptr() as *const __m256i);
+        }
+        let dst = out.as_mut_ptr().add(i) as *mut __m256i;
+        if stream {
+            _mm256_stream_si256(dst, rounded);
+        } else {
+            _mm256_storeu_si256(dst, rounded);
+        }
+        i += 16;
+    }
+    for j in i..n {
+        *out.get_unchecked_mut(j) = look(j);
+    }
+}
+
+/// How near (in float32 units in the last place) [`exp_f16`]'s float32 result may come to a
+/// float16 rounding boundary before the lane takes the table's value instead.
+pub const EXP_NEAR_HALF: i32 = 12;

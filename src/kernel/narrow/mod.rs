@@ -86,20 +86,24 @@ fn casts_of(library: Library) -> String {
     names.join(", ")
 }
 
-/// Outputs at least this large are written with streaming stores by the decoders.
+/// Outputs at least this large are written with streaming stores by the fast encoder and the
+/// decoders.
 pub const STREAM_MIN_BYTES: usize = 1 << 20;
 
-/// `dst[i] = decode(src[i])`, streamed for large outputs.
-fn decode_with<T: Copy + Default>(decode: impl Fn(u8) -> T + Copy, src: &[u8], dst: &mut [T]) {
-    const PIECE: usize = 2048;
+/// `dst[i] = f(src[i])`, streamed for large outputs: computed into a small buffer that stays
+/// in the first-level cache, then written out with streaming stores (no read-for-ownership of
+/// the output's lines).
+fn map_streamed<S: Copy, T: Copy + Default>(f: impl Fn(S) -> T + Copy, src: &[S], dst: &mut [T]) {
+    const PIECE_BYTES: usize = 8192;
+    let piece = PIECE_BYTES / std::mem::size_of::<T>().max(1);
     if std::mem::size_of_val(dst) < STREAM_MIN_BYTES {
-        map1(src, dst, decode);
+        map1(src, dst, f);
         return;
     }
-    let mut buf = [T::default(); PIECE];
-    for (d, s) in dst.chunks_mut(PIECE).zip(src.chunks(PIECE)) {
+    let mut buf = vec![T::default(); piece];
+    for (d, s) in dst.chunks_mut(piece).zip(src.chunks(piece)) {
         let b = &mut buf[..d.len()];
-        map1(s, b, decode);
+        map1(s, b, f);
         crate::kernel::arch::stream_copy(d, b);
     }
     crate::kernel::arch::store_fence();
@@ -196,7 +200,7 @@ impl Codec {
     pub fn encode_f32_slice(&self, src: &[f32], dst: &mut [u8]) -> Result<(), NarrowError> {
         Codec::check(src.len(), dst.len())?;
         match self.fast {
-            Some(k) => map1(src, dst, move |x: f32| k.encode(x)),
+            Some(k) => map_streamed(move |x: f32| k.encode(x), src, dst),
             None => {
                 let (f, r) = (self.format, self.rules);
                 map1(src, dst, move |x: f32| codec::encode_f32(f, &r, x))
@@ -251,8 +255,8 @@ impl Codec {
     pub fn decode_f32_slice(&self, src: &[u8], dst: &mut [f32]) -> Result<(), NarrowError> {
         Codec::check(src.len(), dst.len())?;
         match self.fast_decode {
-            Some(k) => decode_with(move |c| k.decode(c), src, dst),
-            None => decode_with(|c| self.to_f32[c as usize], src, dst),
+            Some(k) => map_streamed(move |c| k.decode(c), src, dst),
+            None => map_streamed(|c| self.to_f32[c as usize], src, dst),
         }
         Ok(())
     }
@@ -268,7 +272,7 @@ impl Codec {
     /// ```
     pub fn decode_f64_slice(&self, src: &[u8], dst: &mut [f64]) -> Result<(), NarrowError> {
         Codec::check(src.len(), dst.len())?;
-        decode_with(|c| self.to_f64[c as usize], src, dst);
+        map_streamed(|c| self.to_f64[c as usize], src, dst);
         Ok(())
     }
 

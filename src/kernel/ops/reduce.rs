@@ -409,14 +409,32 @@ fn argmax<T: Work>(it: impl Iterator<Item = T>, skip_nan: bool) -> usize {
 /// onto the sum of the scalar tail (`vectorized_inner_sum`). A lane shorter than one vector is
 /// summed by the same cascade on single values (`scalar_inner_sum`).
 pub fn cascade_sum<T: Work>(x: &[T]) -> T::W {
-    match 32 / std::mem::size_of::<T::W>() {
-        8 => cascade_lanes::<T, 8>(x),
-        4 => cascade_lanes::<T, 4>(x),
-        _ => cascade_lanes::<T, 2>(x),
-    }
+    let mut sum = T::W::zero();
+    compiled::cascade(x, &mut sum);
+    sum
+}
+
+mod compiled {
+    //! [`cascade_sum`](super::cascade_sum) compiled for each SIMD path: its accumulators are
+    //! arrays of the vector's lanes, which the path's registers hold.
+    use super::{cascade_lanes, Work};
+    use crate::kernel::arch::dispatch;
+    dispatch!(
+        /// `*sum` = PyTorch's cascade sum of `x`.
+        cascade, <T>, (x: &[T], sum: &mut T::W),
+        where { T: Work },
+        {
+            *sum = match 32 / std::mem::size_of::<T::W>() {
+                8 => cascade_lanes::<T, 8>(x),
+                4 => cascade_lanes::<T, 4>(x),
+                _ => cascade_lanes::<T, 2>(x),
+            };
+        }
+    );
 }
 
 /// [`cascade_sum`] with vectors of `N` lanes of the accumulator type.
+#[inline(always)]
 fn cascade_lanes<T: Work, const N: usize>(x: &[T]) -> T::W {
     // values read per vector load: a half type packs two f32 vectors' worth
     let load = if std::mem::size_of::<T>() < std::mem::size_of::<T::W>() {
@@ -470,6 +488,7 @@ fn cascade_outer_sum<T: Work>(x: &[T], lanes: Lanes, l: usize) -> T::W {
 
 /// PyTorch's `row_sum`: `size` items (vectors of `N` lanes) summed with four interleaved
 /// accumulators (`multi_row_sum`), the leftover items onto the first, then the four added.
+#[inline(always)]
 fn row_sum<W: Arith, const N: usize>(size: usize, item: &impl Fn(usize) -> [W; N]) -> [W; N] {
     const ILP: usize = 4;
     let size_ilp = size / ILP;
@@ -493,6 +512,7 @@ fn add_into<W: Arith, const N: usize>(acc: &mut [W; N], v: &[W; N]) {
 
 /// PyTorch's `multi_row_sum` with four rows (the interleaved accumulators) and four levels,
 /// each item a vector of `N` lanes.
+#[inline(always)]
 fn multi_row_sum<W: Arith, const N: usize>(
     size: usize,
     item: &impl Fn(usize, usize) -> [W; N],
