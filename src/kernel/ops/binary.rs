@@ -7,7 +7,9 @@
 //!   by zero, its float floor division, flushing);
 //! * `nextafter` steps the storage type's bits (float16 by NumPy's `npy_half_nextafter`), the
 //!   rest runs in the working type (float16, bfloat16: `f32`, rounded once);
-//! * `float_power` is `pow` (complex: as the semantics' `power`).
+//! * `float_power` is the semantics' `power` of floats and complex numbers (JAX 0.10.2's
+//!   `jnp.float_power` is `lax.pow` after `promote_args_inexact`: XLA's `pow` under DAZ/FTZ,
+//!   `EmitComplexPower`), else the C library's `pow` (complex: as the semantics' `power`).
 //!
 //! ```
 //! use promote::kernel::ops::binary::{Binary, BinaryElem, Ctx};
@@ -205,6 +207,8 @@ macro_rules! binary_float {
                         if q.is_infinite() && a.abs() >= b.abs() { <$t>::NAN } else { a % b }
                     }
                     Binary::Fmod => a % b,
+                    // JAX's `float_power` is `lax.pow`, as its `power` of floats
+                    Binary::FloatPower if c.sem.float_pow_under_daz => <$t as XlaOps>::xla_pow(a, b),
                     Binary::FloatPower => a.powf(b),
                     Binary::Heaviside => {
                         if a.is_nan() {
@@ -243,6 +247,7 @@ macro_rules! binary_complex {
                 Some(match op {
                     Binary::Fmax => if nan(b) || (!nan(a) && ge) { a } else { b },
                     Binary::Fmin => if nan(b) || (!nan(a) && le) { a } else { b },
+                    Binary::FloatPower if c.sem.complex_pow_xla => <$c as XlaOps>::xla_pow(a, b),
                     Binary::FloatPower if c.sem.complex_pow_libm => <$c as Arith>::pow_libm(a, b),
                     Binary::FloatPower => <$c as Arith>::pow(a, b),
                     _ => return None,
