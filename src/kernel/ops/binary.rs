@@ -28,7 +28,7 @@ use super::{with_slice, Args, OpError, OpSemantics};
 use crate::kernel::array::{Array, Element, C32, C64};
 use crate::kernel::compute::{Arith, Half, IntDivZero, KernelError, Semantics};
 use crate::kernel::exec::Work;
-use crate::kernel::xla::XlaOps;
+use crate::kernel::xla::{under_daz_ftz, XlaOps};
 use crate::{with_dtype, DType};
 
 /// A binary op of issue 12.
@@ -147,6 +147,7 @@ macro_rules! binary_float {
                 // what a comparison reads: subnormals as zero where selects compare flushed
                 let (ca, cb) = if s.selects_compare_flushed { (a.flush(), b.flush()) } else { (a, b) };
                 Some(match op {
+                    Binary::Arctan2 if s.atan2_under_daz => under_daz_ftz(|| a.atan2(b)),
                     Binary::Arctan2 => a.atan2(b),
                     Binary::Hypot if s.hypot_by_squares => (a * a + b * b).sqrt(),
                     Binary::Hypot if s.hypot_jnp => {

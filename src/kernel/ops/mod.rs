@@ -155,12 +155,23 @@ pub struct OpSemantics {
     /// calls `fmodf`/`fmod` from its runtime: `fmod(1, 1e-45)` is NaN, `fmod(1e-45, 1)` is
     /// `1e-45`).
     pub fmod_under_daz: bool,
+    /// Float `arctan2` is the C library's `atan2f`/`atan2`, which XLA's CPU code calls
+    /// (`llvm.atan2` lowered to a libm call in JAX 0.10.2's jaxlib), run with the CPU's DAZ/FTZ
+    /// modes on and its operands unflushed ([`crate::kernel::xla::under_daz_ftz`]:
+    /// `atan2(1e-45, 0.0)` is π/2, `atan2(1e-45, 1e-45)` NaN, `atan2(5e-324, -1.0)` −π). List
+    /// `arctan2` in [`OpSemantics::flush_exempt`].
+    pub atan2_under_daz: bool,
+    /// Float `arcsin` is CHLO's decomposition `t + t`, `t = atan2(x, 1 + sqrt((1 − x)(1 + x)))`
+    /// (`chlo.asin` as XLA fuses it for JAX 0.10.2), every step under DAZ/FTZ with the atan2 of
+    /// [`OpSemantics::atan2_under_daz`]: `arcsin(1.1754944e-38)` is 0 (the halved angle is
+    /// subnormal, flushed).
+    pub asin_by_atan2: bool,
     /// Complex `absolute`, and the `|z|` of complex `sign`, by XLA's `EmitComplexAbs`:
     /// `max · sqrt(1 + (min / max)²)` of the parts' magnitudes, `min` where that is NaN, each
     /// step flushed to zero under [`OpSemantics::ftz`].
     pub complex_abs_xla: bool,
-    /// Complex `exp`, `log`, `log2`, `log10`, `log1p`, `sqrt`, `sin`, `cos`, `tan`, `tanh` by
-    /// XLA's formulas ([`crate::kernel::xla_complex::XlaComplex`]); `log2` divides the parts
+    /// Complex `exp`, `expm1`, `log`, `log2`, `log10`, `log1p`, `sqrt`, `sin`, `sinh`, `cos`,
+    /// `tan`, `tanh` by XLA's and JAX's formulas ([`crate::kernel::xla_complex::XlaComplex`]); `log2` divides the parts
     /// of `log` by `ln 2`, `log10` multiplies them by `log10(e)` (JAX's `jnp.log2`/`log10`).
     pub complex_fns_xla: bool,
     /// Complex `log2` divides `log(z)` by `ln 2 + 0i` as a complex number, by the semantics'
@@ -169,7 +180,8 @@ pub struct OpSemantics {
     /// How complex `sign` divides by `|z|`.
     pub complex_sign: ComplexSign,
     /// Complex `square` is `((re − im)(re + im), 2·re·im)`, each step flushed where the CPU
-    /// flushes (JAX's `lax.square`: `square(1e300+1e300j)` is `0+inf·i`).
+    /// flushes, the real part +0 where `re` is finite and `|re| == |im|` (JAX's `lax.square`,
+    /// `chlo.square`: `square(1e300+1e300j)` is `0+inf·i`, `square(-0.5-0.5j)` is `0.5j`).
     pub complex_square_xla: bool,
     /// Complex `reciprocal` divides as the semantics' complex `divide` does
     /// ([`Semantics::complex_div`], copied by [`OpSemantics::of`]).
@@ -315,6 +327,8 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     flush_exempt: &[],
     selects_compare_flushed: false,
     fmod_under_daz: false,
+    atan2_under_daz: false,
+    asin_by_atan2: false,
     complex_abs_xla: false,
     complex_fns_xla: false,
     complex_log_base_complex_div: false,
@@ -395,9 +409,12 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
             "heaviside",
             "fmax",
             "fmin",
+            "arctan2",
         ],
         selects_compare_flushed: true,
         fmod_under_daz: true,
+        atan2_under_daz: true,
+        asin_by_atan2: true,
         complex_abs_xla: true,
         complex_fns_xla: true,
         complex_sign: ComplexSign::DivideByAbsKeepZero,

@@ -162,6 +162,9 @@ fn typed<T: Work>(op: Reduce, s: &OpSemantics, args: &Args<'_>, lanes: Lanes) ->
             Reduce::Prod => each(&|l| prod_lane::<T>(x, lanes, l, s)),
             Reduce::Mean if T::DTYPE.is_bool() => return None,
             Reduce::Mean => each(&|l| mean_lane::<T>(x, lanes, l, s)),
+            Reduce::Max | Reduce::Min if ordered::<T>(s) && s.selects_compare_flushed && T::DTYPE.is_complex() => {
+                each(&|l| T::narrow(xla_complex_extremum::<T>(op == Reduce::Max, lane(l))))
+            }
             Reduce::Max => each(&|l| T::narrow(fold(lane(l), T::W::maximum))),
             Reduce::Min => each(&|l| T::narrow(fold(lane(l), T::W::minimum))),
             Reduce::Argmax => Array::from((0..n).map(|l| argmax::<T>(lane(l), s.argmax_skips_nan) as i64).collect::<Vec<_>>()),
@@ -279,6 +282,21 @@ fn eigen_lane<T: Work>(
 /// PyTorch's.
 fn ordered<T: Work>(s: &OpSemantics) -> bool {
     s.summation == Summation::XlaTree && T::DTYPE.is_inexact()
+}
+
+/// `jnp.max` (`max`) or `jnp.min` of complex numbers as XLA reduces them: from `∓inf + 0j`
+/// (JAX's `_get_max_identity`/`_get_min_identity`), each step JAX's
+/// `_minmax_complex_lowering`, a select on the parts without NaN rule
+/// ([`XlaOps::xla_max`](crate::kernel::xla::XlaOps::xla_max): the maximum of `[nan+0j, nanj,
+/// inf+nanj]` is `inf+nanj`), in XLA's order ([`order::xla_tree`]).
+fn xla_complex_extremum<T: Work>(max: bool, lane: impl Iterator<Item = T>) -> T::W {
+    use crate::kernel::xla::XlaOps;
+    let vals: Vec<T::W> = lane.map(|v| v.widen()).collect();
+    if max {
+        order::xla_tree(&vals, T::W::from_num(f64::NEG_INFINITY), T::W::xla_max)
+    } else {
+        order::xla_tree(&vals, T::W::from_num(f64::INFINITY), T::W::xla_min)
+    }
 }
 
 /// The multiply of a reduction or a scan (XLA's complex product where the semantics say so).

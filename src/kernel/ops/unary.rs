@@ -233,6 +233,10 @@ macro_rules! unary_float {
                     Sin => x.sin(),
                     Cos => x.cos(),
                     Tan => x.tan(),
+                    Arcsin if s.asin_by_atan2 => crate::kernel::xla::under_daz_ftz(|| {
+                        let t = x.atan2(((1.0 - x) * (1.0 + x)).sqrt() + 1.0);
+                        t + t
+                    }),
                     Arcsin => x.asin(),
                     Arctan => x.atan(),
                     Sinh if s.sinh_overflows_with_exp && x.abs().exp().is_infinite() => {
@@ -309,7 +313,7 @@ macro_rules! unary_complex {
                 use clib::f;
                 let (r, i) = (z.re, z.im);
                 Some(match op {
-                    Exp | Log | Log1p | Sqrt | Sin | Cos | Tan | Tanh | Log2 | Log10 if s.complex_fns_xla => {
+                    Exp | Expm1 | Log | Log1p | Sqrt | Sin | Sinh | Cos | Tan | Tanh | Log2 | Log10 if s.complex_fns_xla => {
                         xla_complex_fn::<$c, $f>(op, z)?
                     }
                     Negative if s.complex_negative_subtracts => <$c>::new(0.0 - r, 0.0 - i),
@@ -327,7 +331,10 @@ macro_rules! unary_complex {
                     Sign => { let (a, b) = complex_sign::<$f>(r, i, s); <$c>::new(a, b) }
                     Square if s.complex_square_xla => {
                         let f = |x: $f| if s.ftz { x.flush() } else { x };
-                        <$c>::new(f(f(r - i) * f(r + i)), f(2.0 * f(r * i)))
+                        // chlo.square: a finite real part of the imaginary one's magnitude
+                        // gives a real part of +0 (`square(-0.5-0.5j)` is `0.5j`)
+                        let re = if r.is_finite() && r.abs() == i.abs() { 0.0 } else { f(f(r - i) * f(r + i)) };
+                        <$c>::new(re, f(2.0 * f(r * i)))
                     }
                     Square if s.complex_mul_fma => <$c as FusedMul>::mul_fused(z, z),
                     Square => <$c as Arith>::mul(z, z),
@@ -472,6 +479,8 @@ fn xla_complex_fn<C: XlaComplex + ComplexParts<F>, F: num_traits::Float>(
     let of = |v: f64| F::from(v).expect("a constant");
     Some(match op {
         Unary::Exp => C::xla_exp(z),
+        Unary::Expm1 => C::xla_expm1(z),
+        Unary::Sinh => C::xla_sinh(z),
         Unary::Log => C::xla_log(z),
         Unary::Log1p => C::xla_log1p(z),
         Unary::Sqrt => C::xla_sqrt(z),
