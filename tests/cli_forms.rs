@@ -262,11 +262,22 @@ fn words(line: &str) -> Vec<String> {
 
 #[test]
 fn the_docs_entry_point_examples_are_what_promote_answers() {
+    docs_examples_answer("Entry points");
+}
+
+#[test]
+fn the_docs_nary_examples_are_what_promote_answers() {
+    docs_examples_answer("Op-less questions and n-ary ops");
+}
+
+/// Every `$ promote ...` line of a docs/cli.md section's console blocks answers as the next
+/// line says (`...`: its start); a piped `| tail` (a report) is left to its own tests.
+fn docs_examples_answer(heading: &str) {
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/cli.md")).unwrap();
     let section: String = doc
         .split("\n### ")
-        .find(|s| s.starts_with("Entry points"))
-        .expect("docs/cli.md has an `### Entry points` section")
+        .find(|s| s.starts_with(heading))
+        .unwrap_or_else(|| panic!("docs/cli.md has an `### {heading}` section"))
         .to_string();
     let blocks: Vec<&str> = section
         .split("```console\n")
@@ -281,6 +292,9 @@ fn the_docs_entry_point_examples_are_what_promote_answers() {
             continue;
         };
         let cmd = cmd.split(" #").next().unwrap_or(cmd).trim();
+        if cmd.contains("| tail") {
+            continue;
+        }
         let Some(want) = lines.get(i + 1).filter(|l| !l.starts_with("$ ")) else {
             continue;
         };
