@@ -26,7 +26,11 @@ pub fn sqrt_f32(x: f32) -> f32 {
     // the kernel's own test: `(bits + 0x7f800000) as i32 > 0xfefff000 as i32` is special
     let special = (bits.wrapping_add(0x7f80_0000) as i32) > (0xfeff_f000_u32 as i32);
     if special {
-        return if x < 0.0 { f32::from_bits(0x7fc0_0000) } else { x.sqrt() };
+        return if x < 0.0 {
+            f32::from_bits(0x7fc0_0000)
+        } else {
+            x.sqrt()
+        };
     }
     let y = crate::kernel::eigen::approximate_rsqrt(x);
     let s = y * x;
