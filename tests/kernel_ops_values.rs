@@ -102,8 +102,6 @@ const ALLOWED: &[Allowance] = &[
     ("torch", "reciprocal", "complex64", 1, 1, "PyTorch's AVX-512 complex reciprocal (vectorized arithmetic) against its scalar formula"),
     ("torch", "sin", "float32", 2, 1, "PyTorch's vectorized sin for float32 (SLEEF, 1-ulp variants) is not the C library's"),
     ("torch", "sinh", "float64", 10, 1, "PyTorch's vectorized sinh (SLEEF) overflows to inf above |x| of about 709 (float64; bfloat16 through float32 near 89) where the C library's sinh is finite"),
-    ("torch", "sqrt", "float32", 7, 1, "PyTorch's vectorized sqrt for float32 (SLEEF, 1-ulp variants) is not the C library's"),
-    ("torch", "sqrt", "float64", 4, 1, "PyTorch's vectorized sqrt for float64 (SLEEF, 1-ulp variants) is not the C library's"),
     ("torch", "square", "complex64", 1, 1, "PyTorch's AVX-512 complex square (vectorized arithmetic) against its scalar formula"),
     ("torch", "std", "float32", 5, 1, "PyTorch adds the parts' variances of a complex input in float32 (real_out + imag_out); the kernels add them in double"),
     ("torch", "tan", "float32", 10, 1, "PyTorch's vectorized tan for float32 (SLEEF, 1-ulp variants) is not the C library's"),

@@ -51,6 +51,8 @@ pub mod eval;
 pub mod exec;
 pub mod library_casts;
 pub(crate) mod matmul;
+#[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
+pub mod mkl;
 pub mod narrow;
 pub mod npy;
 pub mod ops;

@@ -30,6 +30,9 @@ pub(crate) fn unary(
     if op.is_predicate() || (op.to_real() && plan.compute.is_complex()) {
         return None;
     }
+    if s.packet(super::OpClass::Unary(op), plan.compute).is_some() {
+        return None; // a packet function: the general path applies it
+    }
     with_dtype!(plan.compute, T => unary_typed::<T>(op, s, plan, x, out))
 }
 

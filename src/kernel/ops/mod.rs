@@ -201,6 +201,10 @@ pub struct OpSemantics {
     /// C library's on the rest ([`crate::kernel::eigen::packet_sqrt`]: Paddle's `SqrtFunctor`, an Eigen
     /// expression its CPU build vectorizes with AVX's 8 floats).
     pub sqrt_f32_packet: usize,
+    /// float32 and float64 `sqrt` are MKL's `vmsSqrt`/`vmdSqrt` ([`crate::kernel::mkl`]:
+    /// PyTorch's `vml::vsqrt`, within one ulp, `sqrt(-1)` is `+NaN`); float16 and bfloat16 stay
+    /// the CPU's.
+    pub sqrt_mkl: bool,
     /// float32 `reciprocal` runs Eigen's fast packet reciprocal on the first `len − len % n`
     /// elements, `n` this packet width (0: never), and `1 / x` on the rest
     /// ([`crate::kernel::eigen::packet_reciprocal`]: TensorFlow's `Reciprocal`, AVX's 8
@@ -339,6 +343,7 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     sinh_overflows_with_exp: false,
     fmod_nan_on_quotient_overflow: false,
     sqrt_f32_packet: 0,
+    sqrt_mkl: false,
     reciprocal_f32_packet: 0,
     complex_sqrt_eigen: false,
     exp_eigen: false,
@@ -354,6 +359,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
     OP_SEMANTICS_NUMPY,
     OpSemantics {
         name: "torch",
+        sqrt_mkl: true,
         sign_nan_is_nan: false,
         heaviside_nan_is_nan: false,
         var_correction: 1,
@@ -476,11 +482,12 @@ impl OpSemantics {
     /// position in the array ([`OpSemantics::sqrt_f32_packet`]): the paths that map elements
     /// alone (tables, chunks) do not take it.
     pub(crate) fn by_position(&self, op: OpClass, compute: DType) -> bool {
-        self.packet(op, compute).is_some()
+        self.packet(op, compute).is_some_and(|(width, _)| width > 1)
     }
 
     /// The packet width of `op` in `compute` where [`OpSemantics::by_position`] holds, and the
-    /// packet function of its elements before the tail.
+    /// packet function of its elements before the tail; width 1 for a function of the element
+    /// alone that differs from the type's own ([`OpSemantics::sqrt_mkl`]).
     pub(crate) fn packet(&self, op: OpClass, compute: DType) -> Option<(usize, PacketFn)> {
         use crate::kernel::eigen::{packet_reciprocal, packet_sqrt};
         let sqrt = matches!(op, OpClass::Unary(Unary::Sqrt))
@@ -491,6 +498,9 @@ impl OpSemantics {
             OpClass::Unary(Unary::Reciprocal) => self.reciprocal_f32_packet,
             _ => 0,
         };
+        if sqrt && compute == DType::Float32 && self.sqrt_mkl {
+            return Some((1, crate::kernel::mkl::sqrt_f32 as PacketFn));
+        }
         let f = if sqrt { packet_sqrt } else { packet_reciprocal };
         (width > 0).then_some((width, f as PacketFn))
     }

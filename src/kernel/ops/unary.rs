@@ -221,6 +221,7 @@ macro_rules! unary_float {
                     Sign if x.is_nan() => if s.sign_nan_is_nan { x } else { 0.0 },
                     Sign => if x > 0.0 { 1.0 } else if x < 0.0 { -1.0 } else if s.sign_zero_keeps_sign { x } else { 0.0 },
                     Square => x * x,
+                    Sqrt if s.sqrt_mkl => crate::kernel::mkl::VmlSqrt::vml_sqrt(x),
                     Sqrt => x.sqrt(),
                     Reciprocal => 1.0 / x,
                     Exp if s.exp_eigen => crate::kernel::eigen::EigenExp::eigen_exp(x),
