@@ -301,7 +301,8 @@ pub fn lookup_bytes_x4(
 /// `out[i]` = the code of `x[i]` under `k` ([`FastF32::encode`]), 64 values at a time in
 /// SIMD registers, stored a whole line at a time. `false` when the current path has no such
 /// loop (only AVX-512 has): then nothing is written. With `stream`, the codes are written with
-/// streaming stores (call [`store_fence`] before another thread reads them).
+/// streaming stores (call [`store_fence`] before another thread reads them); with `prefetch`,
+/// the input is prefetched a little ahead of the loads.
 ///
 /// ```
 /// use promote::kernel::arch::encode_narrow_f32;
@@ -310,7 +311,7 @@ pub fn lookup_bytes_x4(
 /// let k = FastF32::new(f, &CastRules::ml_dtypes(f)).unwrap();
 /// let x: Vec<f32> = (0..200).map(|i| (i as f32 - 100.0) * 5.1).collect();
 /// let mut out = vec![0u8; x.len()];
-/// if encode_narrow_f32(&k, &x, &mut out, false) {
+/// if encode_narrow_f32(&k, &x, &mut out, false, false) {
 ///     assert!(x.iter().zip(&out).all(|(&v, &c)| c == k.encode(v)));
 /// }
 /// ```
@@ -318,14 +319,20 @@ pub fn lookup_bytes_x4(
 /// # Panics
 ///
 /// If `out` and `x` differ in length.
-pub fn encode_narrow_f32(k: &FastF32, x: &[f32], out: &mut [u8], stream: bool) -> bool {
+pub fn encode_narrow_f32(
+    k: &FastF32,
+    x: &[f32],
+    out: &mut [u8],
+    stream: bool,
+    prefetch: bool,
+) -> bool {
     assert_eq!(x.len(), out.len(), "encode_narrow_f32: a code per value");
     match current() {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the path is supported, so the CPU has AVX-512 F/BW/DQ; the lengths were
         // checked above.
         Path::Avx512 => unsafe {
-            x86::encode_f32(k, x, out, stream);
+            x86::encode_f32(k, x, out, stream, prefetch);
             true
         },
         _ => false,

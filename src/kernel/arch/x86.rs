@@ -353,16 +353,18 @@ pub unsafe fn lookup_bytes_x4(
 }
 
 /// float32 → narrow float codes with [`FastF32`]'s branch-free rounding, 64 values at a time
-/// (four registers of 16, narrowed to bytes and stored as one 64-byte line). The same
-/// operations as [`FastF32::encode`], lane by lane. With `stream`, the codes are written with
-/// streaming stores (the caller fences).
+/// (four registers of 16, packed to bytes and stored as one 64-byte line). The same
+/// operations as [`FastF32::encode`], lane by lane, less the selects whose code the overflow
+/// select has already given (infinity and NaN overflow the normal path). With `stream`, the
+/// codes are written with streaming stores (the caller fences); with `prefetch`, the input is
+/// prefetched [`ENCODE_PREFETCH_BYTES`] ahead.
 ///
 /// # Safety
 ///
 /// The CPU has AVX-512 F, BW and DQ ([`has_avx512`]); `out` is as long as `x`.
 #[clippy::msrv = "1.89"]
 #[target_feature(enable = "avx512f,avx512bw,avx512dq")]
-pub unsafe fn encode_f32(k: &FastF32, x: &[f32], out: &mut [u8], stream: bool) {
+pub unsafe fn encode_f32(k: &FastF32, x: &[f32], out: &mut [u8], stream: bool, prefetch: bool) {
     debug_assert_eq!(x.len(), out.len());
     let n = x.len();
     let mut i = if stream {
@@ -385,6 +387,7 @@ pub unsafe fn encode_f32(k: &FastF32, x: &[f32], out: &mut [u8], stream: bool) {
     let (max_code, overflow, inf, nan) = (s(k.max_code), s(k.overflow), s(k.inf), s(k.nan));
     let (sign, magnitude) = (s(k.sign_bit), s(!k.sign_bit));
     let shift = _mm_cvtsi32_si128(k.shift as i32);
+    let (inf_select, nan_select) = (k.inf != k.overflow, k.nan != k.overflow);
     let code16 = |at: *const f32| {
         let u = _mm512_loadu_si512(at as *const _);
         let a = _mm512_and_si512(u, abs);
@@ -395,21 +398,34 @@ pub unsafe fn encode_f32(k: &FastF32, x: &[f32], out: &mut [u8], stream: bool) {
         let sub = _mm512_sub_epi32(_mm512_castps_si512(sum), magic);
         let mut code = _mm512_mask_blend_epi32(_mm512_cmplt_epu32_mask(a, min_normal), normal, sub);
         code = _mm512_mask_blend_epi32(_mm512_cmpgt_epu32_mask(code, max_code), code, overflow);
-        code = _mm512_mask_blend_epi32(_mm512_cmpeq_epi32_mask(a, inf_bits), code, inf);
-        code = _mm512_mask_blend_epi32(_mm512_cmpgt_epu32_mask(a, inf_bits), code, nan);
+        if inf_select {
+            code = _mm512_mask_blend_epi32(_mm512_cmpeq_epi32_mask(a, inf_bits), code, inf);
+        }
+        if nan_select {
+            code = _mm512_mask_blend_epi32(_mm512_cmpgt_epu32_mask(a, inf_bits), code, nan);
+        }
         let negative = _mm512_movepi32_mask(u);
         let flip = if k.unsigned_zero {
             negative & _mm512_test_epi32_mask(code, magnitude)
         } else {
             negative
         };
-        _mm512_cvtepi32_epi8(_mm512_mask_xor_epi32(code, flip, code, sign))
+        _mm512_mask_xor_epi32(code, flip, code, sign)
     };
+    // packs work within 128-bit lanes: dword j of the packed line holds codes 16 (j % 4) + 4
+    // (j / 4) ..; this permutation puts them back in order
+    let order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
     while i + 64 <= n {
         let at = x.as_ptr().add(i);
-        let lo = _mm256_set_m128i(code16(at.add(16)), code16(at));
-        let hi = _mm256_set_m128i(code16(at.add(48)), code16(at.add(32)));
-        let v = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi);
+        if prefetch {
+            let ahead = (at as *const i8).wrapping_add(ENCODE_PREFETCH_BYTES);
+            for line in 0..4 {
+                _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(64 * line));
+            }
+        }
+        let lo = _mm512_packus_epi32(code16(at), code16(at.add(16)));
+        let hi = _mm512_packus_epi32(code16(at.add(32)), code16(at.add(48)));
+        let v = _mm512_permutexvar_epi32(order, _mm512_packus_epi16(lo, hi));
         let d = out.as_mut_ptr().add(i) as *mut __m512i;
         if stream {
             _mm512_stream_si512(d, v);
@@ -422,3 +438,6 @@ pub unsafe fn encode_f32(k: &FastF32, x: &[f32], out: &mut [u8], stream: bool) {
         out[j] = k.encode(x[j]);
     }
 }
+
+/// How far ahead of its loads [`encode_f32`] prefetches the input.
+pub const ENCODE_PREFETCH_BYTES: usize = 2048;

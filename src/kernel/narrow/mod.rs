@@ -204,7 +204,8 @@ impl Codec {
         match self.fast {
             Some(k) => {
                 let stream = dst.len() >= STREAM_MIN_BYTES;
-                if crate::kernel::arch::encode_narrow_f32(&k, src, dst, stream) {
+                let prefetch = stream && crate::kernel::exec::tuning().prefetch;
+                if crate::kernel::arch::encode_narrow_f32(&k, src, dst, stream, prefetch) {
                     if stream {
                         crate::kernel::arch::store_fence();
                     }
