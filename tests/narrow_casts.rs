@@ -402,3 +402,48 @@ fn large_slices_decode_as_the_table() {
         }
     }
 }
+
+/// The slice encoder (SIMD registers where the CPU has them, streamed when large) gives the
+/// codec's codes on the sample of `fast_path_equals_codec_on_every_rounding_decision`, with
+/// the output at two alignments, and on short slices of every length around a register's 64.
+#[test]
+fn slice_encoder_equals_codec_on_every_rounding_decision() {
+    let low = [0u32, 1, 0x400, 0x7ff];
+    let x: Vec<f32> = (0..512u32)
+        .flat_map(|se| (0..1u32 << 12).flat_map(move |hi| low.map(|l| (se << 23) | (hi << 11) | l)))
+        .map(f32::from_bits)
+        .collect();
+    for lib in LIBS {
+        for f in FORMATS {
+            let Some(r) = CastRules::of(lib, f) else {
+                continue;
+            };
+            if FastF32::new(f, &r).is_none() {
+                continue;
+            }
+            let c = Codec::new(f, r);
+            let want: Vec<u8> = x.par_iter().map(|&v| codec::encode_f32(f, &r, v)).collect();
+            let mut got = vec![0u8; x.len() + 1];
+            for off in [0, 1] {
+                c.encode_f32_slice(&x[off..], &mut got[off..x.len()])
+                    .unwrap();
+                assert!(
+                    got[off..x.len()] == want[off..],
+                    "{} {} at {off}",
+                    lib.name(),
+                    f.name
+                );
+            }
+            for len in (0..140).chain([1000, 4097]) {
+                let (from, to) = (x.len() / 2 + 3, x.len() / 2 + 3 + len);
+                c.encode_f32_slice(&x[from..to], &mut got[..len]).unwrap();
+                assert!(
+                    got[..len] == want[from..to],
+                    "{} {} len {len}",
+                    lib.name(),
+                    f.name
+                );
+            }
+        }
+    }
+}

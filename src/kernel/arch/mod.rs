@@ -30,6 +30,8 @@
 
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
+use crate::kernel::narrow::fast::FastF32;
+
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86;
 
@@ -241,6 +243,96 @@ pub fn exp_f16(x: &[u16], table: &[u16], out: &mut [u16], stream: bool) -> bool 
         // were checked above.
         Path::Avx512 => unsafe {
             x86::exp_f16(x, table, out, stream);
+            true
+        },
+        _ => false,
+    }
+}
+
+/// A table of 256 four-byte entries (one per byte code) held as byte planes: plane `b` holds
+/// byte `b` (little-endian) of every entry. The form [`lookup_bytes_x4`] reads.
+///
+/// ```
+/// use promote::kernel::arch::byte_planes;
+/// let p = byte_planes(&std::array::from_fn(|c| 0x0403_0201 * c as u32));
+/// assert_eq!((p[0][2], p[1][2], p[3][2]), (2, 4, 8));
+/// ```
+pub fn byte_planes(table: &[u32; 256]) -> [[u8; 256]; 4] {
+    std::array::from_fn(|b| std::array::from_fn(|c| table[c].to_le_bytes()[b]))
+}
+
+/// `out[i]` = entry `codes[i]` of the table `planes` ([`byte_planes`]), looked up in SIMD
+/// registers (`vpermi2b`, 64 codes at a time). `false` when the CPU or the current path has no
+/// such loop (it needs AVX-512 VBMI): then nothing is written. With `stream`, the results are
+/// written with streaming stores (call [`store_fence`] before another thread reads them).
+///
+/// ```
+/// use promote::kernel::arch::{byte_planes, lookup_bytes_x4};
+/// let table: [u32; 256] = std::array::from_fn(|c| (c as u32).pow(3) ^ 0xdead_0000);
+/// let codes: Vec<u8> = (0..300u32).map(|i| (i * 37 % 256) as u8).collect();
+/// let mut out = vec![0u32; codes.len()];
+/// if lookup_bytes_x4(&byte_planes(&table), &codes, &mut out, false) {
+///     assert!(codes.iter().zip(&out).all(|(&c, &v)| v == table[c as usize]));
+/// }
+/// ```
+///
+/// # Panics
+///
+/// If `out` and `codes` differ in length.
+pub fn lookup_bytes_x4(
+    planes: &[[u8; 256]; 4],
+    codes: &[u8],
+    out: &mut [u32],
+    stream: bool,
+) -> bool {
+    assert_eq!(codes.len(), out.len(), "lookup_bytes_x4: a result per code");
+    match current() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the CPU has AVX-512 F/BW (the path) and VBMI (checked); the lengths were
+        // checked above.
+        Path::Avx512 if x86::has_avx512_vbmi() => unsafe {
+            x86::lookup_bytes_x4(planes, codes, out, stream);
+            true
+        },
+        _ => false,
+    }
+}
+
+/// `out[i]` = the code of `x[i]` under `k` ([`FastF32::encode`]), 64 values at a time in
+/// SIMD registers, stored a whole line at a time. `false` when the current path has no such
+/// loop (only AVX-512 has): then nothing is written. With `stream`, the codes are written with
+/// streaming stores (call [`store_fence`] before another thread reads them); with `prefetch`,
+/// the input is prefetched a little ahead of the loads.
+///
+/// ```
+/// use promote::kernel::arch::encode_narrow_f32;
+/// use promote::kernel::narrow::{fast::FastF32, format::lookup, rules::CastRules};
+/// let f = lookup("float8_e4m3fn").unwrap();
+/// let k = FastF32::new(f, &CastRules::ml_dtypes(f)).unwrap();
+/// let x: Vec<f32> = (0..200).map(|i| (i as f32 - 100.0) * 5.1).collect();
+/// let mut out = vec![0u8; x.len()];
+/// if encode_narrow_f32(&k, &x, &mut out, false, false) {
+///     assert!(x.iter().zip(&out).all(|(&v, &c)| c == k.encode(v)));
+/// }
+/// ```
+///
+/// # Panics
+///
+/// If `out` and `x` differ in length.
+pub fn encode_narrow_f32(
+    k: &FastF32,
+    x: &[f32],
+    out: &mut [u8],
+    stream: bool,
+    prefetch: bool,
+) -> bool {
+    assert_eq!(x.len(), out.len(), "encode_narrow_f32: a code per value");
+    match current() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the path is supported, so the CPU has AVX-512 F/BW/DQ; the lengths were
+        // checked above.
+        Path::Avx512 => unsafe {
+            x86::encode_f32(k, x, out, stream, prefetch);
             true
         },
         _ => false,

@@ -4,6 +4,7 @@ use std::arch::x86_64::*;
 use std::sync::OnceLock;
 
 use super::Path;
+use crate::kernel::narrow::fast::FastF32;
 
 /// AVX2 + FMA + F16C (and the bit-manipulation extensions that come with them).
 pub fn has_avx2() -> bool {
@@ -271,3 +272,172 @@ pub unsafe fn exp_f16(x: &[u16], table: &[u16], out: &mut [u16], stream: bool) {
 /// How near (in float32 units in the last place) [`exp_f16`]'s float32 result may come to a
 /// float16 rounding boundary before the lane takes the table's value instead.
 pub const EXP_NEAR_HALF: i32 = 12;
+
+/// AVX-512 VBMI (byte permutes across a whole register), on top of [`has_avx512`].
+pub fn has_avx512_vbmi() -> bool {
+    static YES: OnceLock<bool> = OnceLock::new();
+    *YES.get_or_init(|| has_avx512() && is_x86_feature_detected!("avx512vbmi"))
+}
+
+/// `out[i] = table[codes[i]]` for a 256-entry table of 4-byte values held as byte planes,
+/// 64 codes at a time: each plane is looked up with two 128-byte `vpermi2b` and a blend on the
+/// code's top bit, and the four planes are interleaved back into 4-byte entries (the codes are
+/// first transposed by 4-byte groups so that the in-lane unpacks leave the entries in order).
+/// With `stream`, the results are written with streaming stores (the caller fences).
+///
+/// # Safety
+///
+/// The CPU has AVX-512 F, BW and VBMI ([`has_avx512_vbmi`]); `out` is as long as `codes`.
+#[clippy::msrv = "1.89"]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+pub unsafe fn lookup_bytes_x4(
+    planes: &[[u8; 256]; 4],
+    codes: &[u8],
+    out: &mut [u32],
+    stream: bool,
+) {
+    debug_assert_eq!(codes.len(), out.len());
+    let n = codes.len();
+    let entry = |c: u8| u32::from_le_bytes(std::array::from_fn(|b| planes[b][usize::from(c)]));
+    // scalar up to a 64-byte boundary of `out` (streaming stores are aligned)
+    let mut i = if stream {
+        ((64 - (out.as_ptr() as usize & 63)) & 63) / 4
+    } else {
+        0
+    }
+    .min(n);
+    for j in 0..i {
+        out[j] = entry(codes[j]);
+    }
+    let t: [[__m512i; 4]; 4] = std::array::from_fn(|b| {
+        std::array::from_fn(|k| _mm512_loadu_si512(planes[b].as_ptr().add(64 * k) as *const _))
+    });
+    // dword 4L + q of the transposed codes is dword 4q + L of the loaded ones
+    let transpose = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    while i + 64 <= n {
+        let c = _mm512_loadu_si512(codes.as_ptr().add(i) as *const _);
+        let c = _mm512_permutexvar_epi32(transpose, c);
+        let high = _mm512_movepi8_mask(c);
+        let p: [__m512i; 4] = std::array::from_fn(|b| {
+            let lo = _mm512_permutex2var_epi8(t[b][0], c, t[b][1]);
+            let hi = _mm512_permutex2var_epi8(t[b][2], c, t[b][3]);
+            _mm512_mask_blend_epi8(high, lo, hi)
+        });
+        let (lo01, hi01) = (
+            _mm512_unpacklo_epi8(p[0], p[1]),
+            _mm512_unpackhi_epi8(p[0], p[1]),
+        );
+        let (lo23, hi23) = (
+            _mm512_unpacklo_epi8(p[2], p[3]),
+            _mm512_unpackhi_epi8(p[2], p[3]),
+        );
+        let q = [
+            _mm512_unpacklo_epi16(lo01, lo23),
+            _mm512_unpackhi_epi16(lo01, lo23),
+            _mm512_unpacklo_epi16(hi01, hi23),
+            _mm512_unpackhi_epi16(hi01, hi23),
+        ];
+        for (k, v) in q.into_iter().enumerate() {
+            let d = out.as_mut_ptr().add(i + 16 * k) as *mut __m512i;
+            if stream {
+                _mm512_stream_si512(d, v);
+            } else {
+                _mm512_storeu_si512(d, v);
+            }
+        }
+        i += 64;
+    }
+    for j in i..n {
+        out[j] = entry(codes[j]);
+    }
+}
+
+/// float32 → narrow float codes with [`FastF32`]'s branch-free rounding, 64 values at a time
+/// (four registers of 16, packed to bytes and stored as one 64-byte line). The same
+/// operations as [`FastF32::encode`], lane by lane, less the selects whose code the overflow
+/// select has already given (infinity and NaN overflow the normal path). With `stream`, the
+/// codes are written with streaming stores (the caller fences); with `prefetch`, the input is
+/// prefetched [`ENCODE_PREFETCH_BYTES`] ahead.
+///
+/// # Safety
+///
+/// The CPU has AVX-512 F, BW and DQ ([`has_avx512`]); `out` is as long as `x`.
+#[clippy::msrv = "1.89"]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq")]
+pub unsafe fn encode_f32(k: &FastF32, x: &[f32], out: &mut [u8], stream: bool, prefetch: bool) {
+    debug_assert_eq!(x.len(), out.len());
+    let n = x.len();
+    let mut i = if stream {
+        (64 - (out.as_ptr() as usize & 63)) & 63
+    } else {
+        0
+    }
+    .min(n);
+    for j in 0..i {
+        out[j] = k.encode(x[j]);
+    }
+    let s = |v: u32| _mm512_set1_epi32(v as i32);
+    let (abs, one, inf_bits) = (s(0x7fff_ffff), s(1), s(0x7f80_0000));
+    let (rebias, half, min_normal, magic) = (
+        s(k.rebias),
+        s(k.half),
+        s(k.min_normal),
+        s(k.magic.to_bits()),
+    );
+    let (max_code, overflow, inf, nan) = (s(k.max_code), s(k.overflow), s(k.inf), s(k.nan));
+    let (sign, magnitude) = (s(k.sign_bit), s(!k.sign_bit));
+    let shift = _mm_cvtsi32_si128(k.shift as i32);
+    let (inf_select, nan_select) = (k.inf != k.overflow, k.nan != k.overflow);
+    let code16 = |at: *const f32| {
+        let u = _mm512_loadu_si512(at as *const _);
+        let a = _mm512_and_si512(u, abs);
+        let r = _mm512_sub_epi32(a, rebias);
+        let lsb = _mm512_and_si512(_mm512_srl_epi32(r, shift), one);
+        let normal = _mm512_srl_epi32(_mm512_add_epi32(_mm512_add_epi32(r, lsb), half), shift);
+        let sum = _mm512_add_ps(_mm512_castsi512_ps(a), _mm512_castsi512_ps(magic));
+        let sub = _mm512_sub_epi32(_mm512_castps_si512(sum), magic);
+        let mut code = _mm512_mask_blend_epi32(_mm512_cmplt_epu32_mask(a, min_normal), normal, sub);
+        code = _mm512_mask_blend_epi32(_mm512_cmpgt_epu32_mask(code, max_code), code, overflow);
+        if inf_select {
+            code = _mm512_mask_blend_epi32(_mm512_cmpeq_epi32_mask(a, inf_bits), code, inf);
+        }
+        if nan_select {
+            code = _mm512_mask_blend_epi32(_mm512_cmpgt_epu32_mask(a, inf_bits), code, nan);
+        }
+        let negative = _mm512_movepi32_mask(u);
+        let flip = if k.unsigned_zero {
+            negative & _mm512_test_epi32_mask(code, magnitude)
+        } else {
+            negative
+        };
+        _mm512_mask_xor_epi32(code, flip, code, sign)
+    };
+    // packs work within 128-bit lanes: dword j of the packed line holds codes 16 (j % 4) + 4
+    // (j / 4) ..; this permutation puts them back in order
+    let order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    while i + 64 <= n {
+        let at = x.as_ptr().add(i);
+        if prefetch {
+            let ahead = (at as *const i8).wrapping_add(ENCODE_PREFETCH_BYTES);
+            for line in 0..4 {
+                _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(64 * line));
+            }
+        }
+        let lo = _mm512_packus_epi32(code16(at), code16(at.add(16)));
+        let hi = _mm512_packus_epi32(code16(at.add(32)), code16(at.add(48)));
+        let v = _mm512_permutexvar_epi32(order, _mm512_packus_epi16(lo, hi));
+        let d = out.as_mut_ptr().add(i) as *mut __m512i;
+        if stream {
+            _mm512_stream_si512(d, v);
+        } else {
+            _mm512_storeu_si512(d, v);
+        }
+        i += 64;
+    }
+    for j in i..n {
+        out[j] = k.encode(x[j]);
+    }
+}
+
+/// How far ahead of its loads [`encode_f32`] prefetches the input.
+pub const ENCODE_PREFETCH_BYTES: usize = 2048;

@@ -30,17 +30,17 @@ use super::rules::{CastRules, DecodeNan};
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FastF32 {
-    rebias: u32,
-    shift: u32,
-    half: u32,
-    min_normal: u32,
-    magic: f32,
-    max_code: u32,
-    overflow: u32,
-    inf: u32,
-    nan: u32,
-    sign_bit: u32,
-    unsigned_zero: bool,
+    pub(crate) rebias: u32,
+    pub(crate) shift: u32,
+    pub(crate) half: u32,
+    pub(crate) min_normal: u32,
+    pub(crate) magic: f32,
+    pub(crate) max_code: u32,
+    pub(crate) overflow: u32,
+    pub(crate) inf: u32,
+    pub(crate) nan: u32,
+    pub(crate) sign_bit: u32,
+    pub(crate) unsigned_zero: bool,
 }
 
 impl FastF32 {
