@@ -14,7 +14,7 @@
 //! use promote::kernel::ops::OP_SEMANTICS;
 //! use promote::kernel::Semantics;
 //! let (s, sem) = (&OP_SEMANTICS[0], &Semantics::NUMPY);
-//! let c = Ctx { s, sem, tie_second: false, half: None };
+//! let c = Ctx { s, sem, tie_second: false, half: None, vectorized: false };
 //! assert_eq!(<i8 as BinaryElem>::binary(Binary::LeftShift, 1, 8, &c), Some(0));
 //! assert_eq!(<i8 as BinaryElem>::binary(Binary::RightShift, -5, 9, &c), Some(-1));
 //! assert_eq!(<f64 as BinaryElem>::binary(Binary::Heaviside, 0.0, 0.5, &c), Some(0.5));
@@ -82,6 +82,24 @@ pub struct Ctx<'a> {
     /// The half type a working `f32` stands for (its formulas round to it after every step
     /// where the framework computes them op by op: [`OpSemantics::hypot_jnp`]).
     pub half: Option<Half>,
+    /// The element lies in the framework's vectorized loop, not its scalar tail (see
+    /// [`OpSemantics::fmod_sleef_step_bytes`]).
+    pub vectorized: bool,
+}
+
+/// SLEEF's `fmod` of a working float type.
+trait Sleef {
+    fn fmod(a: Self, b: Self) -> Self;
+}
+impl Sleef for f32 {
+    fn fmod(a: f32, b: f32) -> f32 {
+        crate::kernel::sleef::fmod_f32(a, b)
+    }
+}
+impl Sleef for f64 {
+    fn fmod(a: f64, b: f64) -> f64 {
+        crate::kernel::sleef::fmod_f64(a, b)
+    }
 }
 
 /// The binary element functions of a working type; `None` where the type has none.
@@ -199,11 +217,7 @@ macro_rules! binary_float {
                     // the C library's fmod under DAZ: a subnormal divisor reads as zero (NaN), the
                     // rest is exact on the operands as they are
                     Binary::Fmod if s.fmod_under_daz && b.flush() == 0.0 => <$t>::NAN,
-                    Binary::Fmod if s.fmod_nan_on_quotient_overflow => {
-                        let k: $t = if b.abs() < <$t>::MIN_POSITIVE { (2.0 as $t).powi(<$t>::MANTISSA_DIGITS as i32 + 1) } else { 1.0 };
-                        let q = (a.abs() * k) / (b.abs() * k);
-                        if q.is_infinite() && a.abs() >= b.abs() { <$t>::NAN } else { a % b }
-                    }
+                    Binary::Fmod if c.vectorized && s.fmod_sleef_step_bytes > 0 => <$t as Sleef>::fmod(a, b),
                     Binary::Fmod => a % b,
                     Binary::FloatPower => a.powf(b),
                     Binary::Heaviside => {
@@ -426,6 +440,7 @@ where
             DType::BFloat16 => Some(Half::BF16),
             _ => None,
         },
+        vectorized: false,
     };
     if let Some((width, packet)) = s.packet(super::OpClass::Binary(op), T::DTYPE) {
         // Paddle's float32 hypot: the squares' sum, then Eigen's packet sqrt by position
@@ -436,8 +451,20 @@ where
             Some(f32::array(sums.into_iter().enumerate().map(root).collect()))
         }));
     }
+    // the elements the framework's vectorized loop covers, the rest its scalar tail
+    let step = match op {
+        Binary::Fmod => s.fmod_sleef_step_bytes / T::DTYPE.itemsize().max(1),
+        _ => 0,
+    };
+    let body = if step > 0 { n - n % step } else { 0 };
+    let vector = Ctx { vectorized: true, ..c };
+    let mut k = 0;
     with_slice!(args.inputs[0], T::DTYPE, T, x => with_slice!(args.inputs[1], T::DTYPE, T, y => {
-        zip_map(x, y, n, |a, b| T::W::binary(op, a.widen(), b.widen(), &c).map(T::narrow)).map(T::array)
+        zip_map(x, y, n, |a, b| {
+            let ctx = if k < body { &vector } else { &c };
+            k += 1;
+            T::W::binary(op, a.widen(), b.widen(), ctx).map(T::narrow)
+        }).map(T::array)
     }))
 }
 
