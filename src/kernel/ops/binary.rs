@@ -83,22 +83,34 @@ pub struct Ctx<'a> {
     /// where the framework computes them op by op: [`OpSemantics::hypot_jnp`]).
     pub half: Option<Half>,
     /// The element lies in the framework's vectorized loop, not its scalar tail (see
-    /// [`OpSemantics::fmod_sleef_step_bytes`]).
+    /// [`OpSemantics::sleef_step_bytes`]).
     pub vectorized: bool,
 }
 
-/// SLEEF's `fmod` of a working float type.
-trait Sleef {
+/// SLEEF's functions of a working float type ([`OpSemantics::sleef_step_bytes`]).
+trait Sleef: Sized {
+    /// Whether [`Sleef::logaddexp`] is SLEEF's (float64 only: PyTorch's float32 one is not
+    /// ported).
+    const HAS_LOGADDEXP: bool;
     fn fmod(a: Self, b: Self) -> Self;
+    fn logaddexp(a: Self, b: Self) -> Self;
 }
 impl Sleef for f32 {
+    const HAS_LOGADDEXP: bool = false;
     fn fmod(a: f32, b: f32) -> f32 {
         crate::kernel::sleef::fmod_f32(a, b)
     }
+    fn logaddexp(a: f32, _b: f32) -> f32 {
+        a
+    }
 }
 impl Sleef for f64 {
+    const HAS_LOGADDEXP: bool = true;
     fn fmod(a: f64, b: f64) -> f64 {
         crate::kernel::sleef::fmod_f64(a, b)
+    }
+    fn logaddexp(a: f64, b: f64) -> f64 {
+        crate::kernel::sleef::logaddexp_f64(a, b)
     }
 }
 
@@ -180,6 +192,9 @@ macro_rules! binary_float {
                         if inf { <$t>::INFINITY } else { x }
                     }
                     Binary::Hypot => a.hypot(b),
+                    Binary::Logaddexp if c.vectorized && <$t as Sleef>::HAS_LOGADDEXP => {
+                        <$t as Sleef>::logaddexp(a, b)
+                    }
                     Binary::Logaddexp if s.logaddexp_paddle => {
                         // maximum: a NaN operand wins (Paddle's MaximumFunctor), else a > b ? a : b
                         let m = if a.is_nan() || a > b { a } else { b };
@@ -217,7 +232,7 @@ macro_rules! binary_float {
                     // the C library's fmod under DAZ: a subnormal divisor reads as zero (NaN), the
                     // rest is exact on the operands as they are
                     Binary::Fmod if s.fmod_under_daz && b.flush() == 0.0 => <$t>::NAN,
-                    Binary::Fmod if c.vectorized && s.fmod_sleef_step_bytes > 0 => <$t as Sleef>::fmod(a, b),
+                    Binary::Fmod if c.vectorized && s.sleef_step_bytes > 0 => <$t as Sleef>::fmod(a, b),
                     Binary::Fmod => a % b,
                     Binary::FloatPower => a.powf(b),
                     Binary::Heaviside => {
@@ -453,7 +468,7 @@ where
     }
     // the elements the framework's vectorized loop covers, the rest its scalar tail
     let step = match op {
-        Binary::Fmod => s.fmod_sleef_step_bytes / T::DTYPE.itemsize().max(1),
+        Binary::Fmod | Binary::Logaddexp => s.sleef_step_bytes / T::DTYPE.itemsize().max(1),
         _ => 0,
     };
     let body = if step > 0 { n - n % step } else { 0 };

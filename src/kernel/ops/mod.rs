@@ -195,12 +195,13 @@ pub struct OpSemantics {
     /// (PyTorch's `Vectorized<float>::sinh` is SLEEF's `xsinhf`, whose double-float `exp`
     /// stays finite up to 89: [`crate::kernel::sleef::SINH_F32_LIMIT`]).
     pub sinh_f32_limit: Option<u32>,
-    /// Float `fmod` runs SLEEF's ([`crate::kernel::sleef::fmod_f32`], `fmod_f64`: NaN where
-    /// its quotient overflows, `fmod(1.0, 1e-45)`) on the elements a vectorized loop covers,
-    /// the C library's exact `fmod` on the rest: the loop takes this many bytes of the compute
-    /// dtype per step (PyTorch's `vectorized_loop`, two 64-byte `Vectorized` registers on
-    /// AVX-512: the first `n − n mod (128 / size)` elements; 0: never).
-    pub fmod_sleef_step_bytes: usize,
+    /// Float `fmod` and float64 `logaddexp` run SLEEF's functions
+    /// ([`crate::kernel::sleef`]: `fmod` is NaN where its quotient overflows,
+    /// `fmod(1.0, 1e-45)`; `logaddexp` through its `exp` and `log1p`) on the elements a
+    /// vectorized loop covers, the C library's on the rest: the loop takes this many bytes of
+    /// the compute dtype per step (PyTorch's `vectorized_loop`, two 64-byte `Vectorized`
+    /// registers on AVX-512: the first `n − n mod (128 / size)` elements; 0: never).
+    pub sleef_step_bytes: usize,
     /// float32 `sqrt` (and the root of Paddle's `hypot`) runs Eigen 3.3's fast packet square
     /// root on the first `len − len % n` elements, `n` this packet width (0: never), and the
     /// C library's on the rest ([`crate::kernel::eigen::packet_sqrt`]: Paddle's `SqrtFunctor`, an Eigen
@@ -343,7 +344,7 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     ftz: false,
     sinh_overflows_with_exp: false,
     sinh_f32_limit: None,
-    fmod_sleef_step_bytes: 0,
+    sleef_step_bytes: 0,
     sqrt_f32_packet: 0,
     reciprocal_f32_packet: 0,
     complex_sqrt_eigen: false,
@@ -393,7 +394,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         flush_exempt: &[],
         sinh_overflows_with_exp: true,
         sinh_f32_limit: Some(crate::kernel::sleef::SINH_F32_LIMIT),
-        fmod_sleef_step_bytes: 128,
+        sleef_step_bytes: 128,
         ..OP_SEMANTICS_NUMPY
     },
     // XLA on CPU (JAX): NumPy's element functions; see tests/kernel_ops_values.rs for what
