@@ -164,14 +164,32 @@ pub fn exp_f64(d: f64) -> f64 {
     let u = (d * std::f64::consts::LOG2_E).round_ties_even();
     let q = u as i32;
     let s = u.mul_add(-0.693_147_180_559_662_956_511_601_805_686_950_683_593_75, d);
-    let s = u.mul_add(-0.282_352_905_630_315_771_225_884_481_750_134_360_255_254_120_68e-12, s);
-    let s2 = s * s;
-    let (s4, poly4) = (s2 * s2, |c: [f64; 4]| s2.mul_add(s.mul_add(c[0], c[1]), s.mul_add(c[2], c[3])));
-    let p8 = s4.mul_add(
-        poly4([0.2755762628169491192e-6, 0.2755723402025388239e-5, 0.2480158687479686264e-4, 0.1984126989855865850e-3]),
-        poly4([0.1388888888914497797e-2, 0.8333333333314938210e-2, 0.4166666666666602598e-1, 0.1666666666666669072e+0]),
+    let s = u.mul_add(
+        -0.282_352_905_630_315_771_225_884_481_750_134_360_255_254_120_68e-12,
+        s,
     );
-    let u = (s4 * s4).mul_add(s.mul_add(0.2081276378237164457e-8, 0.2511210703042288022e-7), p8);
+    let s2 = s * s;
+    let (s4, poly4) = (s2 * s2, |c: [f64; 4]| {
+        s2.mul_add(s.mul_add(c[0], c[1]), s.mul_add(c[2], c[3]))
+    });
+    let p8 = s4.mul_add(
+        poly4([
+            0.2755762628169491192e-6,
+            0.2755723402025388239e-5,
+            0.2480158687479686264e-4,
+            0.1984126989855865850e-3,
+        ]),
+        poly4([
+            0.1388888888914497797e-2,
+            0.8333333333314938210e-2,
+            0.4166666666666602598e-1,
+            0.1666666666666669072e+0,
+        ]),
+    );
+    let u = (s4 * s4).mul_add(
+        s.mul_add(0.2081276378237164457e-8, 0.2511210703042288022e-7),
+        p8,
+    );
     let u = u.mul_add(s, 0.5).mul_add(s, 1.0).mul_add(s, 1.0);
     u * pow2i(q >> 1) * pow2i(q - (q >> 1))
 }
@@ -208,7 +226,10 @@ pub fn log1p_f64(d: f64) -> f64 {
     let m = d.mul_add(t, t - 1.0);
     let e = f64::from(e);
     // s = (ln 2 as a double-double) · e
-    let (l2h, l2l): (f64, f64) = (0.693_147_180_559_945_286_226_764, 2.319_046_813_846_299_558_417_771e-17);
+    let (l2h, l2l): (f64, f64) = (
+        0.693_147_180_559_945_286_226_764,
+        2.319_046_813_846_299_558_417_771e-17,
+    );
     let sx = l2h * e;
     let sy = l2l.mul_add(e, l2h.mul_add(e, -sx));
     // x = m / (2 + m), a double-double quotient (dddiv of (m, 0) by ddadd(2, m))
@@ -221,7 +242,10 @@ pub fn log1p_f64(d: f64) -> f64 {
     let (xx, xy) = (q, q.mul_add(v, 0.0f64.mul_add(r, u)));
     let x2 = xx * xx;
     let (x4, x8) = (x2 * x2, x2 * x2 * (x2 * x2));
-    let p3 = x4.mul_add(0.1532076988502701353e+0, x2.mul_add(0.1525629051003428716e+0, 0.1818605932937785996e+0));
+    let p3 = x4.mul_add(
+        0.1532076988502701353e+0,
+        x2.mul_add(0.1525629051003428716e+0, 0.1818605932937785996e+0),
+    );
     let p4 = x4.mul_add(
         x2.mul_add(0.2222214519839380009e+0, 0.2857142932794299317e+0),
         x2.mul_add(0.3999999999635251990e+0, 0.6666666666667333541e+0),
@@ -243,7 +267,11 @@ pub fn logaddexp_f64(a: f64, b: f64) -> f64 {
     if a.is_infinite() && a == b {
         return a;
     }
-    let m = if a.is_nan() || b.is_nan() { f64::NAN } else { a.max(b) };
+    let m = if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.max(b)
+    };
     m + log1p_f64(exp_f64(-(a - b).abs()))
 }
 
@@ -253,7 +281,13 @@ mod tests {
 
     #[test]
     fn fmod_matches_c_where_the_quotient_fits() {
-        for (x, y) in [(5.5f64, 2.0), (-5.5, 2.0), (1e300, 3.0), (7.0, 1e-310), (0.0, 1.0)] {
+        for (x, y) in [
+            (5.5f64, 2.0),
+            (-5.5, 2.0),
+            (1e300, 3.0),
+            (7.0, 1e-310),
+            (0.0, 1.0),
+        ] {
             assert_eq!(fmod_f64(x, y).to_bits(), (x % y).to_bits(), "{x} {y}");
             let (a, b) = (x as f32, y as f32);
             if b != 0.0 && (a / b).is_finite() {
@@ -269,15 +303,22 @@ mod tests {
     #[test]
     fn exp_and_log1p_within_an_ulp_of_c() {
         let ulps = |a: f64, b: f64| (a.to_bits() as i64 - b.to_bits() as i64).unsigned_abs();
-        for d in [-745.0, -20.5, -1.0, -1e-7, 0.0, 1e-300, 0.5, 1.0, 2.5, 700.0] {
+        for d in [
+            -745.0, -20.5, -1.0, -1e-7, 0.0, 1e-300, 0.5, 1.0, 2.5, 700.0,
+        ] {
             assert!(ulps(exp_f64(d), d.exp()) <= 1, "exp {d}");
         }
-        for d in [-0.999, -0.5, -1e-9, 1e-300, 1e-7, 0.3, 1.0, 7.0, 1e10, 1e300] {
+        for d in [
+            -0.999, -0.5, -1e-9, 1e-300, 1e-7, 0.3, 1.0, 7.0, 1e10, 1e300,
+        ] {
             assert!(ulps(log1p_f64(d), d.ln_1p()) <= 1, "log1p {d}");
         }
         assert_eq!(exp_f64(-1001.0), 0.0);
         assert_eq!(log1p_f64(-1.0), f64::NEG_INFINITY);
         assert_eq!(log1p_f64(-0.0).to_bits(), (-0.0f64).to_bits());
-        assert_eq!(logaddexp_f64(f64::NEG_INFINITY, f64::NEG_INFINITY), f64::NEG_INFINITY);
+        assert_eq!(
+            logaddexp_f64(f64::NEG_INFINITY, f64::NEG_INFINITY),
+            f64::NEG_INFINITY
+        );
     }
 }

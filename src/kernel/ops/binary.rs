@@ -472,7 +472,10 @@ where
         _ => 0,
     };
     let body = if step > 0 { n - n % step } else { 0 };
-    let vector = Ctx { vectorized: true, ..c };
+    let vector = Ctx {
+        vectorized: true,
+        ..c
+    };
     let mut k = 0;
     with_slice!(args.inputs[0], T::DTYPE, T, x => with_slice!(args.inputs[1], T::DTYPE, T, y => {
         zip_map(x, y, n, |a, b| {

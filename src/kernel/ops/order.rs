@@ -203,7 +203,10 @@ mod tests {
         y[0] = 16_777_216.0;
         // width 1: accumulators [2^24 + 1 (absorbed), 2, 2, 2], combined (2^24 + 2) + 4, then
         // the tail's 1 (a tie, to even: 2^24 + 8); in order it would stay 2^24
-        assert_eq!(torch_inner(&y, 0.0, (|a, b| a + b, |a, b| a + b), 1), 16_777_224.0);
+        assert_eq!(
+            torch_inner(&y, 0.0, (|a, b| a + b, |a, b| a + b), 1),
+            16_777_224.0
+        );
     }
 
     #[test]

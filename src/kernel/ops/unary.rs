@@ -361,7 +361,8 @@ macro_rules! unary_complex {
                         <$c>::new(re, r.exp() * i.sin())
                     }
                     // c10's CPU `log1p` (c10/util/complex_math.h, after NumPy PR 22611):
-                    // u = z + 1; z if u is 1; log(u) if u − 1 is z; else log(u)·(z / (u − 1))
+                    // u = z + 1; z if u is 1; log(u) if u − 1 is z; else log(u)·(z / (u − 1)),
+                    // the product and the quotient contracted as PyTorch's kernels compile them
                     Log1p if s.complex_log1p_torch => {
                         let u = <$c>::new(r + 1.0, i);
                         let back = <$c>::new(u.re - 1.0, u.im);
@@ -370,7 +371,8 @@ macro_rules! unary_complex {
                         } else if back.re == r && back.im == i {
                             f::$log(u)
                         } else {
-                            <$c as Arith>::mul(f::$log(u), <$c as Arith>::div(z, back))
+                            let (qr, qi) = c10_div_fused(r, i, back.re, back.im);
+                            <$c as FusedMul>::mul_fused(f::$log(u), <$c>::new(qr, qi))
                         }
                     }
                     Log1p => {
@@ -514,6 +516,26 @@ impl<F: Copy> ComplexParts<F> for num_complex::Complex<F> {
     }
     fn from_parts(re: F, im: F) -> Self {
         num_complex::Complex::new(re, im)
+    }
+}
+
+/// `(a + bi) / (c + di)` as c10's `complex::operator/=` (`torch/headeronly/util/complex.h`)
+/// compiles in PyTorch's CPU kernels: Smith's algorithm, each `x ± y·rat` contracted into one
+/// fused multiply-add (the recorded complex `log1p` shows it).
+fn c10_div_fused<F: num_traits::Float>(a: F, b: F, c: F, d: F) -> (F, F) {
+    let (ac, ad) = (c.abs(), d.abs());
+    if ac >= ad {
+        if ac == F::zero() && ad == F::zero() {
+            (a / ac, b / ad)
+        } else {
+            let rat = d / c;
+            let scl = F::one() / d.mul_add(rat, c);
+            (b.mul_add(rat, a) * scl, (-a).mul_add(rat, b) * scl)
+        }
+    } else {
+        let rat = c / d;
+        let scl = F::one() / c.mul_add(rat, d);
+        (a.mul_add(rat, b) * scl, b.mul_add(rat, -a) * scl)
     }
 }
 
