@@ -227,7 +227,7 @@ pub fn log1p_f64(d: f64) -> f64 {
     let e = f64::from(e);
     // s = (ln 2 as a double-double) · e
     let (l2h, l2l): (f64, f64) = (
-        0.693_147_180_559_945_286_226_764,
+        std::f64::consts::LN_2,
         2.319_046_813_846_299_558_417_771e-17,
     );
     let sx = l2h * e;
