@@ -48,6 +48,15 @@ where
 {
     // whether the type has the function depends on the op alone, not on the value
     T::W::same(op, T::W::zero(), s)?;
+    if let (Unary::Sinh, DType::Float32, Some(limit)) = (op, T::DTYPE, s.sinh_f32_limit) {
+        // SLEEF's float32 limit (the element kernel's own branch in `unary::run`)
+        let sinh = move |x: &[T::W], d: &mut [T::W]| {
+            for (o, &v) in d.iter_mut().zip(x) {
+                *o = T::W::sinh_below(v, limit as f32).unwrap_or(v);
+            }
+        };
+        return Some(exec::map_unary::<T>(plan.op, x, plan.inputs[0], out, sinh));
+    }
     Some(exec::map_unary::<T>(
         plan.op,
         x,

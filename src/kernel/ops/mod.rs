@@ -85,8 +85,12 @@ pub struct OpSemantics {
     /// Complex `log2`/`log10` divide `log(z)` by `ln 2`/`ln 10` (PyTorch) instead of
     /// multiplying by `log2(e)`/`log10(e)` (NumPy).
     pub complex_log_base_divides: bool,
-    /// Complex `log1p` by PyTorch's formula (`0.5·log1p(x(2+x) + y²)` near 0).
+    /// Complex `log1p` by PyTorch's CPU formula (`u = z + 1`, `log(u)·(z / (u − 1))`).
     pub complex_log1p_torch: bool,
+    /// Complex `expm1`'s real part `expm1(x)·cos(y) − 2·sin(y/2)²` is one fused multiply-add
+    /// (c10's `expm1` in `c10/util/complex_math.h` as PyTorch's AVX-512 kernels compile it:
+    /// GCC contracts the product and the difference, as its recordings show).
+    pub complex_expm1_fused: bool,
     /// Real `angle` is `π` below zero, 0 otherwise, NaN for NaN (PyTorch), not `atan2(0, x)`
     /// (NumPy: `angle(-0.0)` is π).
     pub real_angle_by_sign: bool,
@@ -109,6 +113,12 @@ pub struct OpSemantics {
     /// NumPy does so only across rows, and keeps float16's running product in `f32` along a
     /// contiguous lane).
     pub prod_rounds_each_step: bool,
+    /// A complex `prod` along a contiguous lane multiplies without fused multiply-adds,
+    /// across rows with them (NumPy 2: a reduce into one value runs `loop_scalar` of
+    /// `numpy/_core/src/umath/loops_arithm_fp.dispatch.c.src`, `a_r*b_r - a_i*b_i` rounded
+    /// twice, as its recordings show; a reduce across rows runs `simd_cmul`, whose
+    /// `npyv_muladdsub` fuses: [`OpSemantics::complex_mul_fma`]).
+    pub prod_contiguous_plain: bool,
     /// These ops read and write subnormals as zero where the [`Semantics::flush_subnormals`]
     /// (XLA's kernels run under DAZ/FTZ); TensorFlow's Eigen kernels of these ops keep them
     /// (`negative(1e-45)` is `-1e-45`, `nextafter(0, 1)` is `1e-45` in its recordings).
@@ -192,10 +202,18 @@ pub struct OpSemantics {
     /// `sinh` is `±inf` where `exp(|x|)` overflows the working type (PyTorch's SLEEF
     /// `sinh_u10` computes through `exp`: `sinh(710.0)` is inf, the C library's is finite).
     pub sinh_overflows_with_exp: bool,
-    /// Float `fmod` is NaN where SLEEF's quotient overflows (PyTorch's vectorized
-    /// `Sleef_fmod`: `|x| / |y|`, both scaled by `2^(mantissa + 1)` when `|y|` is subnormal,
-    /// beyond the largest float: `fmod(1.0, 1e-45)` is NaN), the C library's `fmod` elsewhere.
-    pub fmod_nan_on_quotient_overflow: bool,
+    /// float32 `sinh` (not the half types computed through it) is `±inf` exactly above this
+    /// `|x|`, the C library's below, in place of [`OpSemantics::sinh_overflows_with_exp`]
+    /// (PyTorch's `Vectorized<float>::sinh` is SLEEF's `xsinhf`, whose double-float `exp`
+    /// stays finite up to 89: [`crate::kernel::sleef::SINH_F32_LIMIT`]).
+    pub sinh_f32_limit: Option<u32>,
+    /// Float `fmod` and float64 `logaddexp` run SLEEF's functions
+    /// ([`crate::kernel::sleef`]: `fmod` is NaN where its quotient overflows,
+    /// `fmod(1.0, 1e-45)`; `logaddexp` through its `exp` and `log1p`) on the elements a
+    /// vectorized loop covers, the C library's on the rest: the loop takes this many bytes of
+    /// the compute dtype per step (PyTorch's `vectorized_loop`, two 64-byte `Vectorized`
+    /// registers on AVX-512: the first `n − n mod (128 / size)` elements; 0: never).
+    pub sleef_step_bytes: usize,
     /// float32 `sqrt` (and the root of Paddle's `hypot`) runs Eigen 3.3's fast packet square
     /// root on the first `len − len % n` elements, `n` this packet width (0: never), and the
     /// C library's on the rest ([`crate::kernel::eigen::packet_sqrt`]: Paddle's `SqrtFunctor`, an Eigen
@@ -313,6 +331,7 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     complex_negative_subtracts: false,
     complex_log_base_divides: false,
     complex_log1p_torch: false,
+    complex_expm1_fused: false,
     real_angle_by_sign: false,
     half_nextafter_equal_second: false,
     fmax_tie_second: &[DType::Float32, DType::Float64],
@@ -320,6 +339,7 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     cumprod_fma: false,
     cumprod_c99: false,
     prod_rounds_each_step: false,
+    prod_contiguous_plain: true,
     flushes_subnormals: true,
     shift_amount_clamped: false,
     int_mean_wide: false,
@@ -341,7 +361,8 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     complex_div: ComplexDiv::Smith,
     ftz: false,
     sinh_overflows_with_exp: false,
-    fmod_nan_on_quotient_overflow: false,
+    sinh_f32_limit: None,
+    sleef_step_bytes: 0,
     sqrt_f32_packet: 0,
     sqrt_mkl: false,
     reciprocal_f32_packet: 0,
@@ -360,6 +381,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
     OpSemantics {
         name: "torch",
         sqrt_mkl: true,
+        prod_contiguous_plain: false,
         sign_nan_is_nan: false,
         heaviside_nan_is_nan: false,
         var_correction: 1,
@@ -373,6 +395,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         complex_negative_subtracts: true,
         complex_log_base_divides: true,
         complex_log1p_torch: true,
+        complex_expm1_fused: true,
         real_angle_by_sign: true,
         half_nextafter_equal_second: true,
         fmax_tie_second: &[DType::BFloat16],
@@ -390,13 +413,15 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         sign_zero_keeps_sign: false,
         flush_exempt: &[],
         sinh_overflows_with_exp: true,
-        fmod_nan_on_quotient_overflow: true,
+        sinh_f32_limit: Some(crate::kernel::sleef::SINH_F32_LIMIT),
+        sleef_step_bytes: 128,
         ..OP_SEMANTICS_NUMPY
     },
     // XLA on CPU (JAX): NumPy's element functions; see tests/kernel_ops_values.rs for what
     // differs (each allowance listed)
     OpSemantics {
         name: "xla-cpu",
+        prod_contiguous_plain: false,
         // jnp's reductions are XLA reduces (TreeReductionRewriter), its cumulative ops
         // reduce-windows (ReduceWindowRewriter): tests/fixtures/eval-ops/jax*.jsonl.gz
         summation: Summation::XlaTree,
@@ -439,6 +464,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
     // TensorFlow 2 (tests/fixtures/eval-ops/tf.jsonl.gz)
     OpSemantics {
         name: "tf",
+        prod_contiguous_plain: false,
         // Eigen's reducers on TensorFlow's AVX build (tools/oracle probes over lengths 1..1000)
         summation: Summation::Eigen,
         cumprod_c99: true,
@@ -459,6 +485,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
     // Paddle 3 on CPU (tests/fixtures/eval-ops/paddle.jsonl.gz)
     OpSemantics {
         name: "paddle",
+        prod_contiguous_plain: false,
         int_stats_f32: true,
         heaviside_nan_is_nan: false,
         var_correction: 1,

@@ -187,7 +187,7 @@ fn prod_lane<T: Work>(x: &[T], lanes: Lanes, l: usize, s: &OpSemantics) -> T {
     if ordered::<T>(s) {
         return T::narrow(order::xla_tree(&vals(), one::<T>(), reduce_mul::<T>(s)));
     }
-    let m = mul::<T>(s.complex_mul_fma);
+    let m = mul::<T>(s.complex_mul_fma && !(lanes.stride == 1 && s.prod_contiguous_plain));
     if s.summation == Summation::Eigen && lanes.stride == 1 && T::DTYPE.is_inexact() {
         return T::narrow(eigen_lane::<T>(
             lanes.lane(l).map(|i| x[i]),
@@ -196,10 +196,8 @@ fn prod_lane<T: Work>(x: &[T], lanes: Lanes, l: usize, s: &OpSemantics) -> T {
             false,
         ));
     }
-    if s.summation == Summation::Cascade && lanes.stride == 1 && T::DTYPE.is_inexact() {
-        let step = |a: T::W, b: T::W| T::narrow(m(a, b)).widen();
-        let width = 32 / std::mem::size_of::<T>();
-        return T::narrow(order::torch_inner(&vals(), one::<T>(), step, width));
+    if s.summation == Summation::Cascade && T::DTYPE.is_inexact() {
+        return T::narrow(torch_prod::<T>(&vals(), lanes, l));
     }
     let round = s.prod_rounds_each_step || (lanes.stride > 1 && s.cumulative_rounds);
     let step = |a: T::W, v: T::W| {
@@ -211,6 +209,30 @@ fn prod_lane<T: Work>(x: &[T], lanes: Lanes, l: usize, s: &OpSemantics) -> T {
         }
     };
     T::narrow(vals().into_iter().fold(one::<T>(), step))
+}
+
+/// PyTorch's `prod` of lane `l` (`binary_kernel_reduce_vec` in `aten/src/ATen/native/cpu/
+/// Reduce.h`, its AVX2 kernel: `prod_stub` has no AVX-512 one, so vectors of 32 bytes), every
+/// step in the dtype. `Vectorized<complex>`'s `operator*` multiplies plainly; the scalar
+/// `c10::complex` `operator*=` compiles to fused multiply-adds (the recordings show it). A
+/// contiguous lane is [`order::torch_inner`]; across rows (`vectorized_outer_reduction`) the
+/// first `stride − stride mod 4·width` columns run in vectors (in order, then times the
+/// identity), the rest through the scalar loop.
+fn torch_prod<T: Work>(vals: &[T::W], lanes: Lanes, l: usize) -> T::W {
+    let width = 32 / std::mem::size_of::<T>();
+    let vector = |a: T::W, b: T::W| T::narrow(T::W::mul(a, b)).widen();
+    let scalar = |a: T::W, b: T::W| {
+        T::narrow(<T::W as crate::kernel::compute::FusedMulMaybe>::mul_maybe_fused(a, b)).widen()
+    };
+    if lanes.stride == 1 {
+        return order::torch_inner(vals, one::<T>(), (vector, scalar), width);
+    }
+    match vals.split_first() {
+        Some((&first, rest)) if l % lanes.stride < lanes.stride - lanes.stride % (4 * width) => {
+            vector(rest.iter().fold(first, |a, &v| vector(a, v)), one::<T>())
+        }
+        _ => vals.iter().fold(one::<T>(), |a, &v| scalar(a, v)),
+    }
 }
 
 /// The mean of lane `l`: the sum in the framework's order divided by the count.

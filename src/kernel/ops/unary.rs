@@ -23,7 +23,7 @@ use crate::kernel::compute::{Arith, ComplexDiv, FusedMul};
 use crate::kernel::exec::Work;
 use crate::kernel::xla::XlaComplexAbs;
 use crate::kernel::xla_complex::XlaComplex;
-use crate::with_dtype;
+use crate::{with_dtype, DType};
 
 /// A unary op.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,6 +142,11 @@ pub trait UnaryElem: Arith {
     fn part_as(op: Unary, x: Self, _s: &OpSemantics) -> Option<Self::Part> {
         Self::part(op, x)
     }
+    /// `sinh` that is `±inf` exactly above `|x| = limit` and the C library's below (SLEEF's
+    /// float32 `sinh`: [`OpSemantics::sinh_f32_limit`]); `None` for a type without it.
+    fn sinh_below(_x: Self, _limit: f32) -> Option<Self> {
+        None
+    }
 }
 
 impl UnaryElem for bool {
@@ -257,6 +262,9 @@ macro_rules! unary_float {
                     _ => return None,
                 })
             }
+            fn sinh_below(x: $t, limit: f32) -> Option<$t> {
+                Some(if x.abs() > <$t>::from(limit) { <$t>::INFINITY.copysign(x) } else { x.sinh() })
+            }
             fn pred(op: Unary, x: $t) -> Option<bool> {
                 Some(match op {
                     Unary::IsNan => x.is_nan(),
@@ -353,15 +361,26 @@ macro_rules! unary_complex {
                     }
                     Expm1 => {
                         let a = (i / 2.0).sin();
-                        <$c>::new(r.exp_m1() * i.cos() - 2.0 * a * a, r.exp() * i.sin())
-                    }
-                    Log1p if s.complex_log1p_torch => {
-                        let theta = i.atan2(r + 1.0);
-                        if r.hypot(i) < 0.5 {
-                            let q = r * (2.0 + r) + i * i;
-                            if q == 0.0 { <$c>::new(r, theta) } else { <$c>::new(0.5 * q.ln_1p(), theta) }
+                        let re = if s.complex_expm1_fused {
+                            r.exp_m1().mul_add(i.cos(), -(2.0 * a * a))
                         } else {
-                            <$c>::new((r + 1.0).hypot(i).ln(), theta)
+                            r.exp_m1() * i.cos() - 2.0 * a * a
+                        };
+                        <$c>::new(re, r.exp() * i.sin())
+                    }
+                    // c10's CPU `log1p` (c10/util/complex_math.h, after NumPy PR 22611):
+                    // u = z + 1; z if u is 1; log(u) if u − 1 is z; else log(u)·(z / (u − 1)),
+                    // the product and the quotient contracted as PyTorch's kernels compile them
+                    Log1p if s.complex_log1p_torch => {
+                        let u = <$c>::new(r + 1.0, i);
+                        let back = <$c>::new(u.re - 1.0, u.im);
+                        if u.re == 1.0 && u.im == 0.0 {
+                            z
+                        } else if back.re == r && back.im == i {
+                            f::$log(u)
+                        } else {
+                            let (qr, qi) = c10_div_fused(r, i, back.re, back.im);
+                            <$c as FusedMul>::mul_fused(f::$log(u), <$c>::new(qr, qi))
                         }
                     }
                     Log1p => {
@@ -510,6 +529,26 @@ impl<F: Copy> ComplexParts<F> for num_complex::Complex<F> {
     }
 }
 
+/// `(a + bi) / (c + di)` as c10's `complex::operator/=` (`torch/headeronly/util/complex.h`)
+/// compiles in PyTorch's CPU kernels: Smith's algorithm, each `x ± y·rat` contracted into one
+/// fused multiply-add (the recorded complex `log1p` shows it).
+fn c10_div_fused<F: num_traits::Float>(a: F, b: F, c: F, d: F) -> (F, F) {
+    let (ac, ad) = (c.abs(), d.abs());
+    if ac >= ad {
+        if ac == F::zero() && ad == F::zero() {
+            (a / ac, b / ad)
+        } else {
+            let rat = d / c;
+            let scl = F::one() / d.mul_add(rat, c);
+            (b.mul_add(rat, a) * scl, (-a).mul_add(rat, b) * scl)
+        }
+    } else {
+        let rat = c / d;
+        let scl = F::one() / c.mul_add(rat, d);
+        (a.mul_add(rat, b) * scl, b.mul_add(rat, -a) * scl)
+    }
+}
+
 /// `a / b` by the semantics' complex division ([`OpSemantics::complex_div`]).
 fn complex_divide<C: Arith>(a: C, b: C, s: &OpSemantics) -> C {
     match s.complex_div {
@@ -538,6 +577,8 @@ where
         } else if op.to_real() && T::DTYPE.is_complex() {
             let out: Option<Vec<_>> = x.iter().map(|&v| T::W::part_as(op, v.widen(), s)).collect();
             out.map(<<T::W as UnaryElem>::Part as Element>::array)
+        } else if let (Unary::Sinh, DType::Float32, Some(limit)) = (op, T::DTYPE, s.sinh_f32_limit) {
+            map_same::<T>(x, |v| T::W::sinh_below(v, limit as f32))
         } else if let Some((width, packet)) = s.packet(super::OpClass::Unary(op), T::DTYPE) {
             // Eigen's packets, then the scalar function on the tail
             let packets = x.len() - x.len() % width;
