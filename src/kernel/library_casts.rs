@@ -396,34 +396,40 @@ fn apply(rule: Rule, v: View<'_>, to: DType) -> Values {
             Values::Classic(cast_array(Array::from(x).view(), to))
         }
         Rule::RealPart => Values::Classic(cast_array(v, to)),
-        Rule::LowByte => {
-            let x = cast_array(v, DType::Float64);
-            let truth: Vec<bool> = f64::slice(x.view())
-                .unwrap_or(&[])
-                .iter()
-                .map(|&x| <i64 as super::cast::FromFloat>::from_float(x) & 0xff != 0)
-                .collect();
-            Values::Classic(Array::from(truth))
-        }
-        Rule::SimdBlocks { width, full_tail } => {
-            let x = cast_array(v, DType::Float64);
-            let x = f64::slice(x.view()).unwrap_or(&[]);
-            let scalar_from = x.len() - tail_length(x.len(), width, full_tail);
-            let through_int64 = |x: f64| match x.is_nan() {
-                true => 0,
-                false => <i64 as super::cast::FromFloat>::from_float(x) as u32,
-            };
-            let out: Vec<u32> = x
-                .iter()
-                .enumerate()
-                .map(|(i, &x)| match i < scalar_from {
-                    true => simd_u32(x),
-                    false => through_int64(x),
-                })
-                .collect();
-            Values::Classic(Array::from(out))
-        }
+        Rule::LowByte => low_byte(v),
+        Rule::SimdBlocks { width, full_tail } => simd_blocks(v, width, full_tail),
     }
+}
+
+/// [`Rule::LowByte`]: the truth of a float's int64 low byte.
+fn low_byte(v: View<'_>) -> Values {
+    let x = cast_array(v, DType::Float64);
+    let truth: Vec<bool> = f64::slice(x.view())
+        .unwrap_or(&[])
+        .iter()
+        .map(|&x| <i64 as super::cast::FromFloat>::from_float(x) & 0xff != 0)
+        .collect();
+    Values::Classic(Array::from(truth))
+}
+
+/// [`Rule::SimdBlocks`]: float → uint32, SIMD blocks then the scalar tail.
+fn simd_blocks(v: View<'_>, width: usize, full_tail: bool) -> Values {
+    let x = cast_array(v, DType::Float64);
+    let x = f64::slice(x.view()).unwrap_or(&[]);
+    let scalar_from = x.len() - tail_length(x.len(), width, full_tail);
+    let through_int64 = |x: f64| match x.is_nan() {
+        true => 0,
+        false => <i64 as super::cast::FromFloat>::from_float(x) as u32,
+    };
+    let out: Vec<u32> = x
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| match i < scalar_from {
+            true => simd_u32(x),
+            false => through_int64(x),
+        })
+        .collect();
+    Values::Classic(Array::from(out))
 }
 
 /// `x` rounded to nearest even into bfloat16 or float16 (`to`), as bits; NaN as the row says.
