@@ -56,6 +56,7 @@ pub mod npy;
 pub mod ops;
 #[doc(hidden)] // the vectorized maps: internals, named by the narrow codec's docs
 pub mod simd;
+pub mod svml_exp;
 pub mod value;
 #[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod xla;
