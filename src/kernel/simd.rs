@@ -76,6 +76,10 @@ pub mod pw {
         pairwise, <S, W, F>, (a: &[S], f: F, neg_zero: W, out: &mut W),
         where { S: Copy, W: Copy + std::ops::Add<Output = W>, F: Fn(S) -> W },
         {
+            if let Some(v) = balanced(a, &f) {
+                *out = v;
+                return;
+            }
             // a frame: the right part (start, len) of a split, and its left part's sum once known
             let mut stack = [(0usize, 0usize, neg_zero, false); usize::BITS as usize];
             let mut depth = 0;
@@ -107,6 +111,53 @@ pub mod pw {
             }
         }
     );
+
+    /// Leaves of [`balanced`] summed side by side (independent chains of additions).
+    const SIDE_BY_SIDE: usize = 4;
+
+    /// The pairwise sum of `a` when its length is 128 · 2^k (at least [`SIDE_BY_SIDE`] leaves,
+    /// at most 64: NumPy's 8192-element buffers): NumPy's recursion then splits into equal
+    /// halves down to leaves of exactly 128, so the sum is the leaves' sums added in a
+    /// balanced tree. The leaves are summed [`SIDE_BY_SIDE`] at a time, each in its own
+    /// eight lanes and in NumPy's order, so that their additions overlap; the bits are those
+    /// of the recursion. `None` for any other length.
+    #[inline(always)]
+    fn balanced<S: Copy, W: Copy + std::ops::Add<Output = W>>(
+        a: &[S],
+        f: &impl Fn(S) -> W,
+    ) -> Option<W> {
+        const LEAF: usize = super::PW_BLOCKSIZE;
+        let leaves = a.len() / LEAF;
+        let fits = a.len() % LEAF == 0 && leaves.is_power_of_two();
+        if !fits || !(SIDE_BY_SIDE..=64).contains(&leaves) {
+            return None;
+        }
+        let mut sums: [Option<W>; 64] = [None; 64];
+        for (g, group) in a.chunks_exact(LEAF * SIDE_BY_SIDE).enumerate() {
+            let group: &[S; LEAF * SIDE_BY_SIDE] = group.try_into().ok()?;
+            let mut r: [[W; 8]; SIDE_BY_SIDE] =
+                std::array::from_fn(|l| std::array::from_fn(|j| f(group[LEAF * l + j])));
+            for i in 1..LEAF / 8 {
+                for (l, r) in r.iter_mut().enumerate() {
+                    for (j, r) in r.iter_mut().enumerate() {
+                        *r = *r + f(group[LEAF * l + 8 * i + j]);
+                    }
+                }
+            }
+            for (l, r) in r.iter().enumerate() {
+                let v = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+                sums[SIDE_BY_SIDE * g + l] = Some(v);
+            }
+        }
+        let mut m = leaves;
+        while m > 1 {
+            for i in 0..m / 2 {
+                sums[i] = Some(sums[2 * i]? + sums[2 * i + 1]?);
+            }
+            m /= 2;
+        }
+        sums[0]
+    }
 
     /// A block of at most 128: in order below 8, else eight interleaved lanes.
     #[inline(always)]
@@ -164,6 +215,57 @@ mod tests {
         let mut f = [0f64; 3];
         super::map1(&[1u8, 2, 255], &mut f, |x: u8| x as f64);
         assert_eq!(f, [1.0, 2.0, 255.0]);
+    }
+
+    /// NumPy's `pairwise_sum`, recursively, as in loops_utils.h.src.
+    fn numpy_pairwise(a: &[f64]) -> f64 {
+        let n = a.len();
+        if n < 8 {
+            return a.iter().fold(-0.0, |r, &x| r + x);
+        }
+        if n <= super::PW_BLOCKSIZE {
+            let mut r: [f64; 8] = std::array::from_fn(|j| a[j]);
+            let full = n - n % 8;
+            for i in (8..full).step_by(8) {
+                for j in 0..8 {
+                    r[j] += a[i + j];
+                }
+            }
+            let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+            for &x in &a[full..] {
+                res += x;
+            }
+            return res;
+        }
+        let n2 = n / 2 - (n / 2) % 8;
+        numpy_pairwise(&a[..n2]) + numpy_pairwise(&a[n2..])
+    }
+
+    #[test]
+    fn pairwise_is_numpys_recursion_on_every_path_and_length() {
+        // values whose sums lose bits, so that any other order shows
+        let mut seed = 7u64;
+        let x: Vec<i32> = (0..20000)
+            .map(|_| {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (seed >> 33) as i32 - (1 << 30)
+            })
+            .collect();
+        let scaled = |v: i32| v as f64 * (1.0 + (v & 1023) as f64 * 1e-7);
+        for path in crate::kernel::arch::supported() {
+            crate::kernel::arch::set_path(path).unwrap();
+            for n in [
+                0, 7, 8, 127, 128, 129, 256, 384, 512, 1024, 1000, 4096, 8192, 8200, 16384, 20000,
+            ] {
+                let want = numpy_pairwise(&x[..n].iter().map(|&v| scaled(v)).collect::<Vec<_>>());
+                let mut got = 0.0;
+                super::pairwise(&x[..n], scaled, -0.0, &mut got);
+                assert_eq!(got.to_bits(), want.to_bits(), "{path:?} n={n}");
+            }
+        }
+        crate::kernel::arch::set_path(crate::kernel::arch::detected()).unwrap();
     }
 }
 

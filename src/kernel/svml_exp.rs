@@ -112,7 +112,8 @@ mod tests {
         for i in -2000..2000 {
             let x = i as f32 / 23.0;
             let (got, want) = (f64::from(expf(x)), f64::from(x).exp());
-            assert!((got / want - 1.0).abs() < 3e-7, "{x}: {got} vs {want}");
+            // SVML's "LA" accuracy: within 4 float32 ulps
+            assert!((got / want - 1.0).abs() < 4.8e-7, "{x}: {got} vs {want}");
         }
     }
 }
