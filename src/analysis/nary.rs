@@ -116,8 +116,11 @@ pub fn nary_laws(p: &RulePolicy, op: Op) -> Option<NaryLaws> {
                 }) {
                     laws.order_matters.push(case(text, got));
                 }
-                if let Some((text, got)) = fold(p, op, &ops) {
-                    if got != whole {
+                if let Some((text, got, refused)) = fold(p, op, &ops) {
+                    // a refused first step differs from a whole call that answers; two
+                    // refusals are not told apart
+                    let answered = matches!(whole, Outcome::Value(..));
+                    if got != whole && (answered || !refused) {
                         laws.not_a_fold.push(case(text, got));
                     }
                 }
@@ -128,11 +131,16 @@ pub fn nary_laws(p: &RulePolicy, op: Op) -> Option<NaryLaws> {
 }
 
 /// `op(op(a, b), c)`: the inner result fed back in as a tensor of its dtype (0-d when neither
-/// `a` nor `b` has dimensions); `None` where the inner call is refused.
-fn fold(p: &RulePolicy, op: Op, [a, b, c]: &[Operand; 3]) -> Option<(String, Outcome)> {
+/// `a` nor `b` has dimensions); where the inner call is refused, that call and its refusal
+/// (OneFlow's `cat(uint64, int8, float32)` is float32, `cat(uint64, int8)` is refused).
+fn fold(p: &RulePolicy, op: Op, [a, b, c]: &[Operand; 3]) -> Option<(String, Outcome, bool)> {
     let inner = Call::new(op, vec![a.clone(), b.clone()], None).ok()?;
-    let Outcome::Value(dtype, weak) = outcome(p, &inner) else {
-        return None;
+    let (dtype, weak) = match outcome(p, &inner) {
+        Outcome::Value(dtype, weak) => (dtype, weak),
+        Outcome::Error(e) => {
+            return Some((call_text(op, &inner.operands), Outcome::Error(e), true));
+        }
+        Outcome::Python(_) => return None,
     };
     let nd = [a, b].iter().any(|o| {
         matches!(
@@ -151,7 +159,7 @@ fn fold(p: &RulePolicy, op: Op, [a, b, c]: &[Operand; 3]) -> Option<(String, Out
     };
     let outer = Call::new(op, vec![fed, c.clone()], None).ok()?;
     let inner = call_text(op, &inner.operands);
-    Some((format!("{op}({inner}, {c})"), outcome(p, &outer)))
+    Some((format!("{op}({inner}, {c})"), outcome(p, &outer), false))
 }
 
 /// `op(a, b, c)`, as the reports write a call.

@@ -1,6 +1,7 @@
 //! The report of `promote check` for people: one policy's [`Findings`] as text or Markdown.
 
 use crate::analysis::{class_words, Findings};
+use crate::op::OpForm;
 use crate::operand::OperandClass;
 
 /// How a report writes its headings, items and code: as text or as Markdown.
@@ -230,10 +231,12 @@ fn calls_head(f: &Findings, l: &Layout) -> (String, bool) {
         kinds.join(", ")
     )));
     if c.op.arity() != 2 {
-        s.push_str(&format!(
-            "{item}{} takes one operand: nothing to check\n\n",
-            c.op
-        ));
+        let why = match c.op.form() {
+            OpForm::Ternary => "three operands in fixed roles (condition, x, y or a, lo, hi): no pairwise law applies",
+            OpForm::Variadic => "any number of operands: see its whole calls below",
+            _ => "one operand: nothing to check",
+        };
+        s.push_str(&format!("{item}{} takes {why}\n\n", c.op));
         return (s, false);
     }
     let t = &f.tensors;

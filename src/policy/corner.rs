@@ -34,6 +34,8 @@ pub enum Then {
     First,
     /// The second operand's dtype.
     Second,
+    /// The third operand's dtype (OneFlow's `where(c, x, 1)`: the scalar takes x's dtype).
+    Third,
     /// Promote the operands' dtypes through the table (no categories) and go on.
     Join,
     /// The `out` dtype.

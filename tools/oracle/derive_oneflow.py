@@ -57,7 +57,8 @@ COMMIT = "25c8978c1c8b1371ef6aa4187dae4495bd233c35"  # Oneflow-Inc/oneflow maste
 HEADER = (f"# policy=oneflow framework=oneflow (DERIVED FROM SOURCE @ {COMMIT}, not recorded: no runnable "
           "OneFlow) by tools/oracle/derive_oneflow.py\n")
 HEADER_FORMS = HEADER.replace("\n", "; issue 10 families function (flow.add(a, b), ...), result_type, "
-                              "promote_types, can_cast, dtype (tools/oracle/forms_cases.py); nary, casting not derived\n")
+                              "promote_types, can_cast, nary (flow.cat, flow.stack, flow.where, flow.clip), dtype "
+                              "(tools/oracle/forms_cases.py); casting not derived (NumPy only)\n")
 HEADER_OPS_OPERATOR = HEADER.replace("\n", "; the Python operators of the issue-12 ops (ops_cases.py "
                                      "OPERATOR_OPS; tensor_functions.cpp PyTensorObject_as_number)\n")
 HEADER_OPS = HEADER.replace("\n", "; issue 12 ops (tools/oracle/ops_cases.py), each through its function flow.NAME, "
@@ -821,11 +822,148 @@ def operator_answer(cell):
 
 
 def forms_answer(cell):
+    if cell.op in ("concatenate", "stack", "where", "clip"):
+        return nary_answer(cell)
     if cell.op in ("result_type", "promote_types", "can_cast"):
         return "!unsupported"   # no flow.result_type / promote_types / can_cast (R23)
     if cell.dtype:
         return "!unsupported"   # no add signature has dtype= (yaml): TypeError (R23)
     return function_answer(cell)
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 10: the n-ary ops (forms_cases.py family `nary`): flow.cat, flow.stack, flow.where,
+# flow.clip. Notes: notes/oneflow.md R25-R28.
+# ---------------------------------------------------------------------------------------------
+# dtype.cpp / data_type.cpp @ 25c8978c: IsIntegralDataType is INT_DATA_TYPE_SEQ (int8, int32,
+# int64) + UNSIGNED_INT_DATA_TYPE_SEQ (uint8) only; IsFloatingDataType is float, double, float16,
+# bfloat16 (data_type.cpp L31-49, data_type_seq.h L26-40)
+OF_INTEGRAL = {"i1", "i4", "i8", "u1"}
+OF_FLOATING = {"f4", "f8", "f2", "bf"}
+# common.cpp L174-197 PyScalarTensorCheck / PyUnpackScalarTensor (a 0-d tensor passed as a
+# Scalar argument): IsTriviallyCopyableDataType (POD + float16/bfloat16 + complex + int16;
+# data_type_seq.h L52-55, data_type.cpp L68-76) admits it; then bool -> HAS_B, IsIntegral ->
+# int64, IsFloating -> PyUnpackFloatScalarTensor_AsDouble, whose switch (FLOATING_DATA_TYPE_SEQ
+# INT UNSIGNED_INT: float, double, int8/32/64, uint8) has no float16/bfloat16 case -> cast_error;
+# complex -> HAS_C. int16 passes the check but none of the unpackers -> RuntimeError "The object
+# is not scalar tensor"; uint16/32/64 are not trivially copyable -> not a Scalar (TypeError).
+ZERO_DIM_AS_SCALAR = {"b1": "B", "i1": "S", "i4": "S", "i8": "S", "u1": "S", "f4": "D", "f8": "D",
+                      "cp8": "C", "cp16": "C"}
+FLOAT32_MAX = 3.4028234663852886e38
+INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
+
+
+def concat(ts):
+    """array.cpp L690-754 ConcatFunctor: every input must have the first's number of axes (L710-
+    716: "Tensors must have same number of dimensions"); then TensorProcessor
+    PromoteInputsToCommonDtype(true) over the inputs (L731-734): ComputeCommonDType folds
+    promoteTypes(t, common) over them (tp.cpp L31-45) -- an int128 on the way (uint64 with a
+    signed int) is absorbed by a later float or complex, as the table rows of i16 say -- and each
+    input is cast to it; concat_op.cpp InferDataType: the first input's (all equal by then)."""
+    if any(t.ndim != ts[0].ndim for t in ts):
+        raise OFError("unsupported", "Tensors must have same number of dimensions")
+    return tensor_processor(ts, promote=True)[0].code
+
+
+def stack(ts):
+    """array.cpp L758-797 StackFunctor: no TensorProcessor; the `stack` op's InferDataType
+    (stack_op.cpp L97-109) checks every input has the first's dtype: "InferDataType Failed"."""
+    if any(t.code != ts[0].code for t in ts):
+        raise OFError("no_promotion", "stack: InferDataType Failed. Expected the first input's dtype")
+    return ts[0].code
+
+
+def where_scalar_xy(x, y, xv, yv):
+    """array.cpp L506-560 WhereScalarXYFunctor: both bool -> bool; both floating -> float32 when
+    both values lie within float32's range, else float64; both integral and signed (a Python int
+    is an int64 Scalar, HAS_S) -> int32 when both fit int32, else int64; anything else (a bool
+    with an int, an int with a float, a complex) -> UNIMPLEMENTED."""
+    if x.is_bool() and y.is_bool():
+        return "b1"
+    if x.is_floating() and y.is_floating():
+        return "f4" if all(-FLOAT32_MAX <= v <= FLOAT32_MAX for v in (xv, yv)) else "f8"
+    if x.is_integral() and y.is_integral():
+        # an overflowing int was read as -1 (PyLong_AsLongLong); its OverflowError surfaces later
+        vals = [v if INT64_MIN <= v <= INT64_MAX else -1 for v in (xv, yv)]
+        return "i4" if all(INT32_MIN <= v <= INT32_MAX for v in vals) else "i8"
+    raise OFError("unsupported", "The x scalar and y in Where shoule be bool, float or int at the same time.")
+
+
+def where(cond, x, y, xv, yv):
+    """functional_api.yaml `where`: (Tensor condition, Tensor x, Tensor y) => Where, (Tensor,
+    Scalar, Tensor) => WhereScalarX, (Tensor, Tensor, Scalar) => WhereScalarY, (Tensor, Scalar,
+    Scalar) => WhereScalarXY, tried in that order (a 0-d tensor is a Tensor for the first);
+    python/oneflow/nn/modules/where.py where_op passes (condition, x, y) to flow._C.where.
+    WhereScalarX/Y (array.cpp L454-504) make the scalar a 0-d Constant of the OTHER operand's
+    dtype (Constant reads the value As<int64_t>/As<double>, a complex one 0 under NDEBUG, R8);
+    WhereFunctor (L438-452) dispatches the `where` op, whose InferDataType (where_op.cpp L64-73)
+    needs a bool or integral (int8/int32/int64/uint8) condition and x, y of ONE dtype: no
+    promotion at all, the condition never takes part."""
+    if cond.__class__ is Scalar:
+        raise OFError("unsupported", "where(): argument 'condition' must be Tensor -- TypeError from the arg parser")
+    lits = [s for s in (x, y) if s.__class__ is Scalar]
+    if x.__class__ is Scalar and y.__class__ is Scalar:
+        code = where_scalar_xy(x, y, xv, yv)
+    elif x.__class__ is Scalar:
+        code = y.code
+    elif y.__class__ is Scalar:
+        code = x.code
+    else:
+        code = None
+    if cond.code not in OF_INTEGRAL and cond.code != "b1":
+        raise OFError("unsupported", "where: Check failed IsBoolDataType(cond) || IsIntegralDataType(cond)")
+    if code is None:
+        if x.code != y.code:
+            raise OFError("no_promotion", "where: InferDataType Failed. Expected x's dtype to be y's")
+        code = x.code
+    if any(s.overflow for s in lits):
+        raise OFError("overflow", "Python int too large to convert to C long (left pending by PyLong_AsLongLong)")
+    return code
+
+
+def clip(x, lo, hi):
+    """functional_api.yaml clip: (Tensor input, Scalar min=None, Scalar max=None) => Clip ->
+    math.cpp L1766-1772 ClipFunctor = Clamp -> ClampBaseFunctor (L1655-1720): a floating x
+    (float16/32/64, bfloat16) takes the bounds As<double>, an integral one (int8/32/64, uint8)
+    As<int64_t>; any other dtype "Only support floating or integral data type."; the clip op's
+    InferDataType (clip_by_value_op.cpp L58-61) is x's dtype: the bounds never promote."""
+    if x.__class__ is Scalar:
+        raise OFError("unsupported", "clip(): argument 'input' must be Tensor -- TypeError from the arg parser")
+    for b in (lo, hi):
+        if b.__class__ is T:
+            if b.ndim != 0:
+                raise OFError("unsupported", "clip(): argument 'min'/'max' must be Scalar, not Tensor -- TypeError")
+            if b.code not in ZERO_DIM_AS_SCALAR:
+                raise OFError("unsupported", f"a 0-d {OF2NP[b.code]} tensor cannot be read as a Scalar (common.cpp PyUnpackScalarTensor)")
+    if x.code not in OF_FLOATING and x.code not in OF_INTEGRAL:
+        raise OFError("unsupported", "Only support floating or integral data type.")
+    if any(b.__class__ is Scalar and b.overflow for b in (lo, hi)):
+        raise OFError("overflow", "Python int too large to convert to C long (left pending by PyLong_AsLongLong)")
+    return x.code
+
+
+def nary_answer(cell):
+    """The fixture token for one `nary` cell (flow.cat / flow.stack / flow.where / flow.clip)."""
+    try:
+        ops = [to_of(o) for o in cell.operands]
+        if cell.op in ("concatenate", "stack"):
+            if any(o.__class__ is Scalar for o in ops):
+                # TensorTuple argument: PyTensorTupleCheck || PyTensorSequenceCheck (every item
+                # PyTensor_Check; python_arg.cpp L249, common.cpp L131-133) -> TypeError
+                raise OFError("unsupported", f"{cell.op}(): argument 'inputs' must be a sequence of Tensors")
+            code = concat(ops) if cell.op == "concatenate" else stack(ops)
+        elif cell.op == "where":
+            vals = [o.py if o.kind == "literal" else None for o in cell.operands]
+            code = where(ops[0], ops[1], ops[2], vals[1], vals[2])
+        elif cell.op == "clip":
+            code = clip(*ops)
+        else:
+            raise ValueError(cell.op)
+        if code not in OF2NP:
+            raise OFError("unsupported", f"result dtype {OUTSIDE_NAMES.get(code, code)} is outside the 15")
+        return OF2NP[code]
+    except OFError as e:
+        return "!" + e.kind
 
 
 def to_of(o):
@@ -876,7 +1014,7 @@ def main():
     write(OUT_OPS, HEADER_OPS, [(c, op_answer(c)) for c in ops_cases.cells("oneflow", dts)], a.dry_run)
     write(OUT_OPS_OPERATOR, HEADER_OPS_OPERATOR,
           [(c, operator_answer(c)) for c in ops_cases.cells("oneflow", dts, operator=True)], a.dry_run)
-    fams = ["function", "result_type", "promote_types", "can_cast", "dtype"]
+    fams = ["function", "result_type", "promote_types", "can_cast", "nary", "dtype"]
     write(OUT_FORMS, HEADER_FORMS, [(c, forms_answer(c)) for c in forms_cases.cells("oneflow", dts, families=fams)],
           a.dry_run)
 

@@ -48,6 +48,7 @@ pub(crate) fn rule(
         "accept" => Then::Accept,
         "first" => Then::First,
         "second" => Then::Second,
+        "third" => Then::Third,
         "join" => Then::Join,
         "out" => Then::Out,
         "compute" => Then::Compute,

@@ -40,7 +40,9 @@ impl RulePolicy {
             }
             Then::DType(d) => (d, false),
             Then::First => (ins[0].dtype, ins[0].weak && ins[0].dtype != DType::Bool),
-            Then::Second => (ins[ins.len() - 1].dtype, false),
+            // the n-th operand, or the last where the call has fewer
+            Then::Second => (ins[1.min(ins.len() - 1)].dtype, false),
+            Then::Third => (ins[2.min(ins.len() - 1)].dtype, false),
             Then::Out => (call.out.unwrap_or(ins[0].dtype), false),
             Then::Compute => (compute.unwrap_or(ins[0].dtype), false),
             Then::Accept

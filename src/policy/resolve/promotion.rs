@@ -128,6 +128,14 @@ impl RulePolicy {
             verdict: None,
                 })
             }
+            None if !r.ins.iter().any(|i| i.dtype.kind() == Kind::Complex) => {
+                Err(PromoteError::Unsupported {
+                    policy: self.name.clone(),
+                    op: call.op.name().into(),
+                    dtype: "the 15 dtypes of this interface".into(),
+                    rule: "the framework promotes these operands to a dtype none of the 15 names (OneFlow: uint64 with a signed integer is int128), which it has no cast kernel for".into(),
+                })
+            }
             None => Err(PromoteError::Unsupported {
                     policy: self.name.clone(),
                     op: call.op.name().into(),
