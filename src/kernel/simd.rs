@@ -76,10 +76,6 @@ pub mod pw {
         pairwise, <S, W, F>, (a: &[S], f: F, neg_zero: W, out: &mut W),
         where { S: Copy, W: Copy + std::ops::Add<Output = W>, F: Fn(S) -> W },
         {
-            if let Some(v) = balanced(a, &f) {
-                *out = v;
-                return;
-            }
             // a frame: the right part (start, len) of a split, and its left part's sum once known
             let mut stack = [(0usize, 0usize, neg_zero, false); usize::BITS as usize];
             let mut depth = 0;
@@ -111,53 +107,6 @@ pub mod pw {
             }
         }
     );
-
-    /// Leaves of [`balanced`] summed side by side (independent chains of additions).
-    const SIDE_BY_SIDE: usize = 4;
-
-    /// The pairwise sum of `a` when its length is 128 · 2^k (at least [`SIDE_BY_SIDE`] leaves,
-    /// at most 64: NumPy's 8192-element buffers): NumPy's recursion then splits into equal
-    /// halves down to leaves of exactly 128, so the sum is the leaves' sums added in a
-    /// balanced tree. The leaves are summed [`SIDE_BY_SIDE`] at a time, each in its own
-    /// eight lanes and in NumPy's order, so that their additions overlap; the bits are those
-    /// of the recursion. `None` for any other length.
-    #[inline(always)]
-    fn balanced<S: Copy, W: Copy + std::ops::Add<Output = W>>(
-        a: &[S],
-        f: &impl Fn(S) -> W,
-    ) -> Option<W> {
-        const LEAF: usize = super::PW_BLOCKSIZE;
-        let leaves = a.len() / LEAF;
-        let fits = a.len() % LEAF == 0 && leaves.is_power_of_two();
-        if !fits || !(SIDE_BY_SIDE..=64).contains(&leaves) {
-            return None;
-        }
-        let mut sums: [Option<W>; 64] = [None; 64];
-        for (g, group) in a.chunks_exact(LEAF * SIDE_BY_SIDE).enumerate() {
-            let group: &[S; LEAF * SIDE_BY_SIDE] = group.try_into().ok()?;
-            let mut r: [[W; 8]; SIDE_BY_SIDE] =
-                std::array::from_fn(|l| std::array::from_fn(|j| f(group[LEAF * l + j])));
-            for i in 1..LEAF / 8 {
-                for (l, r) in r.iter_mut().enumerate() {
-                    for (j, r) in r.iter_mut().enumerate() {
-                        *r = *r + f(group[LEAF * l + 8 * i + j]);
-                    }
-                }
-            }
-            for (l, r) in r.iter().enumerate() {
-                let v = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-                sums[SIDE_BY_SIDE * g + l] = Some(v);
-            }
-        }
-        let mut m = leaves;
-        while m > 1 {
-            for i in 0..m / 2 {
-                sums[i] = Some(sums[2 * i]? + sums[2 * i + 1]?);
-            }
-            m /= 2;
-        }
-        sums[0]
-    }
 
     /// A block of at most 128: in order below 8, else eight interleaved lanes.
     #[inline(always)]
