@@ -55,6 +55,12 @@ const TH: [u32; 32] = [
 ];
 
 /// `e^x` in float32, bit for bit as SVML's `__svml_expf16` (see the module notes).
+///
+/// ```
+/// use promote::kernel::svml_exp::expf;
+/// assert_eq!(expf(1.0), std::f32::consts::E);
+/// assert_eq!(expf(f32::NEG_INFINITY), 0.0);
+/// ```
 pub fn expf(x: f32) -> f32 {
     if x.is_nan() {
         return f32::from_bits(x.to_bits() | 0x0040_0000);
