@@ -61,6 +61,7 @@ pub mod ops;
 pub mod simd;
 #[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod sleef;
+pub mod svml_exp;
 pub mod value;
 #[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod xla;

@@ -235,6 +235,9 @@ pub struct OpSemantics {
     /// ([`crate::kernel::eigen::exp_f32`], [`crate::kernel::eigen::exp_f64`]: Paddle's
     /// `ExpFunctor`, `exp(-inf)` is `2.938265e-39`).
     pub exp_eigen: bool,
+    /// float16 `exp` is SVML's float32 `exp` rounded to float16
+    /// ([`crate::kernel::svml_exp::expf`]: NumPy's AVX-512 float16 loop).
+    pub exp_f16_svml: bool,
     /// `hypot` is JAX 0.10.2's `jnp.hypot`: `hi · sqrt(1 + (lo / hi)²)` of the magnitudes
     /// (`hi` where it is 0, inf where either is), each op rounded to a half type and flushed
     /// where the CPU flushes.
@@ -368,6 +371,7 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     reciprocal_f32_packet: 0,
     complex_sqrt_eigen: false,
     exp_eigen: false,
+    exp_f16_svml: true,
     hypot_jnp: false,
     int_fmax_via_float: false,
     int64_trunc_via_double: false,
@@ -382,6 +386,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         name: "torch",
         sqrt_mkl: true,
         prod_contiguous_plain: false,
+        exp_f16_svml: false,
         sign_nan_is_nan: false,
         heaviside_nan_is_nan: false,
         var_correction: 1,
@@ -422,6 +427,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
     OpSemantics {
         name: "xla-cpu",
         prod_contiguous_plain: false,
+        exp_f16_svml: false,
         // jnp's reductions are XLA reduces (TreeReductionRewriter), its cumulative ops
         // reduce-windows (ReduceWindowRewriter): tests/fixtures/eval-ops/jax*.jsonl.gz
         summation: Summation::XlaTree,
@@ -465,6 +471,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
     OpSemantics {
         name: "tf",
         prod_contiguous_plain: false,
+        exp_f16_svml: false,
         // Eigen's reducers on TensorFlow's AVX build (tools/oracle probes over lengths 1..1000)
         summation: Summation::Eigen,
         cumprod_c99: true,
@@ -486,6 +493,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
     OpSemantics {
         name: "paddle",
         prod_contiguous_plain: false,
+        exp_f16_svml: false,
         int_stats_f32: true,
         heaviside_nan_is_nan: false,
         var_correction: 1,
@@ -530,6 +538,13 @@ impl OpSemantics {
         }
         let f = if sqrt { packet_sqrt } else { packet_reciprocal };
         (width > 0).then_some((width, f as PacketFn))
+    }
+
+    /// The float32 function a float16 `op` computes its elements with where it is not the
+    /// working type's own ([`OpSemantics::exp_f16_svml`]); `None` elsewhere.
+    pub(crate) fn half_fn(&self, op: Unary, compute: DType) -> Option<PacketFn> {
+        let svml = self.exp_f16_svml && op == Unary::Exp && compute == DType::Float16;
+        svml.then_some(crate::kernel::svml_exp::expf as PacketFn)
     }
 
     /// The record of a [`Semantics`] (NumPy's when it has none).

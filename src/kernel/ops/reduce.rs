@@ -484,7 +484,10 @@ fn cascade_lanes<T: Work, const N: usize>(x: &[T]) -> T::W {
     };
     let nvec = x.len() / load;
     let vector = |i: usize| -> [T::W; N] {
-        let v = &x[i * load..(i + 1) * load];
+        debug_assert!(i < nvec);
+        // SAFETY: every caller passes i < nvec = x.len() / load, so the range lies in x (no
+        // bounds check in the loop of additions)
+        let v = unsafe { x.get_unchecked(i * load..(i + 1) * load) };
         std::array::from_fn(|k| {
             if load == N {
                 v[k].widen()

@@ -588,6 +588,8 @@ where
                 Some(T::narrow(r))
             };
             x.iter().enumerate().map(each).collect::<Option<Vec<T>>>().map(T::array)
+        } else if let Some(f) = s.half_fn(op, T::DTYPE) {
+            map_same::<T>(x, |v| Some(T::W::from_num(f(v.re_f32()))))
         } else {
             map_same::<T>(x, |v| T::W::same(op, v, s))
         }
