@@ -34,10 +34,12 @@ fn itemsize(d: DType) -> usize {
     }
 }
 
-/// Both NaN (of any payload) in a float dtype of this itemsize, or the same bytes.
+/// Both NaN (of any payload) in a float dtype of this itemsize, or the same bytes; bools by
+/// truth (ml_dtypes' complex32 -> bool stores bytes such as 192, which NumPy reads as True).
 fn same(d: DType, a: &[u8], b: &[u8]) -> bool {
     a == b
         || match d {
+            DType::Bool => a.iter().zip(b).all(|(x, y)| (*x != 0) == (*y != 0)),
             DType::Float32 | DType::Complex64 => a.chunks(4).zip(b.chunks(4)).all(|(x, y)| {
                 let f = |c: &[u8]| f32::from_le_bytes(c.try_into().unwrap());
                 x == y || (f(x).is_nan() && f(y).is_nan())
@@ -121,7 +123,7 @@ fn replay(lib: Library, file: &str) {
         }
     }
     println!(
-        "{file}: {cells} cells, {nan_payload} pairs differ only in NaN payloads, {listed} listed pairs differ"
+        "{file}: {cells} cells, {nan_payload} pairs differ only in NaN payloads or bool bytes of one truth, {listed} listed pairs differ"
     );
     assert!(
         known.is_empty(),

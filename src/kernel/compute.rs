@@ -504,7 +504,9 @@ impl Semantics {
         let logical = self.logical_reads_bf16_raw
             && input == crate::DType::BFloat16
             && (op.group() == "logical" || op.info().kernel == "logical_not");
-        let pow = self.float_pow_under_daz && op == Op::Power && compute.is_floating_point();
+        // `jnp.float_power` is `lax.pow` too (jax/_src/numpy/ufuncs.py)
+        let pow_op = op == Op::Power || op.info().kernel == "float_power";
+        let pow = self.float_pow_under_daz && pow_op && compute.is_floating_point();
         select || logical || pow
     }
 }

@@ -98,7 +98,7 @@ pub fn packet_sqrt(x: f32) -> f32 {
 }
 
 /// The CPU's `rsqrtss` (x86-64; elsewhere the exact value).
-fn approximate_rsqrt(x: f32) -> f32 {
+pub(crate) fn approximate_rsqrt(x: f32) -> f32 {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_mm_cvtss_f32, _mm_rsqrt_ss, _mm_set_ss};

@@ -88,6 +88,53 @@ pub enum Rule {
     /// A float through a 64-bit integer (`cvttsd2si`: out of range and NaN give `i64::MIN`), its
     /// low bits kept (a NaN is 0).
     ThroughInt64,
+    /// A float to bool through a 64-bit integer's low byte (ml_dtypes' complex32 → bool writes
+    /// that byte into the bool array: NumPy reads it as `True` when nonzero, so 0.25, 256.0
+    /// and inf read `False`); held as a bool: the byte's truth.
+    LowByte,
+    /// float → uint32 by position: the array converts in SIMD blocks of `width` elements
+    /// ([`simd_u32`]: out of range and NaN follow the vector instruction), and its last
+    /// elements — `n mod width` of them, or with `full_tail` `(n - 1) mod width + 1` (a full
+    /// last block too) — by the scalar C cast, as [`Rule::ThroughInt64`].
+    SimdBlocks {
+        /// Elements per SIMD block.
+        width: usize,
+        /// The last block goes scalar even when full.
+        full_tail: bool,
+    },
+}
+
+/// One element of a SIMD float → uint32 block (x86's emulation of an unsigned conversion):
+/// `x >= 2^31` converts as `cvtt(x - 2^31) ^ 0x80000000`, anything else as `cvtt(x)`, where
+/// `cvtt` truncates to int32 and gives `0x80000000` for NaN and out of range. So NaN, -inf and
+/// values below -2^31 give `0x80000000`, +inf and values from 2^32 give 0.
+///
+/// ```
+/// use promote::kernel::library_casts::simd_u32;
+/// assert_eq!(simd_u32(f64::NAN), 0x8000_0000);
+/// assert_eq!(simd_u32(4294967296.0), 0);
+/// assert_eq!(simd_u32(-2.5), 0xffff_fffe);
+/// assert_eq!(simd_u32(3e9), 3_000_000_000);
+/// ```
+pub fn simd_u32(x: f64) -> u32 {
+    const HALF: f64 = 2_147_483_648.0;
+    let cvtt = |y: f64| match y > -HALF - 1.0 && y < HALF {
+        true => y.trunc() as i32 as u32,
+        false => 0x8000_0000, // also NaN: every comparison is false
+    };
+    match x >= HALF {
+        true => cvtt(x - HALF) ^ 0x8000_0000,
+        false => cvtt(x),
+    }
+}
+
+/// How many of `n` elements take the scalar tail of [`Rule::SimdBlocks`].
+fn tail_length(n: usize, width: usize, full_tail: bool) -> usize {
+    match (n, full_tail) {
+        (0, _) => 0,
+        (_, true) => (n - 1) % width + 1,
+        (_, false) => n % width,
+    }
 }
 
 /// One row of [`QUIRKS`].
@@ -120,8 +167,60 @@ const FLOATS: &[DType] = &[
     DType::Complex128,
 ];
 
+const POSITIONS: &str = "probed with tools/oracle/probe_uint32_blocks.py (n copies of -inf, n = 1..39; a misaligned view alike) and fitted to every recorded cell (tests/fixtures/astype/)";
+
 /// The rows, first match wins.
 pub const QUIRKS: &[Quirk] = &[
+    Quirk {
+        library: Library::MlDtypes,
+        from: Sources::Only(&[DType::Float32, DType::Float64]),
+        to: Sources::Only(&[DType::UInt32]),
+        rule: Rule::SimdBlocks { width: 4, full_tail: false },
+        source: POSITIONS,
+    },
+    Quirk {
+        library: Library::MlDtypes,
+        from: Sources::Only(&[DType::BFloat16]),
+        to: Sources::Only(&[DType::UInt32]),
+        rule: Rule::SimdBlocks { width: 8, full_tail: false },
+        source: POSITIONS,
+    },
+    Quirk {
+        library: Library::MlDtypes,
+        from: Sources::Only(&[DType::Complex64, DType::Complex128]),
+        to: Sources::Only(&[DType::UInt32]),
+        // complex128 with n = 5 and 6 has tails of 5 and 2: not this rule (left alone)
+        rule: Rule::SimdBlocks { width: 4, full_tail: true },
+        source: POSITIONS,
+    },
+    Quirk {
+        library: Library::MlDtypes,
+        from: Sources::Only(&[DType::COMPLEX32]),
+        to: Sources::Only(&[DType::Bool]),
+        rule: Rule::LowByte,
+        source: "ml_dtypes 0.6.0 complex32 -> bool: the real part's C conversion through int64, its low byte stored (1.5 -> 1, 448.0 -> 192, 0.25, 256.0, inf -> 0); NumPy reads a nonzero byte as True. Fitted to every recorded cell (tests/fixtures/astype/), compared by truth",
+    },
+    Quirk {
+        library: Library::Torch,
+        from: Sources::Only(&[DType::Float32, DType::Float64, DType::Complex128]),
+        to: Sources::Only(&[DType::UInt32]),
+        rule: Rule::SimdBlocks { width: 4, full_tail: false },
+        source: POSITIONS,
+    },
+    Quirk {
+        library: Library::Torch,
+        from: Sources::Only(&[DType::BFloat16]),
+        to: Sources::Only(&[DType::UInt32]),
+        rule: Rule::SimdBlocks { width: 8, full_tail: false },
+        source: POSITIONS,
+    },
+    Quirk {
+        library: Library::Torch,
+        from: Sources::Only(&[DType::Complex64]),
+        to: Sources::Only(&[DType::UInt32]),
+        rule: Rule::SimdBlocks { width: 4, full_tail: true },
+        source: POSITIONS,
+    },
     Quirk {
         library: Library::MlDtypes,
         from: Sources::AllBut(&[DType::BFloat16]),
@@ -297,7 +396,40 @@ fn apply(rule: Rule, v: View<'_>, to: DType) -> Values {
             Values::Classic(cast_array(Array::from(x).view(), to))
         }
         Rule::RealPart => Values::Classic(cast_array(v, to)),
+        Rule::LowByte => low_byte(v),
+        Rule::SimdBlocks { width, full_tail } => simd_blocks(v, width, full_tail),
     }
+}
+
+/// [`Rule::LowByte`]: the truth of a float's int64 low byte.
+fn low_byte(v: View<'_>) -> Values {
+    let x = cast_array(v, DType::Float64);
+    let truth: Vec<bool> = f64::slice(x.view())
+        .unwrap_or(&[])
+        .iter()
+        .map(|&x| <i64 as super::cast::FromFloat>::from_float(x) & 0xff != 0)
+        .collect();
+    Values::Classic(Array::from(truth))
+}
+
+/// [`Rule::SimdBlocks`]: float → uint32, SIMD blocks then the scalar tail.
+fn simd_blocks(v: View<'_>, width: usize, full_tail: bool) -> Values {
+    let x = cast_array(v, DType::Float64);
+    let x = f64::slice(x.view()).unwrap_or(&[]);
+    let scalar_from = x.len() - tail_length(x.len(), width, full_tail);
+    let through_int64 = |x: f64| match x.is_nan() {
+        true => 0,
+        false => <i64 as super::cast::FromFloat>::from_float(x) as u32,
+    };
+    let out: Vec<u32> = x
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| match i < scalar_from {
+            true => simd_u32(x),
+            false => through_int64(x),
+        })
+        .collect();
+    Values::Classic(Array::from(out))
 }
 
 /// `x` rounded to nearest even into bfloat16 or float16 (`to`), as bits; NaN as the row says.

@@ -7,6 +7,7 @@
 //! * [`compute`]: the per-op element semantics and chunk kernels;
 //! * [`xla`]: XLA's CPU element operations where they differ (the `xla-cpu` semantics);
 //! * [`xla_complex`]: XLA's complex element functions (`exp`, `log`, `sqrt`, `sin`, ...);
+//! * [`sleef`]: SLEEF's vectorized functions as PyTorch runs them (`fmod`);
 //! * [`eigen`]: Eigen's packet math functions as Paddle runs them (`exp`, fast `sqrt`);
 //! * [`dispatch`]: the one table from an op's kernel name to its kernel;
 //! * [`matmul`]: n-d `matmul` with each framework's order of summation;
@@ -51,11 +52,16 @@ pub mod eval;
 pub mod exec;
 pub mod library_casts;
 pub(crate) mod matmul;
+#[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
+pub mod mkl;
 pub mod narrow;
 pub mod npy;
 pub mod ops;
 #[doc(hidden)] // the vectorized maps: internals, named by the narrow codec's docs
 pub mod simd;
+#[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
+pub mod sleef;
+pub mod svml_exp;
 pub mod value;
 #[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod xla;

@@ -165,6 +165,57 @@ mod tests {
         super::map1(&[1u8, 2, 255], &mut f, |x: u8| x as f64);
         assert_eq!(f, [1.0, 2.0, 255.0]);
     }
+
+    /// NumPy's `pairwise_sum`, recursively, as in loops_utils.h.src.
+    fn numpy_pairwise(a: &[f64]) -> f64 {
+        let n = a.len();
+        if n < 8 {
+            return a.iter().fold(-0.0, |r, &x| r + x);
+        }
+        if n <= super::PW_BLOCKSIZE {
+            let mut r: [f64; 8] = std::array::from_fn(|j| a[j]);
+            let full = n - n % 8;
+            for i in (8..full).step_by(8) {
+                for j in 0..8 {
+                    r[j] += a[i + j];
+                }
+            }
+            let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+            for &x in &a[full..] {
+                res += x;
+            }
+            return res;
+        }
+        let n2 = n / 2 - (n / 2) % 8;
+        numpy_pairwise(&a[..n2]) + numpy_pairwise(&a[n2..])
+    }
+
+    #[test]
+    fn pairwise_is_numpys_recursion_on_every_path_and_length() {
+        // values whose sums lose bits, so that any other order shows
+        let mut seed = 7u64;
+        let x: Vec<i32> = (0..20000)
+            .map(|_| {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (seed >> 33) as i32 - (1 << 30)
+            })
+            .collect();
+        let scaled = |v: i32| v as f64 * (1.0 + (v & 1023) as f64 * 1e-7);
+        for path in crate::kernel::arch::supported() {
+            crate::kernel::arch::set_path(path).unwrap();
+            for n in [
+                0, 7, 8, 127, 128, 129, 256, 384, 512, 1024, 1000, 4096, 8192, 8200, 16384, 20000,
+            ] {
+                let want = numpy_pairwise(&x[..n].iter().map(|&v| scaled(v)).collect::<Vec<_>>());
+                let mut got = 0.0;
+                super::pairwise(&x[..n], scaled, -0.0, &mut got);
+                assert_eq!(got.to_bits(), want.to_bits(), "{path:?} n={n}");
+            }
+        }
+        crate::kernel::arch::set_path(crate::kernel::arch::detected()).unwrap();
+    }
 }
 
 pub(crate) use super::arch::store_fence;

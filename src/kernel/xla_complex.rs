@@ -1,7 +1,8 @@
 //! XLA's complex element functions on CPU (the `xla-cpu` semantics, JAX's `jnp` ufuncs of a
 //! complex operand), written after `EmitComplexUnaryOp`, `EmitComplexLog`, `EmitComplexSqrt`
-//! and `EmitSqrtComplexAbs` in XLA's `xla/service/elemental_ir_emitter.cc` (the XLA of JAX
-//! 0.10.2). The formulas and their special-case selects are XLA's, so infinities and NaNs come
+//! `EmitSqrtComplexAbs` and `EmitCosm1` in XLA's `xla/service/elemental_ir_emitter.cc` (the XLA
+//! of JAX 0.10.2), JAX's `_sin_complex`/`_cos_complex` (`jax/_src/lax/lax.py`) and CHLO's
+//! `sinh`, as the HLO JAX 0.10.2 compiles shows them (`XLA_FLAGS=--xla_dump_to=DIR`). The formulas and their special-case selects are XLA's, so infinities and NaNs come
 //! out where XLA's do; the real functions inside (`exp`, `sin`, `log`, `atan2`, ...) are the C
 //! library's where XLA runs its own polynomial approximations, which differ in the last bits
 //! of finite values only. Every step's result is flushed to zero when subnormal (the CPU's
@@ -22,17 +23,30 @@ use super::array::{C32, C64};
 use super::compute::Arith;
 use super::xla::{XlaComplexAbs, XlaOps};
 
-/// XLA's complex `exp`, `log`, `sqrt`, `sin`, `cos`, `tan`, `tanh` and `log1p`.
+/// XLA's complex `exp`, `expm1`, `log`, `sqrt`, `sin`, `sinh`, `cos`, `tan`, `tanh` and
+/// `log1p`.
 pub trait XlaComplex: Copy {
-    /// `e^a · (cos b + i·sin b)`.
+    /// `e^a · (cos b + i·sin b)` as XLA expands it for JAX 0.10.2: where `e^a` overflows,
+    /// `(e^(a/2) · cos b) · e^(a/2)`; an imaginary part of zero gives zero (`exp(nan+0j)` is
+    /// `nan+0j`, `exp(inf+0j)` is `inf+0j`).
     fn xla_exp(z: Self) -> Self;
+    /// `chlo.sinh` of a complex number: `exp(z − ln 2) − exp(−ln 2 − z)` by
+    /// [`XlaComplex::xla_exp`].
+    fn xla_sinh(z: Self) -> Self;
+    /// XLA's complex `expm1` (`EmitComplexUnaryOp`, `kExpm1`):
+    /// `expm1(a)·cos b + cosm1(b) + i·(expm1(a) + 1)·sin b`, the imaginary part zero where
+    /// `b` is; `cosm1` is XLA's `EmitCosm1` (cephes' polynomial where `b² ≤ 0.61685`).
+    fn xla_expm1(z: Self) -> Self;
     /// `log|z| + i·atan2(b, a)` with XLA's `|z|`.
     fn xla_log(z: Self) -> Self;
     /// `sqrt|z| · (cos(t/2) + i·sin(t/2))`, `t = atan2(b, a)`, with C99's infinite cases.
     fn xla_sqrt(z: Self) -> Self;
-    /// `sin a · cosh b + i·cos a · sinh b`, the hyperbolic parts from `e^b` and `0.5 / e^b`.
+    /// JAX's `_sin_complex` (`jax/_src/lax/lax.py`): `sin a · cosh b + i·cos a · sinh b`
+    /// with `2 sinh b = expm1(b) − expm1(−b)`, `2 cosh b = expm1(b) + expm1(−b) + 2`, the real
+    /// part zero where `a` is.
     fn xla_sin(z: Self) -> Self;
-    /// `cos a · cosh b − i·sin a · sinh b`.
+    /// JAX's `_cos_complex`: `cos a · cosh b − i·sin a · sinh b` as in
+    /// [`XlaComplex::xla_sin`], the imaginary part zero where `a` is.
     fn xla_cos(z: Self) -> Self;
     /// `(e^2a − e^−2a + 2i·sin 2b) / (e^2a + e^−2a + 2 cos 2b)` through `expm1`, with XLA's
     /// limits for an infinite denominator and its NaN/zero corner cases.
@@ -48,8 +62,30 @@ macro_rules! xla_complex {
         impl XlaComplex for $c {
             fn xla_exp(z: $c) -> $c {
                 let f = |x: $f| x.flush();
-                let e = f(z.re.exp());
-                <$c>::new(f(e * f(z.im.cos())), f(e * f(z.im.sin())))
+                let (a, b) = (z.re, z.im);
+                let e = f(a.exp());
+                let h = f(f(a * 0.5).exp());
+                let part = |t: $f| if e == <$f>::INFINITY { f(f(h * t) * h) } else { f(e * t) };
+                let im = if b == 0.0 { 0.0 } else { part(f(b.sin())) };
+                <$c>::new(part(f(b.cos())), im)
+            }
+            fn xla_sinh(z: $c) -> $c {
+                let f = |x: $f| x.flush();
+                let ln2 = std::f64::consts::LN_2 as $f;
+                let e1 = Self::xla_exp(<$c>::new(f(z.re + -ln2), f(z.im + 0.0)));
+                let e2 = Self::xla_exp(<$c>::new(f(-ln2 - z.re), f(0.0 - z.im)));
+                <$c>::new(f(e1.re - e2.re), f(e1.im - e2.im))
+            }
+            fn xla_expm1(z: $c) -> $c {
+                let f = |x: $f| x.flush();
+                let (a, b) = (z.re, z.im);
+                let expm1_a = f(a.exp_m1());
+                let exp_a = f(expm1_a + 1.0);
+                let cosm1_b = cosm1::<$f>(b);
+                let cos_b = f(cosm1_b + 1.0);
+                let re = f(f(expm1_a * cos_b) + cosm1_b);
+                let im = if b == 0.0 { 0.0 } else { f(exp_a * f(b.sin())) };
+                <$c>::new(re, im)
             }
             fn xla_log(z: $c) -> $c {
                 let f = |x: $f| x.flush();
@@ -92,12 +128,14 @@ macro_rules! xla_complex {
             fn xla_sin(z: $c) -> $c {
                 let (sinh, cosh, sin, cos) = sin_cos_parts::<$f>(z.re, z.im);
                 let f = |x: $f| x.flush();
-                <$c>::new(f(sin * cosh), f(cos * sinh))
+                let re = if z.re == 0.0 { 0.0 } else { f(sin * cosh) };
+                <$c>::new(re, f(cos * sinh))
             }
             fn xla_cos(z: $c) -> $c {
                 let (sinh, cosh, sin, cos) = sin_cos_parts::<$f>(z.re, z.im);
                 let f = |x: $f| x.flush();
-                <$c>::new(f(cos * cosh), -f(sin * sinh))
+                let im = if z.re == 0.0 { 0.0 } else { f(f(-sin) * sinh) };
+                <$c>::new(f(cos * cosh), im)
             }
             fn xla_tanh(z: $c) -> $c {
                 let (re, im) = tanh_parts::<$f>(z.re, z.im);
@@ -125,13 +163,41 @@ macro_rules! xla_complex {
 }
 xla_complex!(C32, f32; C64, f64);
 
-/// `(sinh y, cosh y, sin x, cos x)` as XLA's complex `sin`/`cos` compute them.
+/// `(sinh y, cosh y, sin x, cos x)` as JAX's `_sin_complex`/`_cos_complex` compute them:
+/// `(expm1(y) − expm1(−y)) · 0.5` and `((expm1(y) + expm1(−y)) + 2) · 0.5` (XLA turns the
+/// division by 2 into that exact product).
 fn sin_cos_parts<F: num_traits::Float + Arith>(x: F, y: F) -> (F, F, F, F) {
     let f = |v: F| v.flush();
-    let half = F::from(0.5).expect("0.5 is a float");
-    let e = f(y.exp());
-    let (he, hne) = (f(half * e), f(half / e));
-    (f(he - hne), f(he + hne), f(x.sin()), f(x.cos()))
+    let c = |v: f64| F::from(v).expect("a small constant");
+    let (e1, e2) = (f(y.exp_m1()), f((-y).exp_m1()));
+    let sinh = f(f(e1 - e2) * c(0.5));
+    let cosh = f(f(f(e1 + e2) + c(2.0)) * c(0.5));
+    (sinh, cosh, f(x.sin()), f(x.cos()))
+}
+
+/// XLA's `EmitCosm1`: cephes' `−x²/2 + x⁴·P(x²)` where `x² ≤ 0.61685` (about (π/4)²),
+/// `cos x − 1` beyond; `P` by Horner's rule, each step flushed.
+fn cosm1<F: num_traits::Float + Arith>(x: F) -> F {
+    const COEFFS: [f64; 7] = [
+        4.737750796424621e-14,
+        -1.147028484342536e-11,
+        2.087675428708152e-9,
+        -2.755731921499979e-7,
+        2.480158730157055e-5,
+        -0.0013888888888888872,
+        0.041666666666666664,
+    ];
+    let f = |v: F| v.flush();
+    let c = |v: f64| F::from(v).expect("a coefficient");
+    let xx = f(x * x);
+    if xx > c(0.61685) {
+        return f(f(x.cos()) + c(-1.0));
+    }
+    let xxxx = f(xx * xx);
+    let poly = COEFFS[1..]
+        .iter()
+        .fold(c(COEFFS[0]), |p, &k| f(f(p * xx) + c(k)));
+    f(f(xxxx * poly) + f(c(-0.5) * xx))
 }
 
 /// The parts of XLA's complex `tanh(a + b·i)`.

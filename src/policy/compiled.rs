@@ -51,6 +51,9 @@ pub struct Legacy {
     /// Which ops each legacy dtype has a loop of its own for (by dtype index): a call whose
     /// operands are all of that dtype computes in it.
     pub own_loops: Vec<Vec<crate::op::Op>>,
+    /// The builtin loops searched, per op, when the table joins the operands to a legacy dtype
+    /// without a loop of its own for the op.
+    pub builtin_loops: Vec<(Vec<crate::op::Op>, Vec<DType>)>,
 }
 
 impl Legacy {
@@ -64,6 +67,26 @@ impl Legacy {
         self.own_loops
             .get(d.index())
             .is_some_and(|ops| ops.contains(&op))
+    }
+
+    /// The builtin loops `op` searches when the operands (`dtypes`) join to `d` and one of
+    /// them is a legacy dtype, unless `d` is a legacy dtype with a loop of its own for `op`
+    /// (`None`: the join stands). The table's join is the first loop both cast to among the
+    /// user `T, T -> T` loops and the builtin ones in table order; an op whose builtin loops
+    /// differ (true_divide's are e f d) or that the dtype has no loop for searches its own.
+    pub fn builtin_loops_past(
+        &self,
+        d: DType,
+        mut dtypes: impl Iterator<Item = DType>,
+        op: crate::op::Op,
+    ) -> Option<&[DType]> {
+        if (self.has(d) && self.has_own_loop(d, op)) || !dtypes.any(|x| self.has(x)) {
+            return None;
+        }
+        self.builtin_loops
+            .iter()
+            .find(|(ops, _)| ops.contains(&op))
+            .map(|(_, loops)| loops.as_slice())
     }
 }
 

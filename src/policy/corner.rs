@@ -26,7 +26,9 @@ pub enum Stage {
 pub enum Then {
     /// This error.
     Error(crate::ErrorKind),
-    /// The promoted dtype, skipping the op's refusals.
+    /// At `promoted` or `computed`: the promoted dtype, skipping the op's refusals. At
+    /// `arguments` or `operands`: the call goes on as it is, the stage's later rules unchecked
+    /// (a form whose entry point has none of the operator's corners: TensorFlow's `tnp`).
     Accept,
     /// This result dtype.
     DType(DType),

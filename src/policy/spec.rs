@@ -343,10 +343,25 @@ pub struct LegacySpec {
     /// ml_dtypes registers): a call whose operands are all of one such dtype computes in it.
     #[serde(default)]
     pub own_loops: Vec<OwnLoopsSpec>,
+    /// The builtin loops NumPy's legacy search goes on to, per op, when the dtype the table
+    /// joins the operands to is a legacy dtype without a loop of its own for the op (ml_dtypes'
+    /// int4 has no `maximum` loop: np.maximum of two int4 arrays takes the int8 loop).
+    #[serde(default)]
+    pub builtin_loops: Vec<BuiltinLoopsSpec>,
     /// Where the rule comes from.
     #[serde(default)]
     #[allow(dead_code)]
     pub source: String,
+}
+
+/// One entry of `[combine.legacy] builtin_loops`: these ops' builtin loops, in NumPy's order.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BuiltinLoopsSpec {
+    /// The ops (names or op classes).
+    pub ops: Vec<Text>,
+    /// Their builtin loops, in the order the ufunc lists them (`np.maximum.types`).
+    pub loops: Vec<Text>,
 }
 
 /// One entry of `[combine.legacy] own_loops`: these dtypes have their own loop for these ops.

@@ -7,14 +7,16 @@
 //!   by zero, its float floor division, flushing);
 //! * `nextafter` steps the storage type's bits (float16 by NumPy's `npy_half_nextafter`), the
 //!   rest runs in the working type (float16, bfloat16: `f32`, rounded once);
-//! * `float_power` is `pow` (complex: as the semantics' `power`).
+//! * `float_power` is the semantics' `power` of floats and complex numbers (JAX 0.10.2's
+//!   `jnp.float_power` is `lax.pow` after `promote_args_inexact`: XLA's `pow` under DAZ/FTZ,
+//!   `EmitComplexPower`), else the C library's `pow` (complex: as the semantics' `power`).
 //!
 //! ```
 //! use promote::kernel::ops::binary::{Binary, BinaryElem, Ctx};
 //! use promote::kernel::ops::OP_SEMANTICS;
 //! use promote::kernel::Semantics;
 //! let (s, sem) = (&OP_SEMANTICS[0], &Semantics::NUMPY);
-//! let c = Ctx { s, sem, tie_second: false, half: None };
+//! let c = Ctx { s, sem, tie_second: false, half: None, vectorized: false };
 //! assert_eq!(<i8 as BinaryElem>::binary(Binary::LeftShift, 1, 8, &c), Some(0));
 //! assert_eq!(<i8 as BinaryElem>::binary(Binary::RightShift, -5, 9, &c), Some(-1));
 //! assert_eq!(<f64 as BinaryElem>::binary(Binary::Heaviside, 0.0, 0.5, &c), Some(0.5));
@@ -26,7 +28,7 @@ use super::{with_slice, Args, OpError, OpSemantics};
 use crate::kernel::array::{Array, Element, C32, C64};
 use crate::kernel::compute::{Arith, Half, IntDivZero, KernelError, Semantics};
 use crate::kernel::exec::Work;
-use crate::kernel::xla::XlaOps;
+use crate::kernel::xla::{under_daz_ftz, XlaOps};
 use crate::{with_dtype, DType};
 
 /// A binary op of issue 12.
@@ -82,6 +84,36 @@ pub struct Ctx<'a> {
     /// The half type a working `f32` stands for (its formulas round to it after every step
     /// where the framework computes them op by op: [`OpSemantics::hypot_jnp`]).
     pub half: Option<Half>,
+    /// The element lies in the framework's vectorized loop, not its scalar tail (see
+    /// [`OpSemantics::sleef_step_bytes`]).
+    pub vectorized: bool,
+}
+
+/// SLEEF's functions of a working float type ([`OpSemantics::sleef_step_bytes`]).
+trait Sleef: Sized {
+    /// Whether [`Sleef::logaddexp`] is SLEEF's (float64 only: PyTorch's float32 one is not
+    /// ported).
+    const HAS_LOGADDEXP: bool;
+    fn fmod(a: Self, b: Self) -> Self;
+    fn logaddexp(a: Self, b: Self) -> Self;
+}
+impl Sleef for f32 {
+    const HAS_LOGADDEXP: bool = false;
+    fn fmod(a: f32, b: f32) -> f32 {
+        crate::kernel::sleef::fmod_f32(a, b)
+    }
+    fn logaddexp(a: f32, _b: f32) -> f32 {
+        a
+    }
+}
+impl Sleef for f64 {
+    const HAS_LOGADDEXP: bool = true;
+    fn fmod(a: f64, b: f64) -> f64 {
+        crate::kernel::sleef::fmod_f64(a, b)
+    }
+    fn logaddexp(a: f64, b: f64) -> f64 {
+        crate::kernel::sleef::logaddexp_f64(a, b)
+    }
 }
 
 /// The binary element functions of a working type; `None` where the type has none.
@@ -145,6 +177,7 @@ macro_rules! binary_float {
                 // what a comparison reads: subnormals as zero where selects compare flushed
                 let (ca, cb) = if s.selects_compare_flushed { (a.flush(), b.flush()) } else { (a, b) };
                 Some(match op {
+                    Binary::Arctan2 if s.atan2_under_daz => under_daz_ftz(|| a.atan2(b)),
                     Binary::Arctan2 => a.atan2(b),
                     Binary::Hypot if s.hypot_by_squares => (a * a + b * b).sqrt(),
                     Binary::Hypot if s.hypot_jnp => {
@@ -162,6 +195,9 @@ macro_rules! binary_float {
                         if inf { <$t>::INFINITY } else { x }
                     }
                     Binary::Hypot => a.hypot(b),
+                    Binary::Logaddexp if c.vectorized && <$t as Sleef>::HAS_LOGADDEXP => {
+                        <$t as Sleef>::logaddexp(a, b)
+                    }
                     Binary::Logaddexp if s.logaddexp_paddle => {
                         // maximum: a NaN operand wins (Paddle's MaximumFunctor), else a > b ? a : b
                         let m = if a.is_nan() || a > b { a } else { b };
@@ -199,12 +235,10 @@ macro_rules! binary_float {
                     // the C library's fmod under DAZ: a subnormal divisor reads as zero (NaN), the
                     // rest is exact on the operands as they are
                     Binary::Fmod if s.fmod_under_daz && b.flush() == 0.0 => <$t>::NAN,
-                    Binary::Fmod if s.fmod_nan_on_quotient_overflow => {
-                        let k: $t = if b.abs() < <$t>::MIN_POSITIVE { (2.0 as $t).powi(<$t>::MANTISSA_DIGITS as i32 + 1) } else { 1.0 };
-                        let q = (a.abs() * k) / (b.abs() * k);
-                        if q.is_infinite() && a.abs() >= b.abs() { <$t>::NAN } else { a % b }
-                    }
+                    Binary::Fmod if c.vectorized && s.sleef_step_bytes > 0 => <$t as Sleef>::fmod(a, b),
                     Binary::Fmod => a % b,
+                    // JAX's `float_power` is `lax.pow`, as its `power` of floats
+                    Binary::FloatPower if c.sem.float_pow_under_daz => <$t as XlaOps>::xla_pow(a, b),
                     Binary::FloatPower => a.powf(b),
                     Binary::Heaviside => {
                         if a.is_nan() {
@@ -243,6 +277,7 @@ macro_rules! binary_complex {
                 Some(match op {
                     Binary::Fmax => if nan(b) || (!nan(a) && ge) { a } else { b },
                     Binary::Fmin => if nan(b) || (!nan(a) && le) { a } else { b },
+                    Binary::FloatPower if c.sem.complex_pow_xla => <$c as XlaOps>::xla_pow(a, b),
                     Binary::FloatPower if c.sem.complex_pow_libm => <$c as Arith>::pow_libm(a, b),
                     Binary::FloatPower => <$c as Arith>::pow(a, b),
                     _ => return None,
@@ -426,6 +461,7 @@ where
             DType::BFloat16 => Some(Half::BF16),
             _ => None,
         },
+        vectorized: false,
     };
     if let Some((width, packet)) = s.packet(super::OpClass::Binary(op), T::DTYPE) {
         // Paddle's float32 hypot: the squares' sum, then Eigen's packet sqrt by position
@@ -436,8 +472,23 @@ where
             Some(f32::array(sums.into_iter().enumerate().map(root).collect()))
         }));
     }
+    // the elements the framework's vectorized loop covers, the rest its scalar tail
+    let step = match op {
+        Binary::Fmod | Binary::Logaddexp => s.sleef_step_bytes / T::DTYPE.itemsize().max(1),
+        _ => 0,
+    };
+    let body = if step > 0 { n - n % step } else { 0 };
+    let vector = Ctx {
+        vectorized: true,
+        ..c
+    };
+    let mut k = 0;
     with_slice!(args.inputs[0], T::DTYPE, T, x => with_slice!(args.inputs[1], T::DTYPE, T, y => {
-        zip_map(x, y, n, |a, b| T::W::binary(op, a.widen(), b.widen(), &c).map(T::narrow)).map(T::array)
+        zip_map(x, y, n, |a, b| {
+            let ctx = if k < body { &vector } else { &c };
+            k += 1;
+            T::W::binary(op, a.widen(), b.widen(), ctx).map(T::narrow)
+        }).map(T::array)
     }))
 }
 

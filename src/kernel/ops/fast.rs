@@ -30,6 +30,9 @@ pub(crate) fn unary(
     if op.is_predicate() || (op.to_real() && plan.compute.is_complex()) {
         return None;
     }
+    if s.packet(super::OpClass::Unary(op), plan.compute).is_some() {
+        return None; // a packet function: the general path applies it
+    }
     with_dtype!(plan.compute, T => unary_typed::<T>(op, s, plan, x, out))
 }
 
@@ -45,13 +48,34 @@ where
 {
     // whether the type has the function depends on the op alone, not on the value
     T::W::same(op, T::W::zero(), s)?;
+    if let (Unary::Sinh, DType::Float32, Some(limit)) = (op, T::DTYPE, s.sinh_f32_limit) {
+        // SLEEF's float32 limit (the element kernel's own branch in `unary::run`)
+        let sinh = move |x: &[T::W], d: &mut [T::W]| {
+            for (o, &v) in d.iter_mut().zip(x) {
+                *o = T::W::sinh_below(v, limit as f32).unwrap_or(v);
+            }
+        };
+        return Some(exec::map_unary::<T>(plan.op, x, plan.inputs[0], out, sinh));
+    }
+    let half_fn = s.half_fn(op, T::DTYPE);
     Some(exec::map_unary::<T>(
         plan.op,
         x,
         plan.inputs[0],
         out,
-        |x, d| apply(op, s, x, d),
+        |x, d| match half_fn {
+            Some(f) => d
+                .iter_mut()
+                .zip(x)
+                .for_each(|(o, &v)| *o = through_f32(f, v)),
+            None => apply(op, s, x, d),
+        },
     ))
+}
+
+/// `f` of a working-type value through float32 ([`OpSemantics::half_fn`]).
+fn through_f32<W: UnaryElem>(f: super::PacketFn, v: W) -> W {
+    W::from_num(f(v.re_f32()))
 }
 
 /// `d[i] = op(x[i])`, one loop per op: the `match` runs once per chunk, and each arm's loop is

@@ -85,8 +85,12 @@ pub struct OpSemantics {
     /// Complex `log2`/`log10` divide `log(z)` by `ln 2`/`ln 10` (PyTorch) instead of
     /// multiplying by `log2(e)`/`log10(e)` (NumPy).
     pub complex_log_base_divides: bool,
-    /// Complex `log1p` by PyTorch's formula (`0.5·log1p(x(2+x) + y²)` near 0).
+    /// Complex `log1p` by PyTorch's CPU formula (`u = z + 1`, `log(u)·(z / (u − 1))`).
     pub complex_log1p_torch: bool,
+    /// Complex `expm1`'s real part `expm1(x)·cos(y) − 2·sin(y/2)²` is one fused multiply-add
+    /// (c10's `expm1` in `c10/util/complex_math.h` as PyTorch's AVX-512 kernels compile it:
+    /// GCC contracts the product and the difference, as its recordings show).
+    pub complex_expm1_fused: bool,
     /// Real `angle` is `π` below zero, 0 otherwise, NaN for NaN (PyTorch), not `atan2(0, x)`
     /// (NumPy: `angle(-0.0)` is π).
     pub real_angle_by_sign: bool,
@@ -109,6 +113,12 @@ pub struct OpSemantics {
     /// NumPy does so only across rows, and keeps float16's running product in `f32` along a
     /// contiguous lane).
     pub prod_rounds_each_step: bool,
+    /// A complex `prod` along a contiguous lane multiplies without fused multiply-adds,
+    /// across rows with them (NumPy 2: a reduce into one value runs `loop_scalar` of
+    /// `numpy/_core/src/umath/loops_arithm_fp.dispatch.c.src`, `a_r*b_r - a_i*b_i` rounded
+    /// twice, as its recordings show; a reduce across rows runs `simd_cmul`, whose
+    /// `npyv_muladdsub` fuses: [`OpSemantics::complex_mul_fma`]).
+    pub prod_contiguous_plain: bool,
     /// These ops read and write subnormals as zero where the [`Semantics::flush_subnormals`]
     /// (XLA's kernels run under DAZ/FTZ); TensorFlow's Eigen kernels of these ops keep them
     /// (`negative(1e-45)` is `-1e-45`, `nextafter(0, 1)` is `1e-45` in its recordings).
@@ -155,12 +165,23 @@ pub struct OpSemantics {
     /// calls `fmodf`/`fmod` from its runtime: `fmod(1, 1e-45)` is NaN, `fmod(1e-45, 1)` is
     /// `1e-45`).
     pub fmod_under_daz: bool,
+    /// Float `arctan2` is the C library's `atan2f`/`atan2`, which XLA's CPU code calls
+    /// (`llvm.atan2` lowered to a libm call in JAX 0.10.2's jaxlib), run with the CPU's DAZ/FTZ
+    /// modes on and its operands unflushed ([`crate::kernel::xla::under_daz_ftz`]:
+    /// `atan2(1e-45, 0.0)` is π/2, `atan2(1e-45, 1e-45)` NaN, `atan2(5e-324, -1.0)` −π). List
+    /// `arctan2` in [`OpSemantics::flush_exempt`].
+    pub atan2_under_daz: bool,
+    /// Float `arcsin` is CHLO's decomposition `t + t`, `t = atan2(x, 1 + sqrt((1 − x)(1 + x)))`
+    /// (`chlo.asin` as XLA fuses it for JAX 0.10.2), every step under DAZ/FTZ with the atan2 of
+    /// [`OpSemantics::atan2_under_daz`]: `arcsin(1.1754944e-38)` is 0 (the halved angle is
+    /// subnormal, flushed).
+    pub asin_by_atan2: bool,
     /// Complex `absolute`, and the `|z|` of complex `sign`, by XLA's `EmitComplexAbs`:
     /// `max · sqrt(1 + (min / max)²)` of the parts' magnitudes, `min` where that is NaN, each
     /// step flushed to zero under [`OpSemantics::ftz`].
     pub complex_abs_xla: bool,
-    /// Complex `exp`, `log`, `log2`, `log10`, `log1p`, `sqrt`, `sin`, `cos`, `tan`, `tanh` by
-    /// XLA's formulas ([`crate::kernel::xla_complex::XlaComplex`]); `log2` divides the parts
+    /// Complex `exp`, `expm1`, `log`, `log2`, `log10`, `log1p`, `sqrt`, `sin`, `sinh`, `cos`,
+    /// `tan`, `tanh` by XLA's and JAX's formulas ([`crate::kernel::xla_complex::XlaComplex`]); `log2` divides the parts
     /// of `log` by `ln 2`, `log10` multiplies them by `log10(e)` (JAX's `jnp.log2`/`log10`).
     pub complex_fns_xla: bool,
     /// Complex `log2` divides `log(z)` by `ln 2 + 0i` as a complex number, by the semantics'
@@ -169,7 +190,8 @@ pub struct OpSemantics {
     /// How complex `sign` divides by `|z|`.
     pub complex_sign: ComplexSign,
     /// Complex `square` is `((re − im)(re + im), 2·re·im)`, each step flushed where the CPU
-    /// flushes (JAX's `lax.square`: `square(1e300+1e300j)` is `0+inf·i`).
+    /// flushes, the real part +0 where `re` is finite and `|re| == |im|` (JAX's `lax.square`,
+    /// `chlo.square`: `square(1e300+1e300j)` is `0+inf·i`, `square(-0.5-0.5j)` is `0.5j`).
     pub complex_square_xla: bool,
     /// Complex `reciprocal` divides as the semantics' complex `divide` does
     /// ([`Semantics::complex_div`], copied by [`OpSemantics::of`]).
@@ -180,15 +202,27 @@ pub struct OpSemantics {
     /// `sinh` is `±inf` where `exp(|x|)` overflows the working type (PyTorch's SLEEF
     /// `sinh_u10` computes through `exp`: `sinh(710.0)` is inf, the C library's is finite).
     pub sinh_overflows_with_exp: bool,
-    /// Float `fmod` is NaN where SLEEF's quotient overflows (PyTorch's vectorized
-    /// `Sleef_fmod`: `|x| / |y|`, both scaled by `2^(mantissa + 1)` when `|y|` is subnormal,
-    /// beyond the largest float: `fmod(1.0, 1e-45)` is NaN), the C library's `fmod` elsewhere.
-    pub fmod_nan_on_quotient_overflow: bool,
+    /// float32 `sinh` (not the half types computed through it) is `±inf` exactly above this
+    /// `|x|`, the C library's below, in place of [`OpSemantics::sinh_overflows_with_exp`]
+    /// (PyTorch's `Vectorized<float>::sinh` is SLEEF's `xsinhf`, whose double-float `exp`
+    /// stays finite up to 89: [`crate::kernel::sleef::SINH_F32_LIMIT`]).
+    pub sinh_f32_limit: Option<u32>,
+    /// Float `fmod` and float64 `logaddexp` run SLEEF's functions
+    /// ([`crate::kernel::sleef`]: `fmod` is NaN where its quotient overflows,
+    /// `fmod(1.0, 1e-45)`; `logaddexp` through its `exp` and `log1p`) on the elements a
+    /// vectorized loop covers, the C library's on the rest: the loop takes this many bytes of
+    /// the compute dtype per step (PyTorch's `vectorized_loop`, two 64-byte `Vectorized`
+    /// registers on AVX-512: the first `n − n mod (128 / size)` elements; 0: never).
+    pub sleef_step_bytes: usize,
     /// float32 `sqrt` (and the root of Paddle's `hypot`) runs Eigen 3.3's fast packet square
     /// root on the first `len − len % n` elements, `n` this packet width (0: never), and the
     /// C library's on the rest ([`crate::kernel::eigen::packet_sqrt`]: Paddle's `SqrtFunctor`, an Eigen
     /// expression its CPU build vectorizes with AVX's 8 floats).
     pub sqrt_f32_packet: usize,
+    /// float32 and float64 `sqrt` are MKL's `vmsSqrt`/`vmdSqrt` ([`crate::kernel::mkl`]:
+    /// PyTorch's `vml::vsqrt`, within one ulp, `sqrt(-1)` is `+NaN`); float16 and bfloat16 stay
+    /// the CPU's.
+    pub sqrt_mkl: bool,
     /// float32 `reciprocal` runs Eigen's fast packet reciprocal on the first `len − len % n`
     /// elements, `n` this packet width (0: never), and `1 / x` on the rest
     /// ([`crate::kernel::eigen::packet_reciprocal`]: TensorFlow's `Reciprocal`, AVX's 8
@@ -201,6 +235,9 @@ pub struct OpSemantics {
     /// ([`crate::kernel::eigen::exp_f32`], [`crate::kernel::eigen::exp_f64`]: Paddle's
     /// `ExpFunctor`, `exp(-inf)` is `2.938265e-39`).
     pub exp_eigen: bool,
+    /// float16 `exp` is SVML's float32 `exp` rounded to float16
+    /// ([`crate::kernel::svml_exp::expf`]: NumPy's AVX-512 float16 loop).
+    pub exp_f16_svml: bool,
     /// `hypot` is JAX 0.10.2's `jnp.hypot`: `hi · sqrt(1 + (lo / hi)²)` of the magnitudes
     /// (`hi` where it is 0, inf where either is), each op rounded to a half type and flushed
     /// where the CPU flushes.
@@ -297,6 +334,7 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     complex_negative_subtracts: false,
     complex_log_base_divides: false,
     complex_log1p_torch: false,
+    complex_expm1_fused: false,
     real_angle_by_sign: false,
     half_nextafter_equal_second: false,
     fmax_tie_second: &[DType::Float32, DType::Float64],
@@ -304,6 +342,7 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     cumprod_fma: false,
     cumprod_c99: false,
     prod_rounds_each_step: false,
+    prod_contiguous_plain: true,
     flushes_subnormals: true,
     shift_amount_clamped: false,
     int_mean_wide: false,
@@ -315,6 +354,8 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     flush_exempt: &[],
     selects_compare_flushed: false,
     fmod_under_daz: false,
+    atan2_under_daz: false,
+    asin_by_atan2: false,
     complex_abs_xla: false,
     complex_fns_xla: false,
     complex_log_base_complex_div: false,
@@ -323,11 +364,14 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     complex_div: ComplexDiv::Smith,
     ftz: false,
     sinh_overflows_with_exp: false,
-    fmod_nan_on_quotient_overflow: false,
+    sinh_f32_limit: None,
+    sleef_step_bytes: 0,
     sqrt_f32_packet: 0,
+    sqrt_mkl: false,
     reciprocal_f32_packet: 0,
     complex_sqrt_eigen: false,
     exp_eigen: false,
+    exp_f16_svml: true,
     hypot_jnp: false,
     int_fmax_via_float: false,
     int64_trunc_via_double: false,
@@ -340,6 +384,9 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
     OP_SEMANTICS_NUMPY,
     OpSemantics {
         name: "torch",
+        sqrt_mkl: true,
+        prod_contiguous_plain: false,
+        exp_f16_svml: false,
         sign_nan_is_nan: false,
         heaviside_nan_is_nan: false,
         var_correction: 1,
@@ -353,6 +400,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         complex_negative_subtracts: true,
         complex_log_base_divides: true,
         complex_log1p_torch: true,
+        complex_expm1_fused: true,
         real_angle_by_sign: true,
         half_nextafter_equal_second: true,
         fmax_tie_second: &[DType::BFloat16],
@@ -370,13 +418,16 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         sign_zero_keeps_sign: false,
         flush_exempt: &[],
         sinh_overflows_with_exp: true,
-        fmod_nan_on_quotient_overflow: true,
+        sinh_f32_limit: Some(crate::kernel::sleef::SINH_F32_LIMIT),
+        sleef_step_bytes: 128,
         ..OP_SEMANTICS_NUMPY
     },
     // XLA on CPU (JAX): NumPy's element functions; see tests/kernel_ops_values.rs for what
     // differs (each allowance listed)
     OpSemantics {
         name: "xla-cpu",
+        prod_contiguous_plain: false,
+        exp_f16_svml: false,
         // jnp's reductions are XLA reduces (TreeReductionRewriter), its cumulative ops
         // reduce-windows (ReduceWindowRewriter): tests/fixtures/eval-ops/jax*.jsonl.gz
         summation: Summation::XlaTree,
@@ -395,9 +446,12 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
             "heaviside",
             "fmax",
             "fmin",
+            "arctan2",
         ],
         selects_compare_flushed: true,
         fmod_under_daz: true,
+        atan2_under_daz: true,
+        asin_by_atan2: true,
         complex_abs_xla: true,
         complex_fns_xla: true,
         complex_sign: ComplexSign::DivideByAbsKeepZero,
@@ -416,6 +470,8 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
     // TensorFlow 2 (tests/fixtures/eval-ops/tf.jsonl.gz)
     OpSemantics {
         name: "tf",
+        prod_contiguous_plain: false,
+        exp_f16_svml: false,
         // Eigen's reducers on TensorFlow's AVX build (tools/oracle probes over lengths 1..1000)
         summation: Summation::Eigen,
         cumprod_c99: true,
@@ -436,6 +492,8 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
     // Paddle 3 on CPU (tests/fixtures/eval-ops/paddle.jsonl.gz)
     OpSemantics {
         name: "paddle",
+        prod_contiguous_plain: false,
+        exp_f16_svml: false,
         int_stats_f32: true,
         heaviside_nan_is_nan: false,
         var_correction: 1,
@@ -459,11 +517,12 @@ impl OpSemantics {
     /// position in the array ([`OpSemantics::sqrt_f32_packet`]): the paths that map elements
     /// alone (tables, chunks) do not take it.
     pub(crate) fn by_position(&self, op: OpClass, compute: DType) -> bool {
-        self.packet(op, compute).is_some()
+        self.packet(op, compute).is_some_and(|(width, _)| width > 1)
     }
 
     /// The packet width of `op` in `compute` where [`OpSemantics::by_position`] holds, and the
-    /// packet function of its elements before the tail.
+    /// packet function of its elements before the tail; width 1 for a function of the element
+    /// alone that differs from the type's own ([`OpSemantics::sqrt_mkl`]).
     pub(crate) fn packet(&self, op: OpClass, compute: DType) -> Option<(usize, PacketFn)> {
         use crate::kernel::eigen::{packet_reciprocal, packet_sqrt};
         let sqrt = matches!(op, OpClass::Unary(Unary::Sqrt))
@@ -474,8 +533,18 @@ impl OpSemantics {
             OpClass::Unary(Unary::Reciprocal) => self.reciprocal_f32_packet,
             _ => 0,
         };
+        if sqrt && compute == DType::Float32 && self.sqrt_mkl {
+            return Some((1, crate::kernel::mkl::sqrt_f32 as PacketFn));
+        }
         let f = if sqrt { packet_sqrt } else { packet_reciprocal };
         (width > 0).then_some((width, f as PacketFn))
+    }
+
+    /// The float32 function a float16 `op` computes its elements with where it is not the
+    /// working type's own ([`OpSemantics::exp_f16_svml`]); `None` elsewhere.
+    pub(crate) fn half_fn(&self, op: Unary, compute: DType) -> Option<PacketFn> {
+        let svml = self.exp_f16_svml && op == Unary::Exp && compute == DType::Float16;
+        svml.then_some(crate::kernel::svml_exp::expf as PacketFn)
     }
 
     /// The record of a [`Semantics`] (NumPy's when it has none).

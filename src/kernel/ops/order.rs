@@ -96,13 +96,16 @@ pub(crate) fn xla_scan<W: Copy>(vals: &[W], init: W, f: impl Fn(W, W) -> W + Cop
 }
 
 /// A contiguous lane reduced as PyTorch's `vectorized_inner_reduction` does with vectors of
-/// `width` lanes (see the module's notes).
+/// `width` lanes (see the module's notes): `vector` combines the vectors' lanes (its
+/// `Vectorized` operator), `scalar` the lanes' results, the output and the tail (its scalar
+/// operator, which the compiler may contract differently).
 pub(crate) fn torch_inner<W: Copy>(
     vals: &[W],
     init: W,
-    f: impl Fn(W, W) -> W + Copy,
+    (vector, scalar): (impl Fn(W, W) -> W + Copy, impl Fn(W, W) -> W + Copy),
     width: usize,
 ) -> W {
+    let f = vector;
     let block = 4 * width;
     let count = vals.len() / block;
     let mut out = init;
@@ -117,9 +120,9 @@ pub(crate) fn torch_inner<W: Copy>(
         let folded: Vec<W> = (0..width)
             .map(|l| f(f(lane(0, l), lane(1, l)), f(lane(2, l), lane(3, l))))
             .collect();
-        out = f(out, fold(&folded[1..], folded[0], f));
+        out = scalar(out, fold(&folded[1..], folded[0], scalar));
     }
-    fold(&vals[count * block..], out, f)
+    fold(&vals[count * block..], out, scalar)
 }
 
 /// A contiguous lane reduced as Eigen's `InnerMostDimReducer` (the vectorized one, below its
@@ -194,13 +197,16 @@ mod tests {
     fn torch_lanes_then_tail() {
         // width 2: one block of 8 ([1..8]), lanes (1·3)·(5·7) and (2·4)·(6·8), then the tail
         let x: Vec<f64> = (1..=10).map(f64::from).collect();
-        let sum = torch_inner(&x, 0.0, |a, b| a + b, 2);
+        let sum = torch_inner(&x, 0.0, (|a, b| a + b, |a, b| a + b), 2);
         assert_eq!(sum, 55.0);
         let mut y = vec![1.0f32; 9];
         y[0] = 16_777_216.0;
         // width 1: accumulators [2^24 + 1 (absorbed), 2, 2, 2], combined (2^24 + 2) + 4, then
         // the tail's 1 (a tie, to even: 2^24 + 8); in order it would stay 2^24
-        assert_eq!(torch_inner(&y, 0.0, |a, b| a + b, 1), 16_777_224.0);
+        assert_eq!(
+            torch_inner(&y, 0.0, (|a, b| a + b, |a, b| a + b), 1),
+            16_777_224.0
+        );
     }
 
     #[test]

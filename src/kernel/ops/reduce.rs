@@ -162,6 +162,9 @@ fn typed<T: Work>(op: Reduce, s: &OpSemantics, args: &Args<'_>, lanes: Lanes) ->
             Reduce::Prod => each(&|l| prod_lane::<T>(x, lanes, l, s)),
             Reduce::Mean if T::DTYPE.is_bool() => return None,
             Reduce::Mean => each(&|l| mean_lane::<T>(x, lanes, l, s)),
+            Reduce::Max | Reduce::Min if ordered::<T>(s) && s.selects_compare_flushed && T::DTYPE.is_complex() => {
+                each(&|l| T::narrow(xla_complex_extremum::<T>(op == Reduce::Max, lane(l))))
+            }
             Reduce::Max => each(&|l| T::narrow(fold(lane(l), T::W::maximum))),
             Reduce::Min => each(&|l| T::narrow(fold(lane(l), T::W::minimum))),
             Reduce::Argmax => Array::from((0..n).map(|l| argmax::<T>(lane(l), s.argmax_skips_nan) as i64).collect::<Vec<_>>()),
@@ -184,7 +187,7 @@ fn prod_lane<T: Work>(x: &[T], lanes: Lanes, l: usize, s: &OpSemantics) -> T {
     if ordered::<T>(s) {
         return T::narrow(order::xla_tree(&vals(), one::<T>(), reduce_mul::<T>(s)));
     }
-    let m = mul::<T>(s.complex_mul_fma);
+    let m = mul::<T>(s.complex_mul_fma && !(lanes.stride == 1 && s.prod_contiguous_plain));
     if s.summation == Summation::Eigen && lanes.stride == 1 && T::DTYPE.is_inexact() {
         return T::narrow(eigen_lane::<T>(
             lanes.lane(l).map(|i| x[i]),
@@ -193,10 +196,8 @@ fn prod_lane<T: Work>(x: &[T], lanes: Lanes, l: usize, s: &OpSemantics) -> T {
             false,
         ));
     }
-    if s.summation == Summation::Cascade && lanes.stride == 1 && T::DTYPE.is_inexact() {
-        let step = |a: T::W, b: T::W| T::narrow(m(a, b)).widen();
-        let width = 32 / std::mem::size_of::<T>();
-        return T::narrow(order::torch_inner(&vals(), one::<T>(), step, width));
+    if s.summation == Summation::Cascade && T::DTYPE.is_inexact() {
+        return T::narrow(torch_prod::<T>(&vals(), lanes, l));
     }
     let round = s.prod_rounds_each_step || (lanes.stride > 1 && s.cumulative_rounds);
     let step = |a: T::W, v: T::W| {
@@ -208,6 +209,30 @@ fn prod_lane<T: Work>(x: &[T], lanes: Lanes, l: usize, s: &OpSemantics) -> T {
         }
     };
     T::narrow(vals().into_iter().fold(one::<T>(), step))
+}
+
+/// PyTorch's `prod` of lane `l` (`binary_kernel_reduce_vec` in `aten/src/ATen/native/cpu/
+/// Reduce.h`, its AVX2 kernel: `prod_stub` has no AVX-512 one, so vectors of 32 bytes), every
+/// step in the dtype. `Vectorized<complex>`'s `operator*` multiplies plainly; the scalar
+/// `c10::complex` `operator*=` compiles to fused multiply-adds (the recordings show it). A
+/// contiguous lane is [`order::torch_inner`]; across rows (`vectorized_outer_reduction`) the
+/// first `stride − stride mod 4·width` columns run in vectors (in order, then times the
+/// identity), the rest through the scalar loop.
+fn torch_prod<T: Work>(vals: &[T::W], lanes: Lanes, l: usize) -> T::W {
+    let width = 32 / std::mem::size_of::<T>();
+    let vector = |a: T::W, b: T::W| T::narrow(T::W::mul(a, b)).widen();
+    let scalar = |a: T::W, b: T::W| {
+        T::narrow(<T::W as crate::kernel::compute::FusedMulMaybe>::mul_maybe_fused(a, b)).widen()
+    };
+    if lanes.stride == 1 {
+        return order::torch_inner(vals, one::<T>(), (vector, scalar), width);
+    }
+    match vals.split_first() {
+        Some((&first, rest)) if l % lanes.stride < lanes.stride - lanes.stride % (4 * width) => {
+            vector(rest.iter().fold(first, |a, &v| vector(a, v)), one::<T>())
+        }
+        _ => vals.iter().fold(one::<T>(), |a, &v| scalar(a, v)),
+    }
 }
 
 /// The mean of lane `l`: the sum in the framework's order divided by the count.
@@ -279,6 +304,21 @@ fn eigen_lane<T: Work>(
 /// PyTorch's.
 fn ordered<T: Work>(s: &OpSemantics) -> bool {
     s.summation == Summation::XlaTree && T::DTYPE.is_inexact()
+}
+
+/// `jnp.max` (`max`) or `jnp.min` of complex numbers as XLA reduces them: from `∓inf + 0j`
+/// (JAX's `_get_max_identity`/`_get_min_identity`), each step JAX's
+/// `_minmax_complex_lowering`, a select on the parts without NaN rule
+/// ([`XlaOps::xla_max`](crate::kernel::xla::XlaOps::xla_max): the maximum of `[nan+0j, nanj,
+/// inf+nanj]` is `inf+nanj`), in XLA's order ([`order::xla_tree`]).
+fn xla_complex_extremum<T: Work>(max: bool, lane: impl Iterator<Item = T>) -> T::W {
+    use crate::kernel::xla::XlaOps;
+    let vals: Vec<T::W> = lane.map(|v| v.widen()).collect();
+    if max {
+        order::xla_tree(&vals, T::W::from_num(f64::NEG_INFINITY), T::W::xla_max)
+    } else {
+        order::xla_tree(&vals, T::W::from_num(f64::INFINITY), T::W::xla_min)
+    }
 }
 
 /// The multiply of a reduction or a scan (XLA's complex product where the semantics say so).
@@ -444,7 +484,10 @@ fn cascade_lanes<T: Work, const N: usize>(x: &[T]) -> T::W {
     };
     let nvec = x.len() / load;
     let vector = |i: usize| -> [T::W; N] {
-        let v = &x[i * load..(i + 1) * load];
+        debug_assert!(i < nvec);
+        // SAFETY: every caller passes i < nvec = x.len() / load, so the range lies in x (no
+        // bounds check in the loop of additions)
+        let v = unsafe { x.get_unchecked(i * load..(i + 1) * load) };
         std::array::from_fn(|k| {
             if load == N {
                 v[k].widen()

@@ -23,7 +23,7 @@ use crate::kernel::compute::{Arith, ComplexDiv, FusedMul};
 use crate::kernel::exec::Work;
 use crate::kernel::xla::XlaComplexAbs;
 use crate::kernel::xla_complex::XlaComplex;
-use crate::with_dtype;
+use crate::{with_dtype, DType};
 
 /// A unary op.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,6 +142,11 @@ pub trait UnaryElem: Arith {
     fn part_as(op: Unary, x: Self, _s: &OpSemantics) -> Option<Self::Part> {
         Self::part(op, x)
     }
+    /// `sinh` that is `±inf` exactly above `|x| = limit` and the C library's below (SLEEF's
+    /// float32 `sinh`: [`OpSemantics::sinh_f32_limit`]); `None` for a type without it.
+    fn sinh_below(_x: Self, _limit: f32) -> Option<Self> {
+        None
+    }
 }
 
 impl UnaryElem for bool {
@@ -221,6 +226,7 @@ macro_rules! unary_float {
                     Sign if x.is_nan() => if s.sign_nan_is_nan { x } else { 0.0 },
                     Sign => if x > 0.0 { 1.0 } else if x < 0.0 { -1.0 } else if s.sign_zero_keeps_sign { x } else { 0.0 },
                     Square => x * x,
+                    Sqrt if s.sqrt_mkl => crate::kernel::mkl::VmlSqrt::vml_sqrt(x),
                     Sqrt => x.sqrt(),
                     Reciprocal => 1.0 / x,
                     Exp if s.exp_eigen => crate::kernel::eigen::EigenExp::eigen_exp(x),
@@ -233,6 +239,10 @@ macro_rules! unary_float {
                     Sin => x.sin(),
                     Cos => x.cos(),
                     Tan => x.tan(),
+                    Arcsin if s.asin_by_atan2 => crate::kernel::xla::under_daz_ftz(|| {
+                        let t = x.atan2(((1.0 - x) * (1.0 + x)).sqrt() + 1.0);
+                        t + t
+                    }),
                     Arcsin => x.asin(),
                     Arctan => x.atan(),
                     Sinh if s.sinh_overflows_with_exp && x.abs().exp().is_infinite() => {
@@ -251,6 +261,9 @@ macro_rules! unary_float {
                     Angle => (0.0 as $t).atan2(x),
                     _ => return None,
                 })
+            }
+            fn sinh_below(x: $t, limit: f32) -> Option<$t> {
+                Some(if x.abs() > <$t>::from(limit) { <$t>::INFINITY.copysign(x) } else { x.sinh() })
             }
             fn pred(op: Unary, x: $t) -> Option<bool> {
                 Some(match op {
@@ -309,7 +322,7 @@ macro_rules! unary_complex {
                 use clib::f;
                 let (r, i) = (z.re, z.im);
                 Some(match op {
-                    Exp | Log | Log1p | Sqrt | Sin | Cos | Tan | Tanh | Log2 | Log10 if s.complex_fns_xla => {
+                    Exp | Expm1 | Log | Log1p | Sqrt | Sin | Sinh | Cos | Tan | Tanh | Log2 | Log10 if s.complex_fns_xla => {
                         xla_complex_fn::<$c, $f>(op, z)?
                     }
                     Negative if s.complex_negative_subtracts => <$c>::new(0.0 - r, 0.0 - i),
@@ -327,7 +340,10 @@ macro_rules! unary_complex {
                     Sign => { let (a, b) = complex_sign::<$f>(r, i, s); <$c>::new(a, b) }
                     Square if s.complex_square_xla => {
                         let f = |x: $f| if s.ftz { x.flush() } else { x };
-                        <$c>::new(f(f(r - i) * f(r + i)), f(2.0 * f(r * i)))
+                        // chlo.square: a finite real part of the imaginary one's magnitude
+                        // gives a real part of +0 (`square(-0.5-0.5j)` is `0.5j`)
+                        let re = if r.is_finite() && r.abs() == i.abs() { 0.0 } else { f(f(r - i) * f(r + i)) };
+                        <$c>::new(re, f(2.0 * f(r * i)))
                     }
                     Square if s.complex_mul_fma => <$c as FusedMul>::mul_fused(z, z),
                     Square => <$c as Arith>::mul(z, z),
@@ -345,15 +361,26 @@ macro_rules! unary_complex {
                     }
                     Expm1 => {
                         let a = (i / 2.0).sin();
-                        <$c>::new(r.exp_m1() * i.cos() - 2.0 * a * a, r.exp() * i.sin())
-                    }
-                    Log1p if s.complex_log1p_torch => {
-                        let theta = i.atan2(r + 1.0);
-                        if r.hypot(i) < 0.5 {
-                            let q = r * (2.0 + r) + i * i;
-                            if q == 0.0 { <$c>::new(r, theta) } else { <$c>::new(0.5 * q.ln_1p(), theta) }
+                        let re = if s.complex_expm1_fused {
+                            r.exp_m1().mul_add(i.cos(), -(2.0 * a * a))
                         } else {
-                            <$c>::new((r + 1.0).hypot(i).ln(), theta)
+                            r.exp_m1() * i.cos() - 2.0 * a * a
+                        };
+                        <$c>::new(re, r.exp() * i.sin())
+                    }
+                    // c10's CPU `log1p` (c10/util/complex_math.h, after NumPy PR 22611):
+                    // u = z + 1; z if u is 1; log(u) if u − 1 is z; else log(u)·(z / (u − 1)),
+                    // the product and the quotient contracted as PyTorch's kernels compile them
+                    Log1p if s.complex_log1p_torch => {
+                        let u = <$c>::new(r + 1.0, i);
+                        let back = <$c>::new(u.re - 1.0, u.im);
+                        if u.re == 1.0 && u.im == 0.0 {
+                            z
+                        } else if back.re == r && back.im == i {
+                            f::$log(u)
+                        } else {
+                            let (qr, qi) = c10_div_fused(r, i, back.re, back.im);
+                            <$c as FusedMul>::mul_fused(f::$log(u), <$c>::new(qr, qi))
                         }
                     }
                     Log1p => {
@@ -472,6 +499,8 @@ fn xla_complex_fn<C: XlaComplex + ComplexParts<F>, F: num_traits::Float>(
     let of = |v: f64| F::from(v).expect("a constant");
     Some(match op {
         Unary::Exp => C::xla_exp(z),
+        Unary::Expm1 => C::xla_expm1(z),
+        Unary::Sinh => C::xla_sinh(z),
         Unary::Log => C::xla_log(z),
         Unary::Log1p => C::xla_log1p(z),
         Unary::Sqrt => C::xla_sqrt(z),
@@ -497,6 +526,26 @@ impl<F: Copy> ComplexParts<F> for num_complex::Complex<F> {
     }
     fn from_parts(re: F, im: F) -> Self {
         num_complex::Complex::new(re, im)
+    }
+}
+
+/// `(a + bi) / (c + di)` as c10's `complex::operator/=` (`torch/headeronly/util/complex.h`)
+/// compiles in PyTorch's CPU kernels: Smith's algorithm, each `x ± y·rat` contracted into one
+/// fused multiply-add (the recorded complex `log1p` shows it).
+fn c10_div_fused<F: num_traits::Float>(a: F, b: F, c: F, d: F) -> (F, F) {
+    let (ac, ad) = (c.abs(), d.abs());
+    if ac >= ad {
+        if ac == F::zero() && ad == F::zero() {
+            (a / ac, b / ad)
+        } else {
+            let rat = d / c;
+            let scl = F::one() / d.mul_add(rat, c);
+            (b.mul_add(rat, a) * scl, (-a).mul_add(rat, b) * scl)
+        }
+    } else {
+        let rat = c / d;
+        let scl = F::one() / c.mul_add(rat, d);
+        (a.mul_add(rat, b) * scl, b.mul_add(rat, -a) * scl)
     }
 }
 
@@ -528,6 +577,8 @@ where
         } else if op.to_real() && T::DTYPE.is_complex() {
             let out: Option<Vec<_>> = x.iter().map(|&v| T::W::part_as(op, v.widen(), s)).collect();
             out.map(<<T::W as UnaryElem>::Part as Element>::array)
+        } else if let (Unary::Sinh, DType::Float32, Some(limit)) = (op, T::DTYPE, s.sinh_f32_limit) {
+            map_same::<T>(x, |v| T::W::sinh_below(v, limit as f32))
         } else if let Some((width, packet)) = s.packet(super::OpClass::Unary(op), T::DTYPE) {
             // Eigen's packets, then the scalar function on the tail
             let packets = x.len() - x.len() % width;
@@ -537,6 +588,8 @@ where
                 Some(T::narrow(r))
             };
             x.iter().enumerate().map(each).collect::<Option<Vec<T>>>().map(T::array)
+        } else if let Some(f) = s.half_fn(op, T::DTYPE) {
+            map_same::<T>(x, |v| Some(T::W::from_num(f(v.re_f32()))))
         } else {
             map_same::<T>(x, |v| T::W::same(op, v, s))
         }

@@ -164,11 +164,25 @@ fn legacy(ctx: &Ctx, l: &spec::LegacySpec) -> Result<Legacy, PromoteError> {
             }
         }
     }
+    let builtin_loops = l
+        .builtin_loops
+        .iter()
+        .map(|entry| {
+            let ops = super::ops::op_targets(ctx, &entry.ops)?;
+            let loops = entry
+                .loops
+                .iter()
+                .map(|t| ctx.dtype(t))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok((ops, loops))
+        })
+        .collect::<Result<Vec<_>, PromoteError>>()?;
     Ok(Legacy {
         dtypes,
         literal,
         loops,
         own_loops,
+        builtin_loops,
     })
 }
 

@@ -62,12 +62,6 @@ pub(crate) fn rule(
             None => Then::DType(dt.target(ctx, &r.then)?),
         },
     };
-    if matches!(at, Stage::Arguments | Stage::Operands) && then == Then::Accept {
-        return Err(ctx.err(
-            r.then.span(),
-            "`accept` needs a promoted dtype: use it at promoted or computed",
-        ));
-    }
     let (convert, literal) = conversion(ctx, r, at, then, g)?;
     Ok(CornerRule {
         ops,

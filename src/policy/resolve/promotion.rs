@@ -85,7 +85,18 @@ impl RulePolicy {
                     Some(self.linear_search(call, ins, cs, &loops, r.steps)?),
                     false,
                 ),
-                None => (self.categorize(call, ins, cs, r.steps)?, false),
+                None => {
+                    let joined = self.categorize(call, ins, cs, r.steps)?;
+                    let dtypes = || ins.iter().map(|i| i.dtype);
+                    let legacy = cs.legacy.as_ref();
+                    match joined.and_then(|d| legacy?.builtin_loops_past(d, dtypes(), call.op)) {
+                        Some(loops) => (
+                            Some(self.linear_search(call, ins, cs, loops, r.steps)?),
+                            false,
+                        ),
+                        None => (joined, false),
+                    }
+                }
             },
         })
     }
