@@ -254,7 +254,7 @@ pub fn exp_f16(x: &[u16], table: &[u16], out: &mut [u16], stream: bool) -> bool 
 ///
 /// ```
 /// use promote::kernel::arch::byte_planes;
-/// let p = byte_planes(&std::array::from_fn(|c| 0x0403_0201 * c as u32));
+/// let p = byte_planes(&std::array::from_fn(|c| 0x0403_0201u32.wrapping_mul(c as u32)));
 /// assert_eq!((p[0][2], p[1][2], p[3][2]), (2, 4, 8));
 /// ```
 pub fn byte_planes(table: &[u32; 256]) -> [[u8; 256]; 4] {
