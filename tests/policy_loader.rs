@@ -307,6 +307,36 @@ fn the_kernel_semantics_are_named_and_default_to_numpy() {
 }
 
 #[test]
+fn the_narrow_accumulation_is_named() {
+    use promote::kernel::compute::NarrowAccumulation;
+    use promote::Policy;
+    let with = |acc: &str| {
+        MINI.replace(
+            "[out]",
+            &format!("[kernel]\nsemantics = \"numpy\"\nnarrow_accumulation = \"{acc}\"\n\n[out]"),
+        )
+    };
+    let p = compile(&with("each_step"), "p.toml").unwrap();
+    assert_eq!(
+        p.semantics().narrow_accumulation,
+        NarrowAccumulation::EachStep
+    );
+    assert_eq!(p.semantics().name, "numpy");
+    let p = compile(&with("carrier"), "p.toml").unwrap();
+    assert_eq!(
+        p.semantics().narrow_accumulation,
+        NarrowAccumulation::Carrier
+    );
+    // line 20 is `narrow_accumulation = "in_order"`; column 23 is its opening quote
+    let e = err(&with("in_order"));
+    assert!(
+        e.starts_with("p.toml:20:23: unknown narrow_accumulation `in_order`"),
+        "{e}"
+    );
+    assert!(e.contains("carrier, each_step"), "{e}");
+}
+
+#[test]
 fn convert_first_rules_say_what_they_need() {
     let with = |rule: &str| format!("{MINI}\n[[rules]]\nops = [\"add\"]\n{rule}\n");
     let ok = with(

@@ -140,6 +140,14 @@ pub enum ComplexDiv {
     ScaledByMax,
     /// XLA's `EmitComplexDivide` ([`super::xla::XlaOps::xla_div`]).
     XlaSmith,
+    /// [`ComplexDiv::Smith`] with each `x + y·z` one fused multiply-add: c10's
+    /// `complex::operator/=` (`torch/headeronly/util/complex.h`, NumPy's Smith) as GCC
+    /// contracts it in PyTorch's AVX-512 kernels, whose vectorized `operator/` divides lane
+    /// by lane with it (`vec512_complex_float.h`). Recorded: `(2.5+0.5j) / (0.5-2.5j)` is
+    /// `2.865608e-09+1j` in complex64, not `-0+1j`. A complex64 array of odd length divides
+    /// its last element without contraction (the scalar remainder of its loop); complex128
+    /// contracts every element (torch 2.15.0, probed at lengths 1 to 100).
+    SmithFused,
 }
 
 /// The compute dtype of a kernel working in `f32` for a half type: its results are rounded
@@ -266,6 +274,49 @@ pub struct Semantics {
     pub float_pow_under_daz: bool,
     /// How `matmul` sums the products of an output element (`super::matmul::MatmulSum`).
     pub matmul: super::matmul::MatmulSum,
+    /// How a reduction or scan computed in a narrow dtype accumulates; a policy's `[kernel]
+    /// narrow_accumulation` sets it (NumPy with ml_dtypes: `each_step`).
+    pub narrow_accumulation: NarrowAccumulation,
+}
+
+/// How a reduction or scan (`sum`, `prod`, `mean`, `cumsum`, `cumprod`) that computes in a
+/// narrow dtype accumulates ([`super::narrow::accumulate`]).
+///
+/// ```
+/// use promote::kernel::compute::{NarrowAccumulation, Semantics};
+/// use promote::builtin;
+/// assert_eq!(Semantics::NUMPY.narrow_accumulation, NarrowAccumulation::Carrier);
+/// // numpy.toml's `[kernel] narrow_accumulation = "each_step"`
+/// let numpy = builtin("numpy").unwrap().semantics();
+/// assert_eq!(numpy.narrow_accumulation, NarrowAccumulation::EachStep);
+/// assert_eq!(NarrowAccumulation::named("each_step"), Some(NarrowAccumulation::EachStep));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NarrowAccumulation {
+    /// In the dtype's carrier (float32, int8, uint8) in the framework's order, the result
+    /// rounded into the dtype once (XLA's upcast).
+    Carrier,
+    /// In the dtype itself: its binary loop called once per element, every partial result
+    /// stored in (rounded or wrapped into) the dtype; a reduction starts from the identity
+    /// converted to the dtype, a scan from the first element; `mean` divides the sum by the
+    /// count in float64 and converts the quotient back. NumPy's reductions over ml_dtypes'
+    /// loops, whose `add` computes `float(a) + float(b)` and rounds
+    /// (`numpy/_core/_methods.py` `_mean`: `ret.dtype.type(ret / rcount)`).
+    EachStep,
+}
+
+impl NarrowAccumulation {
+    /// The accumulation a policy file names (`carrier`, `each_step`).
+    pub fn named(name: &str) -> Option<NarrowAccumulation> {
+        match name {
+            "carrier" => Some(NarrowAccumulation::Carrier),
+            "each_step" => Some(NarrowAccumulation::EachStep),
+            _ => None,
+        }
+    }
+
+    /// The names a policy file may give.
+    pub const NAMES: &'static [&'static str] = &["carrier", "each_step"];
 }
 
 impl Semantics {
@@ -307,6 +358,7 @@ impl Semantics {
             complex_parts_apart: true,
             int_via_float32: &[],
         },
+        narrow_accumulation: NarrowAccumulation::Carrier,
     };
 
     /// PyTorch 2 on x86-64 (CPU).
@@ -325,7 +377,7 @@ impl Semantics {
         flush_subnormals: false,
         flush_exempt: &[],
         float_floor_divide: FloatFloorDiv::Divmod,
-        complex_div: ComplexDiv::Smith,
+        complex_div: ComplexDiv::SmithFused,
         bool_multiply_via_int32: false,
         eigen_complex_tail: false,
         float_equal_within_1e15: false,
@@ -348,6 +400,7 @@ impl Semantics {
             complex_parts_apart: false,
             int_via_float32: &[],
         },
+        narrow_accumulation: NarrowAccumulation::Carrier,
     };
 
     /// XLA on CPU (JAX).
@@ -389,6 +442,7 @@ impl Semantics {
             complex_parts_apart: false,
             int_via_float32: &[],
         },
+        narrow_accumulation: NarrowAccumulation::Carrier,
     };
 
     /// TensorFlow 2 on CPU (every dtype conversion mode: the kernels are the same).
@@ -424,6 +478,7 @@ impl Semantics {
             complex_parts_apart: false,
             int_via_float32: &[],
         },
+        narrow_accumulation: NarrowAccumulation::Carrier,
     };
 
     /// PaddlePaddle 3 on CPU.
@@ -459,6 +514,7 @@ impl Semantics {
             complex_parts_apart: false,
             int_via_float32: &[DType::Int32, DType::Int64],
         },
+        narrow_accumulation: NarrowAccumulation::Carrier,
     };
 
     /// Every named semantics.
@@ -587,6 +643,11 @@ pub trait Arith: Num + super::xla::XlaOps {
     /// Complex division by Smith's algorithm without a zero-divisor case (see
     /// [`ComplexDiv::SmithPlain`]).
     fn div_smith_plain(a: Self, b: Self) -> Self {
+        Self::div(a, b)
+    }
+    /// Complex division by Smith's algorithm with NumPy's zero-divisor case, its multiply-adds
+    /// fused (see [`ComplexDiv::SmithFused`]).
+    fn div_smith_fused(a: Self, b: Self) -> Self {
         Self::div(a, b)
     }
     /// Complex division as Eigen's vectorized `pdiv_complex` (see [`ComplexDiv`]); `ftz`: every
@@ -1258,6 +1319,13 @@ macro_rules! arith_complex {
                     <$c>::new(ar.mul_add(rat, ai) * scl, ai.mul_add(rat, -ar) * scl)
                 }
             }
+            fn div_smith_fused(a: $c, b: $c) -> $c {
+                if b.re == 0.0 && b.im == 0.0 {
+                    // c10: `a / |c|`, `b / |d|`: infinities or NaN
+                    return <$c>::new(a.re / b.re.abs(), a.im / b.im.abs());
+                }
+                Self::div_smith_plain(a, b)
+            }
             fn div_scaled(a: $c, b: $c, ftz: bool) -> $c {
                 // Eigen's pdiv_complex: scale y by m = max(|c|, |d|), x · conj(y'), / |y'|², / m
                 let f = |x: $f| if ftz { x.flush() } else { x };
@@ -1647,6 +1715,18 @@ fn arithmetic<W: Arith + FusedMulMaybe>(
             apply(a, b, out, W::div_smith_plain)
         }
         Op::Divide if sem.complex_div == ComplexDiv::XlaSmith => apply(a, b, out, W::xla_div),
+        Op::Divide if sem.complex_div == ComplexDiv::SmithFused => {
+            apply(a, b, out, W::div_smith_fused);
+            if W::DTYPE == crate::DType::Complex64 && out.len() % 2 == 1 {
+                // the odd last element: the loop's scalar remainder, not contracted
+                let at = |s: Src<'_, W>, i: usize| match s {
+                    Src::Slice(x) => x[i],
+                    Src::Scalar(v) => v,
+                };
+                let last = out.len() - 1;
+                out[last] = W::div(at(a, last), at(b, last));
+            }
+        }
         Op::Divide => apply(a, b, out, W::div),
         Op::FloorDivide | Op::Remainder => return floor_or_remainder(op, a, b, out, sem, half),
         Op::Power => return power(a, b, out, sem),
@@ -1882,6 +1962,11 @@ fn binary_cast_exact<SA: Num, SB: Num, W: Arith + FusedMulMaybe>(
             }
             Op::Divide if sem.complex_div == ComplexDiv::SmithPlain => {
                 simd::map2(a, b, out, |x, y| W::div_smith_plain(ca(x), cb(y)))
+            }
+            Op::Divide if sem.complex_div == ComplexDiv::SmithFused => {
+                let (x, y): (Vec<W>, Vec<W>) =
+                    a.iter().zip(b).map(|(&x, &y)| (ca(x), cb(y))).unzip();
+                return arithmetic(op, Src::Slice(&x), Src::Slice(&y), out, sem, None);
             }
             Op::Divide => simd::map2(a, b, out, |x, y| W::div(ca(x), cb(y))),
             Op::Maximum => simd::map2(a, b, out, |x, y| W::maximum(ca(x), cb(y))),

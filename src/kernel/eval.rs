@@ -563,6 +563,10 @@ fn run_plan_in<P: Policy + ?Sized>(
             dtype: plan.result.name().to_string(),
             rule: e.to_string(),
         };
+        if let Some(r) = super::narrow::accumulate::in_dtype(&sem, plan, views) {
+            // a reduction that rounds every partial result into the dtype
+            return r.map_err(unsupported);
+        }
         let exec = |p: &Plan, v: &[View<'_>]| run_plan_in(policy, sem, p, v);
         return run_narrow(plan, views, library_of(sem.name), exec, unsupported);
     }

@@ -123,6 +123,10 @@ pub struct KernelSpec {
     /// Where the semantics come from (the recordings that replay them, or why none).
     #[serde(default)]
     pub source: String,
+    /// How reductions computed in a narrow dtype accumulate (`carrier`, `each_step`); the
+    /// semantics' own when absent.
+    #[serde(default)]
+    pub narrow_accumulation: Option<Text>,
 }
 
 /// One corner rule: at a stage of resolution, when its conditions hold, it decides.

@@ -15,7 +15,12 @@ What is asked, per narrow dtype D the framework has (record_narrow.py lists them
   the largest value and its neighbour, ±inf and NaN where the format has them), and D with
   float32 / int8 / complex64 (the input casts);
 * the unary ops of UNARY over every value of D (all 256 codes of the 8-bit formats);
-* the reductions of REDUCTIONS over the finite edge values, whole.
+* the reductions of REDUCTIONS over the finite edge values, whole;
+* NumPy: the accumulations of ACCUMULATIONS over seeded random arrays of each dtype (RANDOM),
+  where rounding every partial result into the dtype shows (ml_dtypes' loops run one element
+  at a time);
+* PyTorch: `divide` of complex64 (and complex32 by complex64) at the lengths of CONTRACTION
+  (its complex division contracts to fused multiply-adds except in the scalar remainder).
 
 Each query runs in a worker subprocess (this script with --worker), so a crash or hang costs one
 query ({"x": "crash"} / {"x": "hang"}); an exception the classifier does not know is written as
@@ -32,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import itertools
 import json
 import math
 import os
@@ -66,6 +72,9 @@ UNARY = ["negative", "positive", "absolute", "sign", "square", "reciprocal", "sq
          "sinh", "tanh", "floor", "ceil", "trunc", "round", "isnan", "isinf", "isfinite",
          "signbit", "logical_not", "bitwise_invert"]
 REDUCTIONS = ["sum", "prod", "mean", "max", "min"]
+ACCUMULATIONS = {"numpy": ["sum", "prod", "mean", "cumsum", "cumprod"]}
+RANDOM = 6  # arrays per dtype and accumulation: half of every finite value, half of |v| <= 4
+CONTRACTION = {"torch": [1, 2, 3, 5, 8, 9, 17]}
 
 
 def kind(d):
@@ -390,6 +399,36 @@ def records(w, head, dtypes, ops, timeout):
             yield {"q": q, "a": w.query(op, [[d, fin]], timeout)}
 
 
+def random_arrays(d, every, seed):
+    """RANDOM seeded arrays of 1 to 40 finite values of d (every: its values as texts)."""
+    import random
+
+    rng = random.Random(seed)
+    fin = [t for t in every if "nan" not in t and "inf" not in t]
+    small = [t for t in fin if abs(parse(t, d)) <= 4] or fin
+    return [[rng.choice(fin if k % 2 == 0 else small) for _ in range(rng.randint(1, 40))]
+            for k in range(RANDOM)]
+
+
+def extra_records(w, head, dtypes, ops, timeout, fw):
+    """The accumulations over random arrays (NumPy) and the contraction lengths (PyTorch)."""
+    accumulations = ACCUMULATIONS.get(fw, [])
+    for op in [o for o in accumulations if o in ops]:
+        for i, d in enumerate(dtypes):
+            for data in random_arrays(d, head["all"][d], seed=1000 * i + accumulations.index(op)):
+                q = {"op": op, "operands": [{"dtype": d, "data": data}]}
+                yield {"q": q, "a": w.query(op, [[d, data]], timeout)}
+    if "divide" not in ops:
+        return
+    for n in CONTRACTION.get(fw, []):
+        # (2.5+0.5j) / (0.5-2.5j): a·rat + b cancels to 0 plain, 2.865608e-09 fused
+        for a in ["complex64", "complex32"]:
+            x, y = ["(2.5+0.5j)"] * n, ["(0.5-2.5j)"] * n
+            q = {"op": "divide", "operands": [{"dtype": a, "data": x},
+                                              {"dtype": "complex64", "data": y}]}
+            yield {"q": q, "a": w.query("divide", [[a, x], ["complex64", y]], timeout)}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -407,7 +446,8 @@ def main():
     out = a.out or os.path.join(ROOT, "tests", "fixtures", "eval-narrow", name + ".jsonl.gz")
     os.makedirs(os.path.dirname(out), exist_ok=True)
     dtypes = a.dtypes.split(",") if a.dtypes else NARROW[a.framework]
-    ops = a.ops.split(",") if a.ops else values.OPS + UNARY + REDUCTIONS
+    extra = [o for o in ACCUMULATIONS.get(a.framework, []) if o not in REDUCTIONS]
+    ops = a.ops.split(",") if a.ops else values.OPS + UNARY + REDUCTIONS + extra
     w = ValueWorker(a.framework, a.mode)
     w.start()
     assert w.version.endswith("==" + VERSIONS[a.framework]), w.version
@@ -425,7 +465,8 @@ def main():
     try:
         with gzip.open(tmp, "wt", compresslevel=9) as f:
             f.write(json.dumps(head, separators=(",", ":")) + "\n")
-            for rec in records(w, head, dtypes, ops, a.timeout):
+            more = extra_records(w, head, dtypes, ops, a.timeout, a.framework)
+            for rec in itertools.chain(records(w, head, dtypes, ops, a.timeout), more):
                 f.write(json.dumps(rec, separators=(",", ":")) + "\n")
                 f.flush()
                 n += 1

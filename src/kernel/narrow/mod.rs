@@ -8,6 +8,8 @@
 //! * [`codec`]: the one generic encoder/decoder, driven by a format and its rules;
 //! * [`arith`]: arithmetic on narrow operands (decoded into a wider carrier, computed there,
 //!   rounded once);
+//! * [`accumulate`]: reductions and scans that round every partial result into the narrow
+//!   dtype (NumPy over ml_dtypes' loops);
 //! * [`fast`]: the branch-free float32 encoder and decoder the vectorised loops use;
 //! * [`Codec`]: a (format, rules) pair with its decode tables, over slices.
 //!
@@ -27,6 +29,7 @@
 //! assert!(Codec::for_library("int4", Library::Torch).is_err()); // torch cannot cast int4
 //! ```
 
+pub mod accumulate;
 pub mod arith;
 pub mod codec;
 pub mod fast;

@@ -26,7 +26,7 @@
 pub mod binary;
 mod fast;
 mod lookup;
-mod order;
+pub(crate) mod order;
 pub(crate) mod reduce;
 #[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod unary;

@@ -24,6 +24,11 @@
 //!   lanes in order onto the identity, then the tail element by element
 //!   ([`torch_inner`]).
 //!
+//! - A dtype's own binary loop called once per element, each partial result stored in the
+//!   dtype (NumPy's `reduce`/`accumulate` over ml_dtypes' loops, whose `add` rounds
+//!   `float(a) + float(b)` into the narrow dtype): folded in order from the identity
+//!   ([`each_step`]), a scan from the first element ([`each_step_scan`]).
+//!
 //! These hold for any length (they are the rewriters' and loops' own arithmetic; PyTorch
 //! splits a reduction over threads only above 32768 elements, which is not reproduced).
 //! Recorded by `tools/oracle/record_values_ops_fw.py` (`tests/fixtures/eval-ops/jax*.jsonl.gz`)
@@ -38,6 +43,32 @@ const XLA_SCAN_BASE: usize = 16;
 /// Folds `vals` in order from `init`.
 fn fold<W: Copy>(vals: &[W], init: W, f: impl Fn(W, W) -> W) -> W {
     vals.iter().fold(init, |a, &v| f(a, v))
+}
+
+/// Folds `vals` in order from `init`, every partial result passed through `store` (the
+/// dtype it is kept in): `store(store(init ∘ v0) ∘ v1) ...`.
+pub(crate) fn each_step<W: Copy>(
+    vals: &[W],
+    init: W,
+    f: impl Fn(W, W) -> W,
+    store: impl Fn(W) -> W,
+) -> W {
+    vals.iter().fold(init, |a, &v| store(f(a, v)))
+}
+
+/// The inclusive scan of `vals` in order, the first element as it is, every further partial
+/// result passed through `store`.
+pub(crate) fn each_step_scan<W: Copy>(
+    vals: &[W],
+    f: impl Fn(W, W) -> W,
+    store: impl Fn(W) -> W,
+) -> Vec<W> {
+    let mut out: Vec<W> = Vec::with_capacity(vals.len());
+    for &v in vals {
+        let next = out.last().map_or(v, |&a| store(f(a, v)));
+        out.push(next);
+    }
+    out
 }
 
 /// The reduction of `vals` in XLA CPU's order (see the module's notes): 40 values are two
@@ -231,6 +262,18 @@ mod tests {
             eigen_inner(&[1.0f64, 2.0, 3.0], 0.0, 4, add, (add, |v| v)),
             6.0
         );
+    }
+
+    #[test]
+    fn each_step_stores_every_partial() {
+        // kept in whole numbers: 0.4 + 0.4 + 0.4 is 0 step by step, 1 rounded once
+        let round = |v: f64| v.round();
+        assert_eq!(each_step(&[0.4, 0.4, 0.4], 0.0, |a, b| a + b, round), 0.0);
+        assert_eq!(round(fold(&[0.4, 0.4, 0.4], 0.0, |a, b| a + b)), 1.0);
+        // a scan keeps its first element as it is
+        let s = each_step_scan(&[0.4, 0.7, 0.4], |a, b| a + b, round);
+        assert_eq!(s, vec![0.4, 1.0, 1.0]);
+        assert!(each_step_scan(&[], |a: f64, b| a + b, round).is_empty());
     }
 
     #[test]

@@ -552,7 +552,9 @@ fn c10_div_fused<F: num_traits::Float>(a: F, b: F, c: F, d: F) -> (F, F) {
 /// `a / b` by the semantics' complex division ([`OpSemantics::complex_div`]).
 fn complex_divide<C: Arith>(a: C, b: C, s: &OpSemantics) -> C {
     match s.complex_div {
-        ComplexDiv::Smith => C::div(a, b),
+        // PyTorch's `reciprocal` is its own kernel, not `divide`'s contracted loop: its
+        // recordings (tests/fixtures/eval-ops/torch.jsonl.gz) replay with the plain division
+        ComplexDiv::Smith | ComplexDiv::SmithFused => C::div(a, b),
         ComplexDiv::SmithPlain => C::div_smith_plain(a, b),
         ComplexDiv::ScaledByMax => C::div_scaled(a, b, s.ftz),
         ComplexDiv::XlaSmith => C::xla_div(a, b),

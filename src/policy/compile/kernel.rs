@@ -1,7 +1,7 @@
 //! `[kernel]`: the named element semantics the policy's kernels compute with.
 
 use crate::error::{suggest, PromoteError};
-use crate::kernel::compute::Semantics;
+use crate::kernel::compute::{NarrowAccumulation, Semantics};
 
 use super::super::spec::KernelSpec;
 use super::Ctx;
@@ -34,5 +34,22 @@ pub(crate) fn kernel(
             ),
         )
     })?;
+    let Some(acc) = &k.narrow_accumulation else {
+        return Ok((sem, k.source.clone()));
+    };
+    let narrow_accumulation = NarrowAccumulation::named(acc.get_ref()).ok_or_else(|| {
+        ctx.err(
+            acc.span(),
+            format!(
+                "unknown narrow_accumulation `{}` (one of: {})",
+                crate::error::clip(acc.get_ref()),
+                NarrowAccumulation::NAMES.join(", ")
+            ),
+        )
+    })?;
+    let sem = Semantics {
+        narrow_accumulation,
+        ..sem
+    };
     Ok((sem, k.source.clone()))
 }
