@@ -7,7 +7,7 @@
 //! scan from the first element. `mean` is NumPy's `_mean`: that sum divided by the count in
 //! float64, converted back (`uint2`: `0+1+2+3` wraps to 2, `2 / 4` is 0).
 //!
-//! The order is [`crate::kernel::ops::order::each_step`]; which policy takes it is data
+//! The order is `each_step` of `src/kernel/ops/order.rs`; which policy takes it is data
 //! (`[kernel] narrow_accumulation` in `policies/*.toml`). Recorded:
 //! `tests/fixtures/eval-narrow/numpy.jsonl.gz`, replayed by `tests/narrow_values.rs`.
 //!
