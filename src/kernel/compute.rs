@@ -1673,6 +1673,20 @@ fn unsupported<W: Arith>(op: Op) -> KernelError {
     }
 }
 
+/// PyTorch's complex division ([`ComplexDiv::SmithFused`]): contracted, but the odd last
+/// element of a complex64 array (its loop's scalar remainder) plain.
+fn torch_divide<W: Arith>(a: Src<'_, W>, b: Src<'_, W>, out: &mut [W]) {
+    apply(a, b, out, W::div_smith_fused);
+    if W::DTYPE == crate::DType::Complex64 && out.len() % 2 == 1 {
+        let at = |s: Src<'_, W>, i: usize| match s {
+            Src::Slice(x) => x[i],
+            Src::Scalar(v) => v,
+        };
+        let last = out.len() - 1;
+        out[last] = W::div(at(a, last), at(b, last));
+    }
+}
+
 /// The ops whose result has the operands' dtype.
 fn arithmetic<W: Arith + FusedMulMaybe>(
     op: Op,
@@ -1715,18 +1729,7 @@ fn arithmetic<W: Arith + FusedMulMaybe>(
             apply(a, b, out, W::div_smith_plain)
         }
         Op::Divide if sem.complex_div == ComplexDiv::XlaSmith => apply(a, b, out, W::xla_div),
-        Op::Divide if sem.complex_div == ComplexDiv::SmithFused => {
-            apply(a, b, out, W::div_smith_fused);
-            if W::DTYPE == crate::DType::Complex64 && out.len() % 2 == 1 {
-                // the odd last element: the loop's scalar remainder, not contracted
-                let at = |s: Src<'_, W>, i: usize| match s {
-                    Src::Slice(x) => x[i],
-                    Src::Scalar(v) => v,
-                };
-                let last = out.len() - 1;
-                out[last] = W::div(at(a, last), at(b, last));
-            }
-        }
+        Op::Divide if sem.complex_div == ComplexDiv::SmithFused => torch_divide(a, b, out),
         Op::Divide => apply(a, b, out, W::div),
         Op::FloorDivide | Op::Remainder => return floor_or_remainder(op, a, b, out, sem, half),
         Op::Power => return power(a, b, out, sem),

@@ -10,19 +10,6 @@
 //! The order is `each_step` of `src/kernel/ops/order.rs`; which policy takes it is data
 //! (`[kernel] narrow_accumulation` in `policies/*.toml`). Recorded:
 //! `tests/fixtures/eval-narrow/numpy.jsonl.gz`, replayed by `tests/narrow_values.rs`.
-//!
-//! ```
-//! use promote::kernel::narrow::accumulate::in_dtype;
-//! use promote::kernel::{Array, compute::Semantics};
-//! use promote::{builtin, Call, Policy};
-//! let numpy = builtin("numpy").unwrap();
-//! let plan = numpy.resolve(&"sum float4_e2m1fn".parse::<Call>().unwrap()).unwrap();
-//! let x = Array::from(vec![6.0f32, 0.5, 0.5, 0.5, 0.5]);
-//! let got = in_dtype(&numpy.semantics(), &plan, &[x.view()]).unwrap().unwrap();
-//! assert_eq!(got, Array::from(vec![6.0f32])); // 6 + 0.5 rounds back to 6, four times
-//! // semantics that accumulate in the carrier leave the plan to the carrier's kernels
-//! assert!(in_dtype(&Semantics::NUMPY, &plan, &[x.view()]).is_none());
-//! ```
 
 use super::arith::{carrier, library_of, round_into};
 use super::codec;
@@ -40,6 +27,19 @@ use crate::DType;
 /// held in the result's [`carrier`]; `None` when the semantics accumulate in the carrier or
 /// the plan is not a `sum`, `prod`, `mean`, `cumsum` or `cumprod` computed in a narrow float
 /// or integer dtype (those run through [`super::arith::run_narrow`]).
+///
+/// ```
+/// use promote::kernel::narrow::accumulate::in_dtype;
+/// use promote::kernel::{Array, compute::Semantics};
+/// use promote::{builtin, Call, Policy};
+/// let numpy = builtin("numpy").unwrap();
+/// let plan = numpy.resolve(&"sum float4_e2m1fn".parse::<Call>().unwrap()).unwrap();
+/// let x = Array::from(vec![6.0f32, 0.5, 0.5, 0.5, 0.5]);
+/// let got = in_dtype(&numpy.semantics(), &plan, &[x.view()]).unwrap().unwrap();
+/// assert_eq!(got, Array::from(vec![6.0f32])); // 6 + 0.5 rounds back to 6, four times
+/// // semantics that accumulate in the carrier leave the plan to the carrier's kernels
+/// assert!(in_dtype(&Semantics::NUMPY, &plan, &[x.view()]).is_none());
+/// ```
 pub fn in_dtype(
     sem: &Semantics,
     plan: &Plan,
