@@ -284,7 +284,7 @@ pub struct Semantics {
 ///
 /// ```
 /// use promote::kernel::compute::{NarrowAccumulation, Semantics};
-/// use promote::builtin;
+/// use promote::{builtin, Policy};
 /// assert_eq!(Semantics::NUMPY.narrow_accumulation, NarrowAccumulation::Carrier);
 /// // numpy.toml's `[kernel] narrow_accumulation = "each_step"`
 /// let numpy = builtin("numpy").unwrap().semantics();
