@@ -6,10 +6,10 @@
 //! (`tf.experimental.numpy`), `result_type`, `promote_types`, `can_cast`, `nary`
 //! (concatenate/stack/where/clip), `dtype` (`dtype=`), `casting` (`casting=` with `out=`),
 //! `operator` (the operators under a framework setting). One table row per fixture and family;
-//! every family of every fixture must match 100% (a pair listed in [`INCOMPLETE`] is printed
-//! only); misses are written to `CARGO_TARGET_TMPDIR/forms-misses-NAME-FAMILY.txt`.
+//! every family of every fixture must match 100%; misses are written to
+//! `CARGO_TARGET_TMPDIR/forms-misses-NAME-FAMILY.txt`.
 //!
-//! `PROMOTE_POLICY=NAME` replays one fixture (and demands 100% of every family it replays);
+//! `PROMOTE_POLICY=NAME` replays one fixture;
 //! `PROMOTE_FAMILY=F` one family.
 
 use std::collections::BTreeMap;
@@ -17,14 +17,6 @@ use std::io::Read;
 use std::path::Path;
 
 use promote::{builtin, query, Call};
-
-/// (fixture, family) pairs that do not replay 100% yet. Every other pair must, so a family
-/// that regresses, or a new fixture that does not replay, fails. Left: TensorFlow's `tnp`
-/// binary ops in modes all and safe (mode off's np.result_type answers 56 083 of 58 590 cells
-/// in all, 54 155 in safe; the rest: `tnp.matmul` and the comparisons go through
-/// flexible_dtypes, a Python int beyond int64 or a float beyond float32 converted by the
-/// patched conversion).
-const INCOMPLETE: &[(&str, &str)] = &[("tf-all", "tnp"), ("tf-safe", "tnp")];
 
 #[derive(Default)]
 struct Tally {
@@ -134,7 +126,6 @@ fn fixtures() -> Vec<(String, std::path::PathBuf)> {
 
 #[test]
 fn every_recorded_form_cell_matches() {
-    let forced = std::env::var("PROMOTE_POLICY").is_ok();
     let family_only = std::env::var("PROMOTE_FAMILY").ok();
     let dump = Path::new(env!("CARGO_TARGET_TMPDIR"));
     println!("\n| policy | family | cells | matched | not recordable (X) | conformance |");
@@ -154,7 +145,7 @@ fn every_recorded_form_cell_matches() {
                 dump.join(format!("forms-misses-{name}-{fam}.txt")),
                 t.misses.join("\n"),
             );
-            if !t.misses.is_empty() && (forced || !INCOMPLETE.contains(&(name.as_str(), fam))) {
+            if !t.misses.is_empty() {
                 let first: Vec<_> = t.misses.iter().take(20).collect();
                 failed.push(format!(
                     "{name} {fam}: {} mismatches, first: {first:#?}",
