@@ -438,3 +438,57 @@ fn a_chain_is_binary_calls_of_the_policy_and_says_what_it_needs() {
     assert_eq!(e.kind(), ErrorKind::Invalid, "{e}");
     assert!(e.to_string().contains("name operands the call has"), "{e}");
 }
+
+#[test]
+fn an_unknown_selector_names_the_words_and_the_nearest() {
+    let with = |rule: &str| format!("{MINI}\n[[rules]]\nops = [\"add\"]\n{rule}\n");
+    let e = err(&with(
+        "at = \"computed\"\ncompute = [\"unsigend\"]\nthen = \"float32\"",
+    ));
+    assert!(e.starts_with("p.toml:"), "{e}");
+    assert!(
+        e.contains("unknown selector `unsigend` (a dtype or one of *, int, inexact, bool, unsigned, signed, float, complex); did you mean `unsigned`?"),
+        "{e}"
+    );
+    let e = err(&with(
+        "at = \"computed\"\ncompute = [\"int61\"]\nthen = \"float32\"",
+    ));
+    assert!(
+        e.contains("did you mean `int16`?") || e.contains("did you mean `int"),
+        "{e}"
+    );
+}
+
+#[test]
+fn keep_compute_decides_the_result_only() {
+    use promote::{Call, DType, Policy};
+    let with = |rule: &str| format!("{MINI}\n[[rules]]\nops = [\"add\"]\n{rule}\n");
+    let p = compile(
+        &with("at = \"computed\"\ncompute = [\"int\"]\nthen = \"float32\"\nkeep_compute = true"),
+        "p.toml",
+    )
+    .unwrap();
+    let plan = Policy::resolve(&p, &"add int16 int16".parse::<Call>().unwrap()).unwrap();
+    assert_eq!((plan.compute, plan.result), (DType::Int16, DType::Float32));
+    assert_eq!(plan.inputs, vec![DType::Int16, DType::Int16]);
+    // without it the rule's dtype is the compute dtype too
+    let p = compile(
+        &with("at = \"computed\"\ncompute = [\"int\"]\nthen = \"float32\""),
+        "p.toml",
+    )
+    .unwrap();
+    let plan = Policy::resolve(&p, &"add int16 int16".parse::<Call>().unwrap()).unwrap();
+    assert_eq!(
+        (plan.compute, plan.result),
+        (DType::Float32, DType::Float32)
+    );
+    // it needs the computed stage and a dtype
+    let e = err(&with(
+        "at = \"promoted\"\nthen = \"float32\"\nkeep_compute = true",
+    ));
+    assert!(e.contains("`keep_compute` goes with"), "{e}");
+    let e = err(&with(
+        "at = \"computed\"\nthen = \"first\"\nkeep_compute = true",
+    ));
+    assert!(e.contains("`keep_compute` goes with"), "{e}");
+}

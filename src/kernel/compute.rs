@@ -2081,42 +2081,30 @@ macro_rules! no_fused {
     ($($t:ty),*) => {$( impl FusedMulMaybe for $t { const HAS_FUSED: bool = false; } )*};
 }
 no_fused!(bool, u8, u16, u32, u64, i8, i16, i32, i64, f32, f64);
-impl FusedMulMaybe for C32 {
-    const HAS_FUSED: bool = true;
-    #[inline(always)]
-    fn mul_maybe_fused(a: C32, b: C32) -> C32 {
-        C32::mul_fused(a, b)
-    }
-    #[inline(always)]
-    fn mul_xla(a: C32, b: C32) -> C32 {
-        C32::new(
-            a.re.mul_add(b.re, -(a.im * b.im)),
-            a.im.mul_add(b.re, a.re * b.im),
-        )
-    }
-    fn mul_c99(a: C32, b: C32) -> C32 {
-        let (re, im) = c99_mul_f32(a.re, a.im, b.re, b.im);
-        C32::new(re, im)
-    }
+/// The complex products: fused (NumPy's loops), XLA's and C99's, per part type.
+macro_rules! complex_fused_mul {
+    ($($c:ident, $c99:ident);*) => {$(
+        impl FusedMulMaybe for $c {
+            const HAS_FUSED: bool = true;
+            #[inline(always)]
+            fn mul_maybe_fused(a: $c, b: $c) -> $c {
+                $c::mul_fused(a, b)
+            }
+            #[inline(always)]
+            fn mul_xla(a: $c, b: $c) -> $c {
+                $c::new(
+                    a.re.mul_add(b.re, -(a.im * b.im)),
+                    a.im.mul_add(b.re, a.re * b.im),
+                )
+            }
+            fn mul_c99(a: $c, b: $c) -> $c {
+                let (re, im) = $c99(a.re, a.im, b.re, b.im);
+                $c::new(re, im)
+            }
+        }
+    )*};
 }
-impl FusedMulMaybe for C64 {
-    const HAS_FUSED: bool = true;
-    #[inline(always)]
-    fn mul_maybe_fused(a: C64, b: C64) -> C64 {
-        C64::mul_fused(a, b)
-    }
-    #[inline(always)]
-    fn mul_xla(a: C64, b: C64) -> C64 {
-        C64::new(
-            a.re.mul_add(b.re, -(a.im * b.im)),
-            a.im.mul_add(b.re, a.re * b.im),
-        )
-    }
-    fn mul_c99(a: C64, b: C64) -> C64 {
-        let (re, im) = c99_mul_f64(a.re, a.im, b.re, b.im);
-        C64::new(re, im)
-    }
-}
+complex_fused_mul!(C32, c99_mul_f32; C64, c99_mul_f64);
 
 // ---------- reductions ----------
 

@@ -122,6 +122,9 @@ pub struct CornerRule {
     /// For a conversion: a float beyond the dtype's range becomes ±inf (the framework casts
     /// it) instead of overflowing.
     pub(crate) saturate: bool,
+    /// The rule decides the result dtype only: the plan keeps the compute dtype (and the input
+    /// casts) of the computation stage (stage `computed`).
+    pub(crate) keep_compute: bool,
     /// Where the rule comes from (`source` in the policy file).
     pub source: String,
 }

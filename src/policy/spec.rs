@@ -193,6 +193,12 @@ pub struct RuleSpec {
     /// casts it, as `paddle.full` does) instead of overflowing.
     #[serde(default)]
     pub saturate: bool,
+    /// At stage `computed` with a dtype (or `first`, ...) as `then`: the rule decides the
+    /// result dtype only; the inputs are still cast to, and the op computes in, the dtype the
+    /// computation stage chose (`jnp.var(int8_array, dtype=int16)` computes in int16 and
+    /// answers the weak default float).
+    #[serde(default)]
+    pub keep_compute: bool,
     /// Where the rule comes from.
     #[serde(default)]
     pub source: String,

@@ -153,6 +153,13 @@ class OFError(Exception):
         self.why = why
 
 
+def numpy_name(code):
+    """The NumPy name of OneFlow dtype `code`, or the error of a result outside the 15."""
+    if code not in OF2NP:
+        raise OFError("unsupported", f"result dtype {OUTSIDE_NAMES.get(code, code)} is outside the 15")
+    return OF2NP[code]
+
+
 class T:
     """A tensor as the functors see it: dtype code and number of axes (1 = 'tensor', 0 = 0-d)."""
 
@@ -563,9 +570,7 @@ def answer(cell):
             raise OFError("unsupported", "functional_api.yaml signatures take no out= argument")
         else:
             code = in_place(cell.op, ops[0], ops[1])
-        if code not in OF2NP:
-            raise OFError("unsupported", f"result dtype {OUTSIDE_NAMES.get(code, code)} is outside the 15")
-        return OF2NP[code]
+        return numpy_name(code)
     except OFError as e:
         return "!" + e.kind
 
@@ -744,9 +749,7 @@ def op_answer(cell):
                 raise OFError("overflow", "Python int too large to convert to C long")
         else:
             raise ValueError(cell.op)
-        if code not in OF2NP:
-            raise OFError("unsupported", f"result dtype {OUTSIDE_NAMES.get(code, code)} is outside the 15")
-        return OF2NP[code]
+        return numpy_name(code)
     except OFError as e:
         return "!" + e.kind
 
@@ -800,9 +803,7 @@ def function_answer(cell):
             code = scalar_bitwise(t, s)
             if s.overflow:
                 raise OFError("overflow", "Python int too large to convert to C long")
-        if code not in OF2NP:
-            raise OFError("unsupported", f"result dtype {OUTSIDE_NAMES.get(code, code)} is outside the 15")
-        return OF2NP[code]
+        return numpy_name(code)
     except OFError as e:
         return "!" + e.kind
 
@@ -959,9 +960,7 @@ def nary_answer(cell):
             code = clip(*ops)
         else:
             raise ValueError(cell.op)
-        if code not in OF2NP:
-            raise OFError("unsupported", f"result dtype {OUTSIDE_NAMES.get(code, code)} is outside the 15")
-        return OF2NP[code]
+        return numpy_name(code)
     except OFError as e:
         return "!" + e.kind
 

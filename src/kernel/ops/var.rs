@@ -22,6 +22,10 @@ pub(crate) fn run(
     if args.compute.is_integer() && s.int_stats_f32 {
         return Some(with_dtype!(args.compute, T => paddle_int::<T>(take_sqrt, args, lanes)));
     }
+    if args.compute.is_integer() && s.summation == Summation::XlaTree {
+        // `jnp.std` refuses an integer `dtype=`
+        return (!take_sqrt).then(|| with_dtype!(args.compute, T => xla_int::<T>(s, args, lanes)));
+    }
     let int_ok = args.compute.is_integer() && s.summation == Summation::Pairwise;
     if !args.compute.is_inexact() && !int_ok {
         return None;
@@ -78,6 +82,60 @@ where
         .map(|v| v.sqrt())
         .collect();
     cast_array(Array::from(roots).view(), part_dtype(T::DTYPE))
+}
+
+/// `jnp.var(x, dtype=D)` with an integer `D` (`_var` in jax 0.10.2's reductions.py): every
+/// step is an HLO op in `D` — the sum and the count (converted to `D`), their quotient by
+/// XLA's integer division, the deviations and their squares (wrapping), their sum, and the
+/// quotient by `count − ddof`; where that divisor is not positive the answer is NaN
+/// (`_where(normalizer > 0, result, nan)`). Integer sums wrap whatever their order.
+fn xla_int<T: Work>(s: &OpSemantics, args: &Args<'_>, lanes: Lanes) -> Array {
+    let d = T::DTYPE;
+    let width = d.bits();
+    // a value wrapped to the dtype's width, as an exact integer
+    let wrap = |v: i128| {
+        let m = v.rem_euclid(1i128 << width);
+        if d.is_signed() && m >= 1i128 << (width - 1) {
+            m - (1i128 << width)
+        } else {
+            m
+        }
+    };
+    // XLA's integer division: truncating; x / 0 is all ones; MIN / -1 wraps to MIN
+    let div = |a: i128, b: i128| if b == 0 { wrap(-1) } else { wrap(a / b) };
+    let x = cast_array(args.inputs[0], d);
+    let x = T::slice(x.view()).expect("cast");
+    let value = |v: T| {
+        let b = v.bits64();
+        if d.is_signed() {
+            i128::from(b as i64)
+        } else {
+            i128::from(b)
+        }
+    };
+    let count = wrap(lanes.len as i128);
+    let divisor = wrap(count - wrap(s.var_correction as i128));
+    if divisor <= 0 {
+        return Array::from(vec![f64::NAN; lanes.count()]);
+    }
+    T::array(
+        (0..lanes.count())
+            .map(|l| {
+                let sum = lanes.lane(l).fold(0i128, |acc, i| wrap(acc + value(x[i])));
+                let mean = div(sum, count);
+                let total = lanes.lane(l).fold(0i128, |acc, i| {
+                    let dev = wrap(value(x[i]) - mean);
+                    wrap(acc.wrapping_add(dev.wrapping_mul(dev)))
+                });
+                let var = div(total, divisor);
+                if d.is_signed() {
+                    cast::<i64, T>(var as i64)
+                } else {
+                    cast::<u64, T>(var as u64)
+                }
+            })
+            .collect(),
+    )
 }
 
 /// Paddle's integer mean ([`OpSemantics::int_stats_f32`]): the values as float32, summed in

@@ -118,8 +118,7 @@ fn int_meets_complex_lower(ctx: &Ctx, c: &CombineSpec) -> Result<bool, PromoteEr
 fn legacy(ctx: &Ctx, l: &spec::LegacySpec) -> Result<Legacy, PromoteError> {
     let mut dtypes = [false; DType::COUNT];
     for sel in &l.dtypes {
-        let (_, ds) = super::selector_dtypes(sel.get_ref())
-            .ok_or_else(|| ctx.err(sel.span(), format!("unknown selector `{}`", sel.get_ref())))?;
+        let (_, ds) = ctx.selector(sel.get_ref(), sel.span())?;
         for d in ds {
             dtypes[d.index()] = true;
         }
@@ -156,9 +155,7 @@ fn legacy(ctx: &Ctx, l: &spec::LegacySpec) -> Result<Legacy, PromoteError> {
     for entry in &l.own_loops {
         let ops = super::ops::op_targets(ctx, &entry.ops)?;
         for sel in &entry.dtypes {
-            let (_, ds) = super::selector_dtypes(sel.get_ref()).ok_or_else(|| {
-                ctx.err(sel.span(), format!("unknown selector `{}`", sel.get_ref()))
-            })?;
+            let (_, ds) = ctx.selector(sel.get_ref(), sel.span())?;
             for d in ds {
                 own_loops[d.index()].extend(ops.iter().copied());
             }

@@ -183,6 +183,29 @@ impl Ctx<'_> {
     pub(crate) fn dtype(&self, t: &spec::Text) -> Result<DType, PromoteError> {
         DType::parse(t.get_ref()).map_err(|e| self.err(t.span(), e.to_string()))
     }
+    /// The rank and dtypes of selector `sel` ([`selector_dtypes`]), or an error at `span`
+    /// naming the words a selector may be and the nearest of them or of the dtype names.
+    pub(crate) fn selector(
+        &self,
+        sel: &str,
+        span: std::ops::Range<usize>,
+    ) -> Result<(u8, Vec<DType>), PromoteError> {
+        selector_dtypes(sel).ok_or_else(|| {
+            let names = SELECTOR_WORDS
+                .iter()
+                .copied()
+                .chain(DType::ALL.iter().map(|d| d.name()));
+            let hint = crate::error::suggest(sel, names)
+                .map_or(String::new(), |n| format!("; did you mean `{n}`?"));
+            self.err(
+                span,
+                format!(
+                    "unknown selector `{sel}` (a dtype or one of {}){hint}",
+                    SELECTOR_WORDS.join(", ")
+                ),
+            )
+        })
+    }
 }
 
 /// Kinds and groups a selector may name, with the dtypes they cover.

@@ -10,7 +10,7 @@ use crate::operand::LiteralKind;
 use super::super::compiled::{Range, RangeTarget};
 use super::super::spec;
 use super::nodes::{Dtypes, Graph};
-use super::{selector_dtypes, Ctx};
+use super::Ctx;
 
 /// The literal nodes of each literal kind and the weak node of each dtype.
 pub(crate) type OperandNodes = ([Vec<usize>; 4], [usize; DType::COUNT]);
@@ -35,8 +35,7 @@ pub(crate) fn operands(
     let mut weak_node: [usize; DType::COUNT] = std::array::from_fn(|i| i);
     let mut weak_rank = [0u8; DType::COUNT];
     for (sel, v) in &spec.operands.weak {
-        let (rank, ds) = selector_dtypes(sel)
-            .ok_or_else(|| ctx.err(v.span(), format!("unknown selector `{sel}`")))?;
+        let (rank, ds) = ctx.selector(sel, v.span())?;
         let n = g
             .lookup(v.get_ref())
             .ok_or_else(|| ctx.err(v.span(), g.node_err(v.get_ref())))?;

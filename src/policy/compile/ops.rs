@@ -14,7 +14,7 @@ use super::super::compiled::{
 use super::super::spec::{self, OpRuleSpec};
 use super::nodes::{Dtypes, Graph};
 use super::operands::{literal_entry, range};
-use super::{cast_levels, selector_dtypes, Ctx, SELECTOR_WORDS};
+use super::{cast_levels, Ctx};
 
 /// One `[[ops]]` entry, compiled; `None` fields leave an op's rule as it was.
 struct Entry {
@@ -171,14 +171,12 @@ fn entry(ctx: &Ctx, r: &OpRuleSpec, dt: &Dtypes, g: &Graph) -> Result<Entry, Pro
     let target = |t: &spec::Text| dt.target(ctx, t);
     let mut dtype_unsupported = Vec::new();
     for sel in &r.dtype_unsupported {
-        let (_, ds) = selector_dtypes(sel.get_ref())
-            .ok_or_else(|| ctx.err(sel.span(), format!("unknown selector `{}`", sel.get_ref())))?;
+        let (_, ds) = ctx.selector(sel.get_ref(), sel.span())?;
         dtype_unsupported.extend(ds);
     }
     let mut returns: [Option<(u8, DType)>; DType::COUNT] = [None; DType::COUNT];
     for (sel, v) in &r.returns {
-        let (rank, ds) = selector_dtypes(sel)
-            .ok_or_else(|| ctx.err(v.span(), format!("unknown selector `{sel}` in returns")))?;
+        let (rank, ds) = ctx.selector(sel, v.span())?;
         let d = dt.target(ctx, v)?;
         for s in ds {
             if returns[s.index()].is_none_or(|(r0, _)| rank >= r0) {
@@ -367,22 +365,11 @@ fn astype(
     refuses: &std::collections::BTreeMap<String, Vec<spec::Text>>,
 ) -> Result<Vec<[bool; DType::COUNT]>, PromoteError> {
     let mut refused = vec![[false; DType::COUNT]; DType::COUNT];
-    let unknown = |t: &spec::Text| {
-        ctx.err(
-            t.span(),
-            format!(
-                "unknown selector `{}` (a dtype or one of {})",
-                t.get_ref(),
-                SELECTOR_WORDS.join(", ")
-            ),
-        )
-    };
     for (from, tos) in refuses {
         let first = tos.first().map_or(0..0, |t| t.span());
-        let (_, froms) = selector_dtypes(from)
-            .ok_or_else(|| ctx.err(first, format!("astype: unknown source selector `{from}`")))?;
+        let (_, froms) = ctx.selector(from, first)?;
         for to in tos {
-            let (_, targets) = selector_dtypes(to.get_ref()).ok_or_else(|| unknown(to))?;
+            let (_, targets) = ctx.selector(to.get_ref(), to.span())?;
             for f in &froms {
                 for t in &targets {
                     refused[f.index()][t.index()] = true;
@@ -462,15 +449,7 @@ fn actions(
 ) -> Result<[Option<(u8, Action)>; DType::COUNT], PromoteError> {
     let mut acts: [Option<(u8, Action)>; DType::COUNT] = [None; DType::COUNT];
     for (sel, v) in &r.compute {
-        let (rank, ds) = selector_dtypes(sel).ok_or_else(|| {
-            ctx.err(
-                v.span(),
-                format!(
-                    "unknown selector `{sel}` (a dtype or one of {})",
-                    SELECTOR_WORDS.join(", ")
-                ),
-            )
-        })?;
+        let (rank, ds) = ctx.selector(sel, v.span())?;
         let act = match v.get_ref().as_str() {
             "unsupported" => Action::Unsupported,
             _ => Action::Compute(dt.target(ctx, v)?),
@@ -482,8 +461,7 @@ fn actions(
         }
     }
     for sel in &r.unsupported {
-        let (_, ds) = selector_dtypes(sel.get_ref())
-            .ok_or_else(|| ctx.err(sel.span(), format!("unknown selector `{}`", sel.get_ref())))?;
+        let (_, ds) = ctx.selector(sel.get_ref(), sel.span())?;
         for d in ds {
             acts[d.index()] = Some((u8::MAX, Action::Unsupported));
         }

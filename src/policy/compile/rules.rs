@@ -10,7 +10,7 @@ use super::super::spec::{self, OperandMatch, RuleSpec};
 use super::nodes::{Dtypes, Graph};
 use super::operands::literal_entry;
 use super::ops::op_targets;
-use super::{selector_dtypes, Ctx, SELECTOR_WORDS};
+use super::Ctx;
 
 /// `[[rules]]`, in order.
 pub(crate) fn rules(
@@ -86,6 +86,7 @@ pub(crate) fn rule(
         convert,
         literal,
         saturate: r.saturate,
+        keep_compute: r.keep_compute,
         source: r.source.clone(),
     })
 }
@@ -145,6 +146,12 @@ fn conversion(
             "`saturate` goes with `then = \"convert_first\"`, `convert_second` or `convert_literals`",
         ));
     }
+    if r.keep_compute && (at != Stage::Computed || !matches!(then, Then::DType(_))) {
+        return Err(ctx.err(
+            r.then.span(),
+            "`keep_compute` goes with `at = \"computed\"` and a dtype as `then` (the result dtype the rule decides)",
+        ));
+    }
     let mut literal: [Option<Vec<usize>>; 4] = Default::default();
     for (k, v) in &r.literal {
         if !converts {
@@ -195,16 +202,7 @@ fn selector_mask(
     }
     let mut m = [false; DType::COUNT];
     for t in v {
-        let (_, ds) = selector_dtypes(t.get_ref()).ok_or_else(|| {
-            ctx.err(
-                t.span(),
-                format!(
-                    "unknown selector `{}` (a dtype or one of {})",
-                    t.get_ref(),
-                    SELECTOR_WORDS.join(", ")
-                ),
-            )
-        })?;
+        let (_, ds) = ctx.selector(t.get_ref(), t.span())?;
         for d in ds {
             m[d.index()] = true;
         }

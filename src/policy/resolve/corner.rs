@@ -61,34 +61,43 @@ impl RulePolicy {
                 return Some(self.resolve_call(&swapped, r.steps));
             }
         };
-        Some(self.decided(call, ins, c, d, c.weak_result.unwrap_or(w), r.steps))
+        let weak = c.weak_result.unwrap_or(w);
+        // `keep_compute`: the rule decides the result; the computation stage's dtype stays
+        let compute = compute.filter(|_| c.keep_compute).unwrap_or(d);
+        Some(self.decided(call, ins, c, (d, compute), weak, r.steps))
     }
 
+    /// The plan of a result `d` a rule decided, computed in `compute` (`d` unless the rule
+    /// keeps the computation stage's dtype).
     fn decided(
         &self,
         call: &Call,
         ins: &[Input],
         r: &CornerRule,
-        d: DType,
+        (d, compute): (DType, DType),
         weak: bool,
         steps: &mut Trace,
     ) -> Result<Plan, PromoteError> {
         steps.note(|| Step::Corner {
-            detail: format!("{} gives {}", call.op, d),
+            detail: if compute == d {
+                format!("{} gives {}", call.op, d)
+            } else {
+                format!("{} computes in {compute} and gives {d}", call.op)
+            },
             source: r.source.clone(),
         });
         self.out_check(call, d, weak, steps)?;
         let rule = self.rule_of(call.op)?;
-        self.check_ranges(call, ins, self.ranges(rule), d, d, None)?;
+        self.check_ranges(call, ins, self.ranges(rule), compute, compute, None)?;
         let result = call.out.map_or(d, |o| self.canonical(o));
         Ok(Plan {
             op: call.op,
             operands: Vec::new(), // set by `resolve_call`
-            inputs: ins.iter().map(|_| d).collect(),
-            compute: d,
+            inputs: ins.iter().map(|_| compute).collect(),
+            compute,
             result,
             weak: weak && call.out.is_none(),
-            promoted: d,
+            promoted: compute,
             steps: std::mem::take(&mut steps.steps),
             parts: Vec::new(),
             scalar: None,
