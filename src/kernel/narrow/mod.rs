@@ -8,6 +8,7 @@
 //! * [`codec`]: the one generic encoder/decoder, driven by a format and its rules;
 //! * [`arith`]: arithmetic on narrow operands (decoded into a wider carrier, computed there,
 //!   rounded once);
+//! * [`xla`](mod@xla): XLA's CPU backend where it rounds every HLO op to the narrow dtype;
 //! * [`fast`]: the branch-free float32 encoder and decoder the vectorised loops use;
 //! * [`Codec`]: a (format, rules) pair with its decode tables, over slices.
 //!
@@ -32,6 +33,7 @@ pub mod codec;
 pub mod fast;
 pub mod format;
 pub mod rules;
+pub mod xla;
 
 use crate::kernel::simd::map1;
 use format::{Format, Kind};
