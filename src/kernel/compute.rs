@@ -631,6 +631,12 @@ pub trait Arith: Num + super::xla::XlaOps {
     fn floor_div_xla(a: Self, b: Self) -> Self {
         Self::floor_div(a, b)
     }
+    /// XLA's integer `div` (true division of int2/uint2 in JAX, which stay integers):
+    /// truncating, a zero divisor gives every bit set (−1; the maximum for unsigned), `MIN /
+    /// −1` wraps to `MIN`.
+    fn div_xla(a: Self, b: Self) -> Self {
+        Self::div(a, b)
+    }
     /// The remainder where a zero divisor gives 0 (JAX's `remainder`).
     fn rem_xla(a: Self, b: Self) -> Self {
         Self::rem(a, b)
@@ -917,6 +923,10 @@ macro_rules! arith_int {
                     (0, _) => <$t>::MAX,
                     _ => Self::floor_div(a, b),
                 }
+            }
+            #[inline(always)]
+            fn div_xla(a: $t, b: $t) -> $t {
+                if b == 0 { (0 as $t).wrapping_sub(1) } else { a.wrapping_div(b) }
             }
             #[inline(always)]
             fn rem_xla(a: $t, b: $t) -> $t {
@@ -1718,6 +1728,7 @@ fn arithmetic<W: Arith + FusedMulMaybe>(
             let ftz = sem.flush_subnormals;
             apply(a, b, out, |x, y| W::div_scaled(x, y, ftz))
         }
+        Op::Divide if W::INT && sem.int_div_zero == IntDivZero::Xla => apply(a, b, out, W::div_xla),
         Op::Divide
             if sem.int_div_zero == IntDivZero::Error
                 && W::KIND == Kind::Bool

@@ -556,6 +556,10 @@ fn run_plan_in<P: Policy + ?Sized>(
     views: &[View<'_>],
 ) -> Result<Array, PromoteError> {
     if touches_narrow(plan) {
+        if let Some(done) = super::narrow::xla::run(&sem, plan, views) {
+            return done.map_err(|e| kernel_error(policy, plan, e));
+        }
+        let sem = super::narrow::xla::semantics_for(sem, plan);
         // decoded into wider carriers, computed there, a narrow result rounded once
         let unsupported = |e: super::narrow::NarrowError| PromoteError::Unsupported {
             policy: policy.name().to_string(),

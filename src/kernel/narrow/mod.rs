@@ -10,6 +10,7 @@
 //!   rounded once);
 //! * [`accumulate`]: reductions and scans that round every partial result into the narrow
 //!   dtype (NumPy over ml_dtypes' loops);
+//! * [`xla`](mod@xla): XLA's CPU backend where it rounds every HLO op to the narrow dtype;
 //! * [`fast`]: the branch-free float32 encoder and decoder the vectorised loops use;
 //! * [`Codec`]: a (format, rules) pair with its decode tables, over slices.
 //!
@@ -35,6 +36,7 @@ pub mod codec;
 pub mod fast;
 pub mod format;
 pub mod rules;
+pub mod xla;
 
 use crate::kernel::simd::map1;
 use format::{Format, Kind};

@@ -154,6 +154,15 @@ pub struct OpSemantics {
     /// (`negative`, `copysign`, `nextafter`, ...: no floating-point instruction runs) and its
     /// `fmod`, a C library call.
     pub flush_exempt: &'static [&'static str],
+    /// How a computation in a narrow dtype rounds ([`NarrowSteps`]).
+    pub narrow_steps: NarrowSteps,
+    /// The ops (kernel names) that read a narrow value which is a float32 subnormal
+    /// (float8_e8m0fnu's 2^-127) as it is and keep a subnormal result, though
+    /// [`OpSemantics::flushes_subnormals`] holds for them on float32 (XLA on CPU:
+    /// `sign`, `reciprocal` and `ceil` of e8m0's 2^-127 are 1, 2^127 and 1 where float32's
+    /// 2^-127 gives 0, inf and 0; `sin`, `tan`, `arctan`, `tanh`, `expm1` return it; recorded
+    /// in tests/fixtures/eval-narrow/jax.jsonl.gz).
+    pub narrow_flush_exempt: &'static [&'static str],
     /// `fmax`/`fmin` and `heaviside` are selects on comparisons that read subnormals as zero
     /// (the CPU's DAZ mode) and return the chosen operand as it is (JAX 0.10.2's
     /// `jnp.fmax` is `where(x1 > x2 | isnan(x2), x1, x2)`, `jnp.heaviside` nested `where`s on
@@ -302,6 +311,29 @@ pub enum Summation {
     Eigen,
 }
 
+/// How a computation in a narrow dtype (float8, float6, float4, int4, int2) rounds.
+///
+/// ```
+/// use promote::kernel::{ops::{NarrowSteps, OpSemantics}, Semantics};
+/// assert_eq!(OpSemantics::of(&Semantics::NUMPY).narrow_steps, NarrowSteps::RoundOnce);
+/// assert_eq!(OpSemantics::of(&Semantics::XLA_CPU).narrow_steps, NarrowSteps::XlaEachOp);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NarrowSteps {
+    /// Computed in the carrier (float32, int8, uint8), the result rounded once (ml_dtypes'
+    /// ufunc loops, PyTorch's float8 kernels).
+    RoundOnce,
+    /// XLA on CPU ([`crate::kernel::narrow::xla`]): each HLO op of the computation runs in
+    /// the narrow float's upcast type (float16, or float32 where float16 cannot hold its
+    /// values) and its result is converted to the narrow dtype: a reduction from its
+    /// identity converted into the dtype, every partial result rounded, in XLA's order;
+    /// `mean` is that sum times the reciprocal of the count converted into the dtype;
+    /// `floor_divide` and `arcsin` round each op of their composites. A narrow integer
+    /// `mean` divides as XLA's integer division does; a narrow integer `reciprocal`
+    /// (`lax.integer_pow(x, -1)`) raises.
+    XlaEachOp,
+}
+
 /// How a cumulative op (`cumsum`, `cumprod`) is ordered.
 ///
 /// ```
@@ -352,6 +384,8 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     argmax_skips_nan: false,
     sign_zero_keeps_sign: false,
     flush_exempt: &[],
+    narrow_steps: NarrowSteps::RoundOnce,
+    narrow_flush_exempt: &[],
     selects_compare_flushed: false,
     fmod_under_daz: false,
     atan2_under_daz: false,
@@ -447,6 +481,19 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
             "fmax",
             "fmin",
             "arctan2",
+        ],
+        // XLA's float normalization runs each HLO op on a float8/float4 in float16 (float32
+        // for e8m0) and converts its result back: tests/fixtures/eval-narrow/jax*.jsonl.gz
+        narrow_steps: NarrowSteps::XlaEachOp,
+        narrow_flush_exempt: &[
+            "sign",
+            "reciprocal",
+            "ceil",
+            "sin",
+            "tan",
+            "arctan",
+            "tanh",
+            "expm1",
         ],
         selects_compare_flushed: true,
         fmod_under_daz: true,
