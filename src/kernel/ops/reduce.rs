@@ -554,8 +554,7 @@ fn add_into<W: Arith, const N: usize>(acc: &mut [W; N], v: &[W; N]) {
 }
 
 /// PyTorch's `multi_row_sum` with four rows (the interleaved accumulators) and four levels,
-/// each item a vector of `N` lanes. Level 0 lives in a local (registers) while it takes its
-/// `level_step` items; the levels above it take a carry once per `level_step` items.
+/// each item a vector of `N` lanes.
 #[inline(always)]
 fn multi_row_sum<W: Arith, const N: usize>(
     size: usize,
@@ -571,42 +570,37 @@ fn multi_row_sum<W: Arith, const N: usize>(
     let level_power = (ceil_log2 / LEVELS).max(4);
     let level_step = 1usize << level_power;
     let level_mask = level_step - 1;
-    let zero = [[W::zero(); N]; ROWS];
-    // levels 1, 2, 3
-    let mut upper = [zero; LEVELS - 1];
-    let add_rows = |to: &mut [[W; N]; ROWS], from: &[[W; N]; ROWS]| {
-        for (t, f) in to.iter_mut().zip(from) {
-            add_into(t, f);
-        }
-    };
+    let mut acc = [[[W::zero(); N]; ROWS]; LEVELS];
     let mut i = 0;
     while i + level_step <= size {
-        let mut low = zero;
         for _ in 0..level_step {
-            for (k, a) in low.iter_mut().enumerate() {
+            for (k, a) in acc[0].iter_mut().enumerate() {
                 add_into(a, &item(i, k));
             }
             i += 1;
         }
-        add_rows(&mut upper[0], &low);
-        for j in 2..LEVELS {
-            if i & (level_mask << ((j - 1) * level_power)) != 0 {
+        for j in 1..LEVELS {
+            let (below, above) = acc.split_at_mut(j);
+            for (lower, upper) in below[j - 1].iter_mut().zip(above[0].iter_mut()) {
+                add_into(upper, lower);
+                *lower = [W::zero(); N];
+            }
+            if i & (level_mask << (j * level_power)) != 0 {
                 break;
             }
-            let (below, above) = upper.split_at_mut(j - 1);
-            add_rows(&mut above[0], &below[j - 2]);
-            below[j - 2] = zero;
         }
     }
-    let mut low = zero;
     while i < size {
-        for (k, a) in low.iter_mut().enumerate() {
+        for (k, a) in acc[0].iter_mut().enumerate() {
             add_into(a, &item(i, k));
         }
         i += 1;
     }
-    for level in &upper {
-        add_rows(&mut low, level);
+    let (first, rest) = acc.split_at_mut(1);
+    for level in rest.iter() {
+        for k in 0..ROWS {
+            add_into(&mut first[0][k], &level[k]);
+        }
     }
-    low
+    acc[0]
 }
