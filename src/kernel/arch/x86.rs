@@ -5,6 +5,7 @@ use std::sync::OnceLock;
 
 use super::Path;
 use crate::kernel::narrow::fast::FastF32;
+use crate::kernel::svml_exp;
 
 /// AVX2 + FMA + F16C (and the bit-manipulation extensions that come with them).
 pub fn has_avx2() -> bool {
@@ -181,13 +182,21 @@ unsafe fn stream_64(d: *mut u8, s: *const u8, n: usize, pf: &mut Prefetcher) {
     std::ptr::copy_nonoverlapping(s.add(i), d.add(i), n - i);
 }
 
-/// `exp` of 16 float16 values at a time in float32 (Cody–Waite reduction by ln 2, a degree-5
-/// polynomial, `vscalefps`), rounded once to float16. A lane whose result could round
-/// differently from the table's value is taken from `table` (indexed by the input's bits): a
-/// result that is NaN (a non-finite input) or below float16's smallest normal, or a float32
-/// result within [`EXP_NEAR_HALF`] units in the last place of a float16 rounding boundary. The
-/// caller checks on every pattern that the result is the table's. With `stream`, the results
-/// are written with streaming stores (the caller fences).
+/// `exp` of 16 float16 values at a time: each widened to float32 and sent through SVML's
+/// float32 `exp` as [`svml_exp::expf`] computes it (a fused multiply-add rounded toward zero
+/// for `N`, its fraction's bits indexing the two 32-entry tables with `vpermi2ps`, the result
+/// scaled by `2^⌊N⌋` with `vscalefps`), then rounded once to float16: the same operations in
+/// the same order as the scalar code. The lanes that the scalar code treats apart are taken
+/// from `table` (indexed by the input's bits): `±0` (whose `T` is exactly 1), `|x|` of at
+/// least [`svml_exp::CALLOUT`] (SVML's scalar path), infinities and NaN.
+///
+/// Without `NEAR`, that is all: the other lanes have the bits of the table built from
+/// [`svml_exp::expf`]. With `NEAR`, for a table of another correctly rounded-ish `exp` (SVML's
+/// float32 result is within 4 ulps), the lanes whose float32 result is within
+/// [`EXP_NEAR_HALF`] units in the last place of a float16 rounding boundary, or below float16's
+/// smallest normal, are taken from `table` too. Either way the caller checks on every pattern
+/// that the result is the table's. With `stream`, the results are written with streaming
+/// stores (the caller fences).
 ///
 /// # Safety
 ///
@@ -195,24 +204,32 @@ unsafe fn stream_64(d: *mut u8, s: *const u8, n: usize, pf: &mut Prefetcher) {
 /// entry per bit pattern (65,536).
 #[clippy::msrv = "1.89"]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,fma,f16c")]
-pub unsafe fn exp_f16(x: &[u16], table: &[u16], out: &mut [u16], stream: bool) {
+pub unsafe fn exp_f16<const NEAR: bool>(x: &[u16], table: &[u16], out: &mut [u16], stream: bool) {
     debug_assert!(out.len() == x.len() && table.len() > u16::MAX as usize);
     let n = x.len();
     let look = |j: usize| *table.get_unchecked(*x.get_unchecked(j) as usize);
-    let f = _mm512_set1_ps;
-    let log2e = f(std::f32::consts::LOG2_E);
-    // ln 2 in two parts; the first has 12 trailing zero bits
-    let ln2_hi = f(f32::from_bits(0x3f31_7200));
-    let ln2_lo = f(f32::from_bits(0x35bf_be8e));
-    // e^r on |r| <= ln 2 / 2: a degree-5 fit (relative error 1.5e-7), lowest degree first
-    let c = [
-        f(1.000_000_1),
-        f(0.999_999_64),
-        f(0.499_989),
-        f(0.166_676_63),
-        f(0.041_915_03),
-        f(0.008_291_717),
-    ];
+    let bits = |b: u32| _mm512_castsi512_ps(_mm512_set1_epi32(b as i32));
+    let table32 = |t: &[u32; 32], half: usize| {
+        _mm512_castsi512_ps(_mm512_loadu_si512(t.as_ptr().add(16 * half) as *const _))
+    };
+    let (tl, th) = (&svml_exp::TL, &svml_exp::TH);
+    let (tl0, tl1, th0, th1) = (
+        table32(tl, 0),
+        table32(tl, 1),
+        table32(th, 0),
+        table32(th, 1),
+    );
+    let (log2e, ln2_hi, ln2_lo) = (
+        bits(svml_exp::LOG2E.to_bits()),
+        bits(svml_exp::LN2_HI.to_bits()),
+        bits(svml_exp::LN2_LO.to_bits()),
+    );
+    // 1.5 · 2^13: float32's grid there is 2^-10, so the sum keeps N's 10 fractional bits
+    let shifter = _mm512_set1_ps(12_288.0);
+    // |x| - 1 (as bits, wrapping) at least this: ±0, |x| >= CALLOUT, infinities, NaN
+    let abs = _mm512_set1_epi32(0x7fff_ffff);
+    let one = _mm512_set1_epi32(1);
+    let apart = _mm512_set1_epi32(svml_exp::CALLOUT.to_bits() as i32 - 1);
     let low_bits = _mm512_set1_epi32(0x1fff);
     let near = _mm512_set1_epi32(0x1000 - EXP_NEAR_HALF);
     let near_width = _mm512_set1_epi32(2 * EXP_NEAR_HALF);
@@ -231,20 +248,26 @@ pub unsafe fn exp_f16(x: &[u16], table: &[u16], out: &mut [u16], stream: bool) {
     }
     while i + 16 <= n {
         let v = _mm512_cvtph_ps(_mm256_loadu_si256(x.as_ptr().add(i) as *const __m256i));
-        let k = _mm512_roundscale_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(
-            _mm512_mul_ps(v, log2e),
+        let nk =
+            _mm512_fmadd_round_ps::<{ _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC }>(v, log2e, shifter);
+        let nf = _mm512_sub_ps(nk, shifter);
+        // N's fraction: bits 0-4 index TL, bits 5-9 TH (vpermi2ps reads an index's low 5 bits)
+        let idx = _mm512_castps_si512(nk);
+        let t = _mm512_mul_ps(
+            _mm512_permutex2var_ps(th0, _mm512_srli_epi32::<5>(idx), th1),
+            _mm512_permutex2var_ps(tl0, idx, tl1),
         );
-        let r = _mm512_fnmadd_ps(k, ln2_lo, _mm512_fnmadd_ps(k, ln2_hi, v));
-        let mut p = c[5];
-        for ck in c[..5].iter().rev() {
-            p = _mm512_fmadd_ps(p, r, *ck);
-        }
-        let y = _mm512_scalef_ps(p, k);
+        let r = _mm512_fnmadd_ps(nf, ln2_lo, _mm512_fnmadd_ps(nf, ln2_hi, v));
+        let y = _mm512_scalef_ps(_mm512_fmadd_ps(r, t, t), nf);
         let mut rounded = _mm512_cvtps_ph::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(y);
-        let yb = _mm512_castps_si512(y);
-        let d = _mm512_sub_epi32(_mm512_and_si512(yb, low_bits), near);
-        let odd = _mm512_cmple_epu32_mask(d, near_width)
-            | _mm512_cmpgt_epu32_mask(_mm512_sub_epi32(yb, normal), finite_span);
+        let magnitude = _mm512_and_si512(_mm512_castps_si512(v), abs);
+        let mut odd = _mm512_cmpge_epu32_mask(_mm512_sub_epi32(magnitude, one), apart);
+        if NEAR {
+            let yb = _mm512_castps_si512(y);
+            let d = _mm512_sub_epi32(_mm512_and_si512(yb, low_bits), near);
+            odd |= _mm512_cmple_epu32_mask(d, near_width)
+                | _mm512_cmpgt_epu32_mask(_mm512_sub_epi32(yb, normal), finite_span);
+        }
         if odd != 0 {
             let mut lanes = [0u16; 16];
             _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, rounded);
@@ -270,7 +293,7 @@ pub unsafe fn exp_f16(x: &[u16], table: &[u16], out: &mut [u16], stream: bool) {
 }
 
 /// How near (in float32 units in the last place) [`exp_f16`]'s float32 result may come to a
-/// float16 rounding boundary before the lane takes the table's value instead.
+/// float16 rounding boundary before the lane takes the table's value instead (with `NEAR`).
 pub const EXP_NEAR_HALF: i32 = 12;
 
 /// AVX-512 VBMI (byte permutes across a whole register), on top of [`has_avx512`].
