@@ -24,6 +24,8 @@
 
 use half::{bf16, f16};
 
+use crate::kernel::svml_atan2::SvmlAtan2;
+
 use super::{with_slice, Args, OpError, OpSemantics};
 use crate::kernel::array::{Array, Element, C32, C64};
 use crate::kernel::compute::{Arith, Half, IntDivZero, KernelError, Semantics};
@@ -178,6 +180,9 @@ macro_rules! binary_float {
                 let (ca, cb) = if s.selects_compare_flushed { (a.flush(), b.flush()) } else { (a, b) };
                 Some(match op {
                     Binary::Arctan2 if s.atan2_under_daz => under_daz_ftz(|| a.atan2(b)),
+                    Binary::Arctan2 if s.atan2_svml && c.half.is_none() && <$t as SvmlAtan2>::PORTED => {
+                        <$t as SvmlAtan2>::svml_atan2(a, b)
+                    }
                     Binary::Arctan2 => a.atan2(b),
                     Binary::Hypot if s.hypot_by_squares => (a * a + b * b).sqrt(),
                     Binary::Hypot if s.hypot_jnp => {

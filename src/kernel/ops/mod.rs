@@ -244,6 +244,21 @@ pub struct OpSemantics {
     /// ([`crate::kernel::eigen::exp_f32`], [`crate::kernel::eigen::exp_f64`]: Paddle's
     /// `ExpFunctor`, `exp(-inf)` is `2.938265e-39`).
     pub exp_eigen: bool,
+    /// float32 `exp` and float32/float64 `tanh` are NumPy's own AVX-512 loops
+    /// ([`crate::kernel::numpy_simd`]: `simd_exp_FLOAT`, `simd_tanh_f32`, `simd_tanh_f64`).
+    pub numpy_loops: bool,
+    /// float32 `arctan2` (not a half type's) is SVML's `__svml_atan2f16`
+    /// ([`crate::kernel::svml_atan2`]: NumPy's AVX-512 loop in loops_umath_fp).
+    pub atan2_svml: bool,
+    /// float16 and float32 `log10` are SVML's `__svml_log10f16`
+    /// ([`crate::kernel::svml_log10`]: NumPy's AVX-512 loops in loops_half and
+    /// loops_umath_fp).
+    pub log10_svml: bool,
+    /// A real unary op's NaN result of a non-NaN operand (`log10(-1)`, `arcsin(2)`) is the
+    /// x86 vector unit's default NaN, `-NaN` (NumPy's SIMD loops: SVML and its own AVX-512
+    /// code give `-nan` for every op, where glibc's `log10f`, `asinf`, `asin` give `+nan`;
+    /// tools/oracle/record_values_dense.py, tests/fixtures/eval-dense/numpy.txt.gz).
+    pub domain_nan_negative: bool,
     /// float16 `exp` is SVML's float32 `exp` rounded to float16
     /// ([`crate::kernel::svml_exp::expf`]: NumPy's AVX-512 float16 loop).
     pub exp_f16_svml: bool,
@@ -267,6 +282,25 @@ pub struct OpSemantics {
 /// A float32 function of Eigen's packets ([`OpSemantics::sqrt_f32_packet`],
 /// [`OpSemantics::reciprocal_f32_packet`]).
 pub(crate) type PacketFn = fn(f32) -> f32;
+
+/// An element function in place of the working type's own ([`OpSemantics::own_fn`]).
+#[derive(Clone, Copy)]
+pub(crate) enum OwnFn {
+    /// Computed in float32 (a float16 element widened, the result rounded back).
+    F32(fn(f32) -> f32),
+    /// Computed in float64.
+    F64(fn(f64) -> f64),
+}
+
+impl OwnFn {
+    /// The function of `v`, through its float type.
+    pub(crate) fn of<W: crate::kernel::cast::Num>(self, v: W) -> W {
+        match self {
+            OwnFn::F32(f) => W::from_num(f(v.re_f32())),
+            OwnFn::F64(f) => W::from_num(f(v.re_f64())),
+        }
+    }
+}
 
 /// How complex `sign` is computed.
 ///
@@ -406,6 +440,10 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     complex_sqrt_eigen: false,
     exp_eigen: false,
     exp_f16_svml: true,
+    domain_nan_negative: true,
+    numpy_loops: true,
+    atan2_svml: true,
+    log10_svml: true,
     hypot_jnp: false,
     int_fmax_via_float: false,
     int64_trunc_via_double: false,
@@ -421,6 +459,10 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         sqrt_mkl: true,
         prod_contiguous_plain: false,
         exp_f16_svml: false,
+        domain_nan_negative: false,
+        numpy_loops: false,
+        atan2_svml: false,
+        log10_svml: false,
         sign_nan_is_nan: false,
         heaviside_nan_is_nan: false,
         var_correction: 1,
@@ -462,6 +504,10 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         name: "xla-cpu",
         prod_contiguous_plain: false,
         exp_f16_svml: false,
+        domain_nan_negative: false,
+        numpy_loops: false,
+        atan2_svml: false,
+        log10_svml: false,
         // jnp's reductions are XLA reduces (TreeReductionRewriter), its cumulative ops
         // reduce-windows (ReduceWindowRewriter): tests/fixtures/eval-ops/jax*.jsonl.gz
         summation: Summation::XlaTree,
@@ -519,6 +565,10 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         name: "tf",
         prod_contiguous_plain: false,
         exp_f16_svml: false,
+        domain_nan_negative: false,
+        numpy_loops: false,
+        atan2_svml: false,
+        log10_svml: false,
         // Eigen's reducers on TensorFlow's AVX build (tools/oracle probes over lengths 1..1000)
         summation: Summation::Eigen,
         cumprod_c99: true,
@@ -541,6 +591,10 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         name: "paddle",
         prod_contiguous_plain: false,
         exp_f16_svml: false,
+        domain_nan_negative: false,
+        numpy_loops: false,
+        atan2_svml: false,
+        log10_svml: false,
         int_stats_f32: true,
         heaviside_nan_is_nan: false,
         var_correction: 1,
@@ -587,11 +641,26 @@ impl OpSemantics {
         (width > 0).then_some((width, f as PacketFn))
     }
 
-    /// The float32 function a float16 `op` computes its elements with where it is not the
-    /// working type's own ([`OpSemantics::exp_f16_svml`]); `None` elsewhere.
-    pub(crate) fn half_fn(&self, op: Unary, compute: DType) -> Option<PacketFn> {
-        let svml = self.exp_f16_svml && op == Unary::Exp && compute == DType::Float16;
-        svml.then_some(crate::kernel::svml_exp::expf as PacketFn)
+    /// The function an `op` computing in `compute` runs on each element where it is not the
+    /// working type's own: SVML's float32 `exp` for float16 ([`OpSemantics::exp_f16_svml`]),
+    /// SVML's float32 `log10` for float16 and float32 ([`OpSemantics::log10_svml`]),
+    /// NumPy's own float32 `exp` and float32/float64 `tanh` loops
+    /// ([`OpSemantics::numpy_loops`]; a float16 `tanh` is SVML's, not these); `None`
+    /// elsewhere.
+    pub(crate) fn own_fn(&self, op: Unary, compute: DType) -> Option<OwnFn> {
+        use crate::kernel::numpy_simd;
+        Some(match (op, compute) {
+            (Unary::Exp, DType::Float16) if self.exp_f16_svml => {
+                OwnFn::F32(crate::kernel::svml_exp::expf)
+            }
+            (Unary::Log10, DType::Float16 | DType::Float32) if self.log10_svml => {
+                OwnFn::F32(crate::kernel::svml_log10::log10f)
+            }
+            (Unary::Exp, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::exp_f32),
+            (Unary::Tanh, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::tanh_f32),
+            (Unary::Tanh, DType::Float64) if self.numpy_loops => OwnFn::F64(numpy_simd::tanh_f64),
+            _ => return None,
+        })
     }
 
     /// The record of a [`Semantics`] (NumPy's when it has none).

@@ -21,6 +21,7 @@ use crate::kernel::array::{Array, Element, C32, C64};
 use crate::kernel::cast::Num;
 use crate::kernel::compute::{Arith, ComplexDiv, FusedMul};
 use crate::kernel::exec::Work;
+use crate::kernel::svml_atan2::SvmlAtan2;
 use crate::kernel::xla::XlaComplexAbs;
 use crate::kernel::xla_complex::XlaComplex;
 use crate::{with_dtype, DType};
@@ -216,6 +217,26 @@ macro_rules! unary_float {
         impl UnaryElem for $t {
             type Part = $t;
             fn same(op: Unary, x: $t, s: &OpSemantics) -> Option<$t> {
+                let y = Self::same_c(op, x, s)?;
+                // the vector unit's default NaN where the C library's is +NaN
+                Some(if s.domain_nan_negative && y.is_nan() && !x.is_nan() { -<$t>::NAN } else { y })
+            }
+            fn sinh_below(x: $t, limit: f32) -> Option<$t> {
+                Some(if x.abs() > <$t>::from(limit) { <$t>::INFINITY.copysign(x) } else { x.sinh() })
+            }
+            fn pred(op: Unary, x: $t) -> Option<bool> {
+                Some(match op {
+                    Unary::IsNan => x.is_nan(),
+                    Unary::IsInf => x.is_infinite(),
+                    Unary::IsFinite => x.is_finite(),
+                    Unary::Signbit => x.is_sign_negative(),
+                    Unary::LogicalNot => x == 0.0,
+                    _ => return None,
+                })
+            }
+        }
+        impl FloatUnary for $t {
+            fn same_c(op: Unary, x: $t, s: &OpSemantics) -> Option<$t> {
                 use Unary::*;
                 Some(match op {
                     // Paddle's scale(x, -1) + 0: -0.0 + 0.0 is 0.0
@@ -262,22 +283,16 @@ macro_rules! unary_float {
                     _ => return None,
                 })
             }
-            fn sinh_below(x: $t, limit: f32) -> Option<$t> {
-                Some(if x.abs() > <$t>::from(limit) { <$t>::INFINITY.copysign(x) } else { x.sinh() })
-            }
-            fn pred(op: Unary, x: $t) -> Option<bool> {
-                Some(match op {
-                    Unary::IsNan => x.is_nan(),
-                    Unary::IsInf => x.is_infinite(),
-                    Unary::IsFinite => x.is_finite(),
-                    Unary::Signbit => x.is_sign_negative(),
-                    Unary::LogicalNot => x == 0.0,
-                    _ => return None,
-                })
-            }
         }
     )*};
 }
+
+/// A real float's unary functions before [`OpSemantics::domain_nan_negative`] applies.
+trait FloatUnary: Sized {
+    /// The op's value (the C library's function or the semantics' own).
+    fn same_c(op: Unary, x: Self, s: &OpSemantics) -> Option<Self>;
+}
+
 unary_float!(f32, f64);
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
@@ -430,6 +445,10 @@ macro_rules! unary_complex {
             fn part_as(op: Unary, z: $c, s: &OpSemantics) -> Option<$f> {
                 match op {
                     Unary::Absolute => Some(complex_abs::<$f>(z.re, z.im, s)),
+                    // NumPy's `angle` is `arctan2(z.imag, z.real)`, its SIMD arctan2
+                    Unary::Angle if s.atan2_svml && <$f as SvmlAtan2>::PORTED => {
+                        Some(<$f as SvmlAtan2>::svml_atan2(z.im, z.re))
+                    }
                     _ => Self::part(op, z),
                 }
             }
@@ -590,8 +609,8 @@ where
                 Some(T::narrow(r))
             };
             x.iter().enumerate().map(each).collect::<Option<Vec<T>>>().map(T::array)
-        } else if let Some(f) = s.half_fn(op, T::DTYPE) {
-            map_same::<T>(x, |v| Some(T::W::from_num(f(v.re_f32()))))
+        } else if let Some(f) = s.own_fn(op, T::DTYPE) {
+            map_same::<T>(x, |v| Some(f.of(v)))
         } else {
             map_same::<T>(x, |v| T::W::same(op, v, s))
         }
