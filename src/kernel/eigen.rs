@@ -446,8 +446,16 @@ pub fn exp_f32_deg6(x0: f32) -> f32 {
     let r = madd(m, -0.693_359_375, x);
     let r = madd(m, 2.121_944_40e-4, r);
     let r2 = r * r;
-    let p_even = madd(r2, 1.374_496_379_867_196_083_068_847_656_25e-3, 4.166_965_186_595_916_748_046_875e-2);
-    let p_odd = madd(r2, 8.368_944_749_236_106_872_558_593_75e-3, 1.666_651_815_176_010_131_835_937_5e-1);
+    let p_even = madd(
+        r2,
+        1.374_496_379_867_196_083_068_847_656_25e-3,
+        4.166_965_186_595_916_748_046_875e-2,
+    );
+    let p_odd = madd(
+        r2,
+        8.368_944_749_236_106_872_558_593_75e-3,
+        1.666_651_815_176_010_131_835_937_5e-1,
+    );
     let p_even = madd(r2, p_even, 4.999_998_807_907_104_492_187_5e-1);
     let p_low = r + 1.0;
     let y = madd(r, p_odd, p_even);
@@ -456,44 +464,4 @@ pub fn exp_f32_deg6(x0: f32) -> f32 {
         return 0.0;
     }
     ((f64::from(y) * 2f64.powi(m as i32)) as f32).max(x0)
-}
-
-/// `exp` of a float64 as the Eigen TensorFlow 2.21 pins computes it in a packet
-/// (`pexp_double`): as [`exp_f64`] but `x` capped at 709.784 above only and 0 below
-/// −745.519 (a subnormal result is flushed by the caller).
-///
-/// ```
-/// use promote::kernel::eigen::exp_f64_capped;
-/// assert_eq!(exp_f64_capped(0.0), 1.0);
-/// assert_eq!(exp_f64_capped(-746.0), 0.0);
-/// ```
-#[allow(clippy::excessive_precision)]
-pub fn exp_f64_capped(x0: f64) -> f64 {
-    if x0.is_nan() {
-        return x0;
-    }
-    if x0 < -745.519 {
-        return 0.0;
-    }
-    let madd = |a: f64, b: f64, c: f64| a * b + c;
-    let x = x0.min(709.784);
-    let n = madd(std::f64::consts::LOG2_E, x, 0.5).floor();
-    let g = x - n * 0.693_145_751_953_125;
-    let g = g - n * 1.428_606_820_309_417_232_12e-6;
-    let g2 = g * g;
-    let p = madd(
-        1.261_771_930_748_105_908_78e-4,
-        g2,
-        3.029_944_077_074_419_613_00e-2,
-    );
-    let p = madd(p, g2, 9.999_999_999_999_999_999_10e-1) * g;
-    let q = madd(
-        3.001_985_051_386_644_550_42e-6,
-        g2,
-        2.524_483_403_496_841_041_92e-3,
-    );
-    let q = madd(q, g2, 2.272_655_482_081_550_287_66e-1);
-    let q = madd(q, g2, 2.000_000_000_000_000_000_09);
-    let e = madd(2.0, p / (q - p), 1.0);
-    crate::kernel::xla::under_daz_ftz(|| ldexp(e, n as i32)).max(x0)
 }
