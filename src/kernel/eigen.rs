@@ -442,7 +442,7 @@ pub fn exp_f32_deg6(x0: f32) -> f32 {
     }
     let madd = |a: f32, b: f32, c: f32| a * b + c;
     let x = x0.min(88.723);
-    let m = madd(x, 1.442_695_040_888_963_41, 0.5).floor();
+    let m = madd(x, std::f32::consts::LOG2_E, 0.5).floor();
     let r = madd(m, -0.693_359_375, x);
     let r = madd(m, 2.121_944_40e-4, r);
     let r2 = r * r;
