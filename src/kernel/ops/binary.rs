@@ -179,7 +179,10 @@ macro_rules! binary_float {
                 // what a comparison reads: subnormals as zero where selects compare flushed
                 let (ca, cb) = if s.selects_compare_flushed { (a.flush(), b.flush()) } else { (a, b) };
                 Some(match op {
-                    Binary::Arctan2 if s.atan2_under_daz => under_daz_ftz(|| a.atan2(b)),
+                    Binary::Arctan2 if s.atan2_eigen && c.vectorized => {
+                        crate::kernel::eigen::EigenAtan::eigen_atan2(a, b)
+                    }
+                    Binary::Arctan2 if s.atan2_under_daz || s.atan2_eigen => under_daz_ftz(|| a.atan2(b)),
                     Binary::Arctan2 if s.atan2_svml && c.half.is_none() && <$t as SvmlAtan2>::PORTED => {
                         <$t as SvmlAtan2>::svml_atan2(a, b)
                     }
@@ -480,6 +483,10 @@ where
     // the elements the framework's vectorized loop covers, the rest its scalar tail
     let step = match op {
         Binary::Fmod | Binary::Logaddexp => s.sleef_step_bytes / T::DTYPE.itemsize().max(1),
+        // Eigen's packets of float32/float64 (its half types have no packet atan)
+        Binary::Arctan2 if s.atan2_eigen && matches!(T::DTYPE, DType::Float32 | DType::Float64) => {
+            crate::kernel::eigen::avx_packet_width(T::DTYPE).unwrap_or(0)
+        }
         _ => 0,
     };
     let body = if step > 0 { n - n % step } else { 0 };
@@ -536,6 +543,8 @@ fn next_after<F: NextAfter + Element>(
 ) -> Option<Vec<Array>> {
     let second = s.half_nextafter_equal_second;
     with_slice!(args.inputs[0], F::DTYPE, F, x => with_slice!(args.inputs[1], F::DTYPE, F, y => {
-        zip_map(x, y, n, |a, b| Some(F::next_after(a, b, second))).map(|v| vec![F::array(v)])
+        let daz = s.nextafter_under_daz;
+        zip_map(x, y, n, |a, b| Some(if daz { under_daz_ftz(|| F::next_after(a, b, second)) } else { F::next_after(a, b, second) }))
+            .map(|v| vec![F::array(v)])
     }))
 }

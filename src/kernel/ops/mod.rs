@@ -185,6 +185,21 @@ pub struct OpSemantics {
     /// [`OpSemantics::atan2_under_daz`]: `arcsin(1.1754944e-38)` is 0 (the halved angle is
     /// subnormal, flushed).
     pub asin_by_atan2: bool,
+    /// Float `arctan2` is Eigen's `patan2` on the elements of whole AVX packets
+    /// ([`crate::kernel::eigen::EigenAtan::eigen_atan2`]) and the C library's `atan2` run
+    /// under the CPU's DAZ/FTZ modes on the rest and on the half types, which have no packet
+    /// `atan` (TensorFlow's `Atan2`, Eigen's `scalar_atan2_op`). List `arctan2` in
+    /// [`OpSemantics::flush_exempt`].
+    pub atan2_eigen: bool,
+    /// Real `sign` is Eigen's packet `psign` on the elements of whole AVX packets and its
+    /// scalar `sign` on the rest ([`crate::kernel::eigen::packet_sign`],
+    /// [`crate::kernel::eigen::scalar_sign`]: TensorFlow, `sign(1e-45)` is `1e-45` in a packet,
+    /// `0.0` after it). List `sign` in [`OpSemantics::flush_exempt`].
+    pub sign_eigen: bool,
+    /// Float `nextafter` is the C library's run under the CPU's DAZ/FTZ modes, its operands
+    /// unflushed (TensorFlow: `nextafter(1e-45, -0.0)` is `-0.0`, the operands compare equal;
+    /// `nextafter(0.0, 1.0)` is `1e-45`). List `nextafter` in [`OpSemantics::flush_exempt`].
+    pub nextafter_under_daz: bool,
     /// Complex `absolute`, and the `|z|` of complex `sign`, by XLA's `EmitComplexAbs`:
     /// `max · sqrt(1 + (min / max)²)` of the parts' magnitudes, `min` where that is NaN, each
     /// step flushed to zero under [`OpSemantics::ftz`].
@@ -237,6 +252,10 @@ pub struct OpSemantics {
     /// ([`crate::kernel::eigen::packet_reciprocal`]: TensorFlow's `Reciprocal`, AVX's 8
     /// floats).
     pub reciprocal_f32_packet: usize,
+    /// float32 `exp` runs Eigen's packet `exp` ([`crate::kernel::eigen::exp_f32_deg6`]) on the
+    /// first `len − len % n` elements, `n` this packet width (0: never), and the C library's
+    /// on the rest (TensorFlow's `Exp`, AVX's 8 floats).
+    pub exp_f32_packet: usize,
     /// Complex `sqrt` is Eigen's `psqrt_complex` ([`crate::kernel::eigen::complex_sqrt`]:
     /// TensorFlow).
     pub complex_sqrt_eigen: bool,
@@ -423,6 +442,9 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     selects_compare_flushed: false,
     fmod_under_daz: false,
     atan2_under_daz: false,
+    atan2_eigen: false,
+    sign_eigen: false,
+    nextafter_under_daz: false,
     asin_by_atan2: false,
     complex_abs_xla: false,
     complex_fns_xla: false,
@@ -437,6 +459,7 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     sqrt_f32_packet: 0,
     sqrt_mkl: false,
     reciprocal_f32_packet: 0,
+    exp_f32_packet: 0,
     complex_sqrt_eigen: false,
     exp_eigen: false,
     exp_f16_svml: true,
@@ -573,7 +596,26 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         summation: Summation::Eigen,
         cumprod_c99: true,
         real_angle_by_sign: true,
-        flushes_subnormals: false,
+        // TensorFlow's threads run with DAZ/FTZ on (probed: `sqrt`, `ceil` of a subnormal
+        // are zeros of its sign, `reciprocal(f64::MAX)` is 0); the listed kernels are bit
+        // operations or keep subnormals as modelled by their own flags
+        flushes_subnormals: true,
+        flush_exempt: &[
+            "negative",
+            "positive",
+            "conj",
+            "real",
+            "imag",
+            "absolute",
+            "copysign",
+            "nextafter",
+            "sign",
+            "arctan2",
+            "fmod",
+        ],
+        atan2_eigen: true,
+        sign_eigen: true,
+        nextafter_under_daz: true,
         shift_amount_clamped: true,
         int_mean_wide: true,
         real_angle_nan_zero: true,
@@ -583,6 +625,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         // TF's `truncatemod` of floats: std::fmod under the DAZ mode TF's thread pools run in
         fmod_under_daz: true,
         reciprocal_f32_packet: 8,
+        exp_f32_packet: 8,
         complex_sqrt_eigen: true,
         ..OP_SEMANTICS_NUMPY
     },
@@ -618,7 +661,15 @@ impl OpSemantics {
     /// position in the array ([`OpSemantics::sqrt_f32_packet`]): the paths that map elements
     /// alone (tables, chunks) do not take it.
     pub(crate) fn by_position(&self, op: OpClass, compute: DType) -> bool {
-        self.packet(op, compute).is_some_and(|(width, _)| width > 1)
+        let sign = matches!(op, OpClass::Unary(u) if self.sign_packet_width(u, compute).is_some());
+        sign || self.packet(op, compute).is_some_and(|(width, _)| width > 1)
+    }
+
+    /// The packet width of a real `sign` computed in `compute` where
+    /// [`OpSemantics::sign_eigen`] holds.
+    pub(crate) fn sign_packet_width(&self, op: Unary, compute: DType) -> Option<usize> {
+        let eigen = self.sign_eigen && op == Unary::Sign;
+        eigen.then(|| crate::kernel::eigen::avx_packet_width(compute))?
     }
 
     /// The packet width of `op` in `compute` where [`OpSemantics::by_position`] holds, and the
@@ -632,12 +683,17 @@ impl OpSemantics {
             _ if compute != DType::Float32 => 0,
             _ if sqrt => self.sqrt_f32_packet,
             OpClass::Unary(Unary::Reciprocal) => self.reciprocal_f32_packet,
+            OpClass::Unary(Unary::Exp) => self.exp_f32_packet,
             _ => 0,
         };
         if sqrt && compute == DType::Float32 && self.sqrt_mkl {
             return Some((1, crate::kernel::mkl::sqrt_f32 as PacketFn));
         }
-        let f = if sqrt { packet_sqrt } else { packet_reciprocal };
+        let f = match op {
+            _ if sqrt => packet_sqrt,
+            OpClass::Unary(Unary::Exp) => crate::kernel::eigen::exp_f32_deg6,
+            _ => packet_reciprocal,
+        };
         (width > 0).then_some((width, f as PacketFn))
     }
 

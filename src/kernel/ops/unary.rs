@@ -148,6 +148,11 @@ pub trait UnaryElem: Arith {
     fn sinh_below(_x: Self, _limit: f32) -> Option<Self> {
         None
     }
+    /// `sign` as Eigen computes it in a whole packet (`packet`) or after the last one
+    /// ([`OpSemantics::sign_eigen`]); `None` for a type without it.
+    fn eigen_sign(_x: Self, _packet: bool) -> Option<Self> {
+        None
+    }
 }
 
 impl UnaryElem for bool {
@@ -282,6 +287,10 @@ macro_rules! unary_float {
                     Angle => (0.0 as $t).atan2(x),
                     _ => return None,
                 })
+            }
+            fn eigen_sign(x: $t, packet: bool) -> Option<$t> {
+                use crate::kernel::eigen::{packet_sign, scalar_sign};
+                Some(if packet { packet_sign(x) } else { scalar_sign(x) })
             }
         }
     )*};
@@ -600,6 +609,11 @@ where
             out.map(<<T::W as UnaryElem>::Part as Element>::array)
         } else if let (Unary::Sinh, DType::Float32, Some(limit)) = (op, T::DTYPE, s.sinh_f32_limit) {
             map_same::<T>(x, |v| T::W::sinh_below(v, limit as f32))
+        } else if let Some(width) = s.sign_packet_width(op, T::DTYPE) {
+            // Eigen's packet sign, then its scalar sign on the tail
+            let packets = x.len() - x.len() % width;
+            let each = |(k, v): (usize, &T)| T::W::eigen_sign(v.widen(), k < packets).map(T::narrow);
+            x.iter().enumerate().map(each).collect::<Option<Vec<T>>>().map(T::array)
         } else if let Some((width, packet)) = s.packet(super::OpClass::Unary(op), T::DTYPE) {
             // Eigen's packets, then the scalar function on the tail
             let packets = x.len() - x.len() % width;
