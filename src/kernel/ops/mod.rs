@@ -294,8 +294,25 @@ pub struct OpSemantics {
     /// math.py), each op rounded to the dtype.
     pub logaddexp_paddle: bool,
     /// `hypot` is Paddle's `sqrt(pow(x, 2) + pow(y, 2))` (python/paddle/tensor/math.py), each
-    /// op rounded to the dtype.
+    /// op rounded to the dtype; integer operands (the policy's `promoted_inputs`) are squared
+    /// and added in their own dtype, wrapping, and the root is taken of that sum as float32
+    /// (`hypot(-2**31, 7)` is 7: the int32 square of `-2**31` wraps to 0).
     pub hypot_by_squares: bool,
+    /// float64 `arctan2` of integer operands (the policy's `promoted_inputs`) is the C
+    /// library's float32 `atan2f` of the operands as float, widened (Paddle's
+    /// `Atan2Functor<int>`, `paddle/phi/kernels/impl/atan2_kernel_impl.h`).
+    pub atan2_int_in_f32: bool,
+    /// Complex `exp` is `e · (cosf(im), sinf(im))`, `e = expf(re)`: the C library's float32
+    /// functions of the parts read as float, multiplied in the dtype, with no special cases
+    /// (`exp(inf+0j)` is `inf+nanj`; complex128 gets float32 values: Paddle's
+    /// `Eigen::numext::exp` of `phi::dtype::complex`, `paddle/phi/kernels/funcs/eigen/extensions.h`).
+    pub complex_exp_float_parts: bool,
+    /// Complex `expm1` is `exp(z) − 1` by the C library's complex `exp` (Paddle's
+    /// `Expm1Functor` of a complex tensor: `expm1(1e-20+1e-20j)` is `1e-20j`).
+    pub complex_expm1_by_exp: bool,
+    /// Complex `log1p` is `log((1+0j) + z)` by the C library's complex `log` (Paddle's
+    /// `Log1pFunctor`: `(static_cast<T>(1) + x).log()`; `log1p(-0-0j)` is `0j`).
+    pub complex_log1p_by_log: bool,
 }
 
 /// A float32 function of Eigen's packets ([`OpSemantics::sqrt_f32_packet`],
@@ -472,6 +489,10 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     int64_trunc_via_double: false,
     logaddexp_paddle: false,
     hypot_by_squares: false,
+    atan2_int_in_f32: false,
+    complex_exp_float_parts: false,
+    complex_expm1_by_exp: false,
+    complex_log1p_by_log: false,
 };
 
 /// The per-semantics records (`numpy` first: the default).
@@ -652,6 +673,10 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         int64_trunc_via_double: true,
         logaddexp_paddle: true,
         hypot_by_squares: true,
+        atan2_int_in_f32: true,
+        complex_exp_float_parts: true,
+        complex_expm1_by_exp: true,
+        complex_log1p_by_log: true,
         ..OP_SEMANTICS_NUMPY
     },
 ];

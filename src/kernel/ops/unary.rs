@@ -383,6 +383,14 @@ macro_rules! unary_complex {
                             <$c>::new(q / d, -1.0 / d)
                         }
                     }
+                    Exp if s.complex_exp_float_parts => {
+                        let (a, b) = exp_float_parts(r, i);
+                        <$c>::new(a, b)
+                    }
+                    Expm1 if s.complex_expm1_by_exp => {
+                        let e = f::$exp(z);
+                        <$c>::new(e.re - 1.0, e.im - 0.0)
+                    }
                     Expm1 => {
                         let a = (i / 2.0).sin();
                         let re = if s.complex_expm1_fused {
@@ -407,6 +415,7 @@ macro_rules! unary_complex {
                             <$c as FusedMul>::mul_fused(f::$log(u), <$c>::new(qr, qi))
                         }
                     }
+                    Log1p if s.complex_log1p_by_log => f::$log(<$c>::new(1.0 + r, 0.0 + i)),
                     Log1p => {
                         let l = (r + 1.0).hypot(i);
                         <$c>::new(l.ln(), i.atan2(r + 1.0))
@@ -477,6 +486,19 @@ unary_complex!(
     C32, f32, csqrtf, cexpf, clogf, csinf, ccosf, ctanf, casinf, catanf, csinhf, ctanhf;
     C64, f64, csqrt, cexp, clog, csin, ccos, ctan, casin, catan, csinh, ctanh
 );
+
+/// The parts of Paddle's complex `exp` ([`OpSemantics::complex_exp_float_parts`]): the C
+/// library's `expf`, `cosf` and `sinf` of the parts read as float, multiplied in `F`.
+fn exp_float_parts<F>(re: F, im: F) -> (F, F)
+where
+    F: num_traits::Float + num_traits::AsPrimitive<f32>,
+    f32: num_traits::AsPrimitive<F>,
+{
+    use num_traits::AsPrimitive;
+    let (e, im): (f32, f32) = (re.as_().exp(), im.as_());
+    let (e, cos, sin): (F, F, F) = (e.as_(), im.cos().as_(), im.sin().as_());
+    (e * cos, e * sin)
+}
 
 /// `|re + im·i|` as the semantics compute it: the C library's `hypot`, or XLA's
 /// ([`OpSemantics::complex_abs_xla`]).
