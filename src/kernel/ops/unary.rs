@@ -226,6 +226,10 @@ macro_rules! unary_float {
                 // the vector unit's default NaN where the C library's is +NaN
                 Some(if s.domain_nan_negative && y.is_nan() && !x.is_nan() { -<$t>::NAN } else { y })
             }
+            fn eigen_sign(x: $t, packet: bool) -> Option<$t> {
+                use crate::kernel::eigen::{packet_sign, scalar_sign};
+                Some(if packet { packet_sign(x) } else { scalar_sign(x) })
+            }
             fn sinh_below(x: $t, limit: f32) -> Option<$t> {
                 Some(if x.abs() > <$t>::from(limit) { <$t>::INFINITY.copysign(x) } else { x.sinh() })
             }
@@ -287,10 +291,6 @@ macro_rules! unary_float {
                     Angle => (0.0 as $t).atan2(x),
                     _ => return None,
                 })
-            }
-            fn eigen_sign(x: $t, packet: bool) -> Option<$t> {
-                use crate::kernel::eigen::{packet_sign, scalar_sign};
-                Some(if packet { packet_sign(x) } else { scalar_sign(x) })
             }
         }
     )*};
