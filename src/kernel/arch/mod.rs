@@ -128,6 +128,15 @@ fn supported_names() -> String {
     names.join(", ")
 }
 
+/// Held by the unit tests that switch the process-wide path ([`set_path`]), so that two of them
+/// running at once do not switch it under each other (a loop checked on one path and run on
+/// another).
+#[cfg(test)]
+pub(crate) fn path_lock() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Use `p` for every kernel from now on, in the whole process (tests, experiments). Results
 /// do not depend on the path, only speed does.
 pub fn set_path(p: Path) -> Result<(), Unsupported> {
@@ -385,6 +394,7 @@ mod tests {
 
     #[test]
     fn names_round_trip_and_baseline_is_always_there() {
+        let _path = path_lock();
         for p in Path::ALL {
             assert_eq!(Path::from_name(p.name()), Some(p));
         }
