@@ -81,7 +81,7 @@ pub fn atan2f(y: f32, x: f32) -> f32 {
 
 /// [`atan2f`] by type, for the kernels' generic code
 /// ([`crate::kernel::ops::OpSemantics::atan2_svml`]).
-pub trait SvmlAtan2: Sized {
+pub(crate) trait SvmlAtan2: Sized {
     /// Whether [`SvmlAtan2::svml_atan2`] is SVML's (float32 only: float64's
     /// `__svml_atan28_ha` is not ported, and this is the C library's `atan2`).
     const PORTED: bool;

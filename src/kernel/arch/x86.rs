@@ -245,12 +245,7 @@ pub unsafe fn exp_f16<const NEAR: bool>(x: &[u16], table: &[u16], out: &mut [u16
         _mm512_castsi512_ps(_mm512_loadu_si512(t.as_ptr().add(16 * half) as *const _))
     };
     let (tl, th) = (&svml_exp::TL, &svml_exp::TH);
-    let (tl0, tl1, th0, th1) = (
-        table32(tl, 0),
-        table32(tl, 1),
-        table32(th, 0),
-        table32(th, 1),
-    );
+    let [tl0, tl1, th0, th1] = [(tl, 0), (tl, 1), (th, 0), (th, 1)].map(|(t, h)| table32(t, h));
     let (log2e, ln2_hi, ln2_lo) = (
         bits(svml_exp::LOG2E.to_bits()),
         bits(svml_exp::LN2_HI.to_bits()),
