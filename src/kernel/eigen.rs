@@ -132,7 +132,8 @@ impl EigenExp for f64 {
 /// Eigen's fast float32 packet reciprocal (`preciprocal<Packet8f>` under `EIGEN_FAST_MATH`,
 /// `generic_reciprocal_newton_step<Packet8f, 1>` in Eigen's `AVX/MathFunctions.h`, as
 /// TensorFlow 2.21's `Reciprocal` kernel runs it): the CPU's approximate reciprocal (`rcpps`)
-/// `r`, refined once to `r · fma(−x, r, 2)` unless that is NaN (`x` zero or infinite); a
+/// `r`, refined once to `r·t + r`, `t = 1 − x·r` (each product rounded: TensorFlow's AVX
+/// build has no FMA) unless `t` is NaN (`x` zero or infinite); a
 /// subnormal `x` reads as zero (DAZ). The approximation is the CPU's own: the values are this
 /// machine's.
 ///
@@ -149,11 +150,13 @@ pub fn packet_reciprocal(x: f32) -> f32 {
         x
     };
     let r = approximate_reciprocal(x);
-    let t = (-x).mul_add(r, 2.0);
+    // `pnmadd(x, r, 1)` and `pmadd(r, t, r)`: each product rounded (TensorFlow's AVX build has
+    // no FMA)
+    let t = 1.0 - x * r;
     if t.is_nan() {
         r
     } else {
-        r * t
+        r * t + r
     }
 }
 
@@ -210,4 +213,255 @@ pub fn complex_sqrt<F: num_traits::Float>(x: F, y: F) -> (F, F) {
     } else {
         (re, im)
     }
+}
+
+/// The AVX packet width of Eigen's packets of `dtype` as TensorFlow 2.21's CPU build runs
+/// them (256-bit registers, no AVX-512: probed, `sign` of a subnormal float32 changes at the
+/// ninth element): 8 float32, 4 float64, 8 float16/bfloat16 (`Packet8h`, `Packet8bf`); `None`
+/// for another dtype.
+///
+/// ```
+/// use promote::kernel::eigen::avx_packet_width;
+/// use promote::DType;
+/// assert_eq!(avx_packet_width(DType::Float64), Some(4));
+/// assert_eq!(avx_packet_width(DType::Int8), None);
+/// ```
+pub fn avx_packet_width(dtype: crate::DType) -> Option<usize> {
+    use crate::DType;
+    match dtype {
+        DType::Float32 | DType::Float16 | DType::BFloat16 => Some(8),
+        DType::Float64 => Some(4),
+        _ => None,
+    }
+}
+
+/// `sign` of a real as Eigen's packet `psign` computes it
+/// (`GenericPacketMathFunctions.h`): `±1` where `0 < |x|`, else `|x|` (a bit operation), the
+/// comparison under the CPU's DAZ mode: `sign(-0.0)` is `0.0`, `sign(1e-45)` is `1e-45`,
+/// `sign(nan)` a NaN.
+///
+/// ```
+/// use promote::kernel::eigen::packet_sign;
+/// assert_eq!(packet_sign(-1e-45f32), 1e-45);
+/// assert_eq!(packet_sign(-2.0f64), -1.0);
+/// assert_eq!(packet_sign(-0.0f32).to_bits(), 0);
+/// ```
+pub fn packet_sign<F: num_traits::Float + Flush>(x: F) -> F {
+    if F::zero() < x.abs().flush() {
+        F::one().copysign(x)
+    } else {
+        x.abs()
+    }
+}
+
+/// `sign` of a real as Eigen's scalar `numext::sign` computes it on the elements after the
+/// last whole packet: `x` if NaN, else `(x > 0) − (x < 0)` converted, the comparisons under
+/// DAZ (`sign(1e-45)` is `0.0`).
+///
+/// ```
+/// use promote::kernel::eigen::scalar_sign;
+/// assert_eq!(scalar_sign(1e-45f32), 0.0);
+/// assert_eq!(scalar_sign(-3.0f64), -1.0);
+/// ```
+pub fn scalar_sign<F: num_traits::Float + Flush>(x: F) -> F {
+    let v = x.flush();
+    if x.is_nan() {
+        x
+    } else if v > F::zero() {
+        F::one()
+    } else if v < F::zero() {
+        -F::one()
+    } else {
+        F::zero()
+    }
+}
+
+/// A subnormal read as zero of its sign (the CPU's DAZ mode on an operand).
+pub trait Flush: Copy {
+    /// `self`, or a zero of its sign where subnormal.
+    fn flush(self) -> Self;
+}
+
+impl Flush for f32 {
+    fn flush(self) -> f32 {
+        if self != 0.0 && self.abs() < f32::MIN_POSITIVE {
+            0.0f32.copysign(self)
+        } else {
+            self
+        }
+    }
+}
+
+impl Flush for f64 {
+    fn flush(self) -> f64 {
+        if self != 0.0 && self.abs() < f64::MIN_POSITIVE {
+            0.0f64.copysign(self)
+        } else {
+            self
+        }
+    }
+}
+
+/// Eigen's `patan2` of float32 or float64 packets (`GenericPacketMath.h`, as TensorFlow 2.21's
+/// `Atan2` runs it on whole AVX packets): `y / x` (`±1` where `|x| == |y|`, `±0` where the
+/// bits of `x | y` read as zero), Eigen's `patan` of that, plus `±π` or `±0` (`π` where `x`
+/// has its sign bit, the sign of `y`). Every floating-point step runs under the CPU's DAZ/FTZ
+/// modes, as TensorFlow's threads do.
+///
+/// ```
+/// use promote::kernel::eigen::EigenAtan;
+/// assert_eq!(f64::eigen_atan2(0.0, -1.0), std::f64::consts::PI);
+/// assert!((f32::eigen_atan2(1.0, 2.0) - 0.4636476).abs() < 1e-6);
+/// ```
+pub trait EigenAtan: num_traits::Float + Flush {
+    /// `patan_reduced`: Eigen's rational approximation of `atan(x)` for `x` in `[0, 1]`.
+    fn atan_reduced(x: Self) -> Self;
+    /// `preciprocal` (float32: the fast approximation with a Newton step; float64: `1 / x`).
+    fn reciprocal(x: Self) -> Self;
+    /// The bits of `a | b`, as a value.
+    fn or_bits(a: Self, b: Self) -> Self;
+    /// `generic_atan`: `atan(x)` by [`EigenAtan::atan_reduced`] of `|x|` or of its reciprocal.
+    fn eigen_atan(x: Self) -> Self {
+        let pi_2 = Self::from(std::f64::consts::FRAC_PI_2).expect("a constant");
+        let ax = x.abs();
+        let large = Self::one() < ax;
+        let r = if large { Self::reciprocal(ax) } else { ax };
+        let p = Self::atan_reduced(r);
+        let p = if large { pi_2 - p } else { p };
+        // pxor with the sign of x
+        if x.is_sign_negative() {
+            -p
+        } else {
+            p
+        }
+    }
+    /// `patan2(y, x)`, under DAZ/FTZ.
+    fn eigen_atan2(y: Self, x: Self) -> Self {
+        crate::kernel::xla::under_daz_ftz(|| {
+            let pi = Self::from(std::f64::consts::PI).expect("a constant");
+            let y_neg = y.is_sign_negative();
+            let result_neg = y_neg != x.is_sign_negative();
+            let shift = match (x.is_sign_negative(), y_neg) {
+                (true, false) => pi,
+                (true, true) => -pi,
+                (false, false) => Self::zero(),
+                (false, true) => -Self::zero(),
+            };
+            let signed = |v: Self| if result_neg { -v } else { v };
+            let arg = if Self::or_bits(x, y) == Self::zero() {
+                signed(Self::zero())
+            } else if x.abs() == y.abs() {
+                signed(Self::one())
+            } else {
+                y / x
+            };
+            Self::eigen_atan(arg) + shift
+        })
+    }
+}
+
+impl EigenAtan for f32 {
+    #[allow(clippy::excessive_precision)]
+    fn atan_reduced(x: f32) -> f32 {
+        let alpha = [
+            1.120_269_820_094_108_581_542_968_75e-1f32,
+            7.296_695_709_228_515_625e-1,
+            8.109_951_019_287_109_375e-1,
+        ];
+        let beta = [
+            1.009_171_083_569_526_672_363_281_25e-2f32,
+            2.831_856_012_344_360_351_562_5e-1,
+            1.0,
+            8.109_951_019_287_109_375e-1,
+        ];
+        let x2 = x * x;
+        x * (polevl(x2, &alpha) / polevl(x2, &beta))
+    }
+    fn reciprocal(x: f32) -> f32 {
+        packet_reciprocal(x)
+    }
+    fn or_bits(a: f32, b: f32) -> f32 {
+        f32::from_bits(a.to_bits() | b.to_bits())
+    }
+}
+
+impl EigenAtan for f64 {
+    #[allow(clippy::excessive_precision)]
+    fn atan_reduced(x: f64) -> f64 {
+        let alpha = [
+            2.666_715_386_646_220_8e-5,
+            3.091_751_311_246_278_1e-3,
+            5.257_429_678_100_860_4e-2,
+            3.040_931_847_344_442_4e-1,
+            7.536_570_253_498_702_2e-1,
+            8.270_405_540_549_461_4e-1,
+            3.300_436_128_927_992_0e-1,
+        ];
+        let beta = [
+            2.731_120_246_243_666_7e-4,
+            1.089_915_092_896_270_8e-2,
+            1.154_893_264_642_035_3e-1,
+            4.971_645_872_846_557_3e-1,
+            1.0,
+            9.370_550_916_858_785_2e-1,
+            3.300_436_128_927_992_0e-1,
+        ];
+        let x2 = x * x;
+        x * (polevl(x2, &alpha) / polevl(x2, &beta))
+    }
+    fn reciprocal(x: f64) -> f64 {
+        1.0 / x
+    }
+    fn or_bits(a: f64, b: f64) -> f64 {
+        f64::from_bits(a.to_bits() | b.to_bits())
+    }
+}
+
+/// Eigen's `ppolevl`: Horner's rule from the highest coefficient, each step a product and a
+/// sum rounded apart (no FMA).
+fn polevl<F: num_traits::Float>(x: F, coeff: &[F]) -> F {
+    coeff[1..].iter().fold(coeff[0], |acc, &c| acc * x + c)
+}
+
+/// `exp` of a float32 as the Eigen TensorFlow 2.21 pins computes it in a packet
+/// (`pexp_float`, `GenericPacketMathFunctions.h`; AVX without FMA, every step rounded):
+/// `x` capped at 88.723, `m = floor(x · log2(e) + ½)`, `r = x − m·ln 2` in two steps, a
+/// degree-6 polynomial in even and odd halves, times `2^m`; 0 below −104, then the larger of
+/// that and `x` (`exp(inf)` is inf). A subnormal result is flushed to zero by the caller (FTZ).
+///
+/// ```
+/// use promote::kernel::eigen::exp_f32_deg6;
+/// assert_eq!(exp_f32_deg6(0.0), 1.0);
+/// assert_eq!(exp_f32_deg6(-105.0), 0.0);
+/// assert_eq!(exp_f32_deg6(f32::INFINITY), f32::INFINITY);
+/// ```
+#[allow(clippy::excessive_precision)]
+pub fn exp_f32_deg6(x0: f32) -> f32 {
+    if x0.is_nan() {
+        return x0;
+    }
+    let madd = |a: f32, b: f32, c: f32| a * b + c;
+    let x = x0.min(88.723);
+    let m = madd(x, std::f32::consts::LOG2_E, 0.5).floor();
+    let r = madd(m, -0.693_359_375, x);
+    let r = madd(m, 2.121_944_40e-4, r);
+    let r2 = r * r;
+    let p_even = madd(
+        r2,
+        1.374_496_379_867_196_083_068_847_656_25e-3,
+        4.166_965_186_595_916_748_046_875e-2,
+    );
+    let p_odd = madd(
+        r2,
+        8.368_944_749_236_106_872_558_593_75e-3,
+        1.666_651_815_176_010_131_835_937_5e-1,
+    );
+    let p_even = madd(r2, p_even, 4.999_998_807_907_104_492_187_5e-1);
+    let p_low = r + 1.0;
+    let y = madd(r, p_odd, p_even);
+    let y = madd(r2, y, p_low);
+    if x0 < -104.0 {
+        return 0.0;
+    }
+    ((f64::from(y) * 2f64.powi(m as i32)) as f32).max(x0)
 }

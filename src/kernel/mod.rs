@@ -56,12 +56,15 @@ pub(crate) mod matmul;
 pub mod mkl;
 pub mod narrow;
 pub mod npy;
+pub mod numpy_simd;
 pub mod ops;
 #[doc(hidden)] // the vectorized maps: internals, named by the narrow codec's docs
 pub mod simd;
 #[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod sleef;
+pub mod svml_atan2;
 pub mod svml_exp;
+pub mod svml_log10;
 pub mod value;
 #[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod xla;

@@ -187,6 +187,8 @@ pub struct OpRule {
     pub result: Option<DType>,
     /// Tensors must share one dtype.
     pub same_dtype: bool,
+    /// The kernel reads the operands in the promoted dtype (not cast to the compute dtype).
+    pub promoted_inputs: bool,
     /// Weak stays weak.
     pub keep_weak: bool,
     /// Literal range override.

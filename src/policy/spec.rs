@@ -418,6 +418,10 @@ pub struct OpRuleSpec {
     pub result: Option<Text>,
     /// Tensors must share one dtype: no promotion at all (`torch.dot`).
     pub same_dtype: Option<bool>,
+    /// The kernel reads the operands in the promoted dtype and converts them itself, instead
+    /// of receiving them cast to the compute dtype (Paddle's `atan2` of integer tensors, the
+    /// integer `pow` inside its `hypot`).
+    pub promoted_inputs: Option<bool>,
     /// Whether a weak promoted dtype stays weak through this op (default true).
     pub keep_weak: Option<bool>,
     /// Overrides the policy's literal range checks for these ops.

@@ -318,15 +318,15 @@ pub unsafe extern "C" fn promote_narrow_free(c: *mut promote::kernel::narrow::Co
     }
 }
 
-/// The pieces of `n` elements each of `threads` threads casts (whole pieces of 64 Ki).
-fn narrow_piece(n: usize, threads: c_int) -> usize {
-    n.div_ceil(threads.max(1) as usize)
-        .next_multiple_of(1 << 16)
-        .max(1)
-}
+/// The pieces the narrow casts are cut into, in elements: 1 Mi (whole 64-byte lines; the
+/// codes of a piece, 1 MB, are still a streamed output).
+const NARROW_PIECE: usize = 1 << 20;
 
-/// float32 → codes (`decode == 0`) or codes → float32 (`decode != 0`), `n` elements, on the
-/// pool of `threads` threads, each thread one contiguous piece.
+/// float32 → codes (`decode == 0`) or codes → float32 (`decode != 0`), `n` elements, on
+/// `threads` (1 or 2) threads: the calling thread and, for 2, one thread of the 2-thread pool
+/// take pieces of [`NARROW_PIECE`] elements in turn until none is left. The caller starts at
+/// once; a pool thread that wakes late (a few hundred microseconds on this VM after the
+/// benches' pauses) takes fewer pieces instead of holding up a fixed half.
 ///
 /// # Safety
 ///
@@ -340,12 +340,12 @@ pub unsafe extern "C" fn promote_narrow_run(
     codes: *mut u8,
     n: usize,
 ) -> c_int {
-    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+    use std::sync::Mutex;
     let (Some(pool), false) = (pool(threads), c.is_null()) else {
         return -1;
     };
     let codec = unsafe { &*c };
-    let piece = narrow_piece(n, threads);
     guarded(|| {
         let (x, k) = unsafe {
             (
@@ -353,21 +353,39 @@ pub unsafe extern "C" fn promote_narrow_run(
                 std::slice::from_raw_parts_mut(codes, n),
             )
         };
-        let ok = pool.install(|| {
-            x.par_chunks_mut(piece)
-                .zip(k.par_chunks_mut(piece))
-                .all(|(x, k)| {
-                    if decode != 0 {
-                        codec.decode_f32_slice(k, x).is_ok()
-                    } else {
-                        codec.encode_f32_slice(x, k).is_ok()
-                    }
-                })
-        });
-        if ok {
-            0
+        let pieces: Vec<_> = x
+            .chunks_mut(NARROW_PIECE)
+            .zip(k.chunks_mut(NARROW_PIECE))
+            .map(|p| Mutex::new(Some(p)))
+            .collect();
+        let (next, failed) = (AtomicUsize::new(0), AtomicBool::new(false));
+        let work = || {
+            while let Some(piece) = pieces.get(next.fetch_add(1, Relaxed)) {
+                let Some((x, k)) = piece.lock().ok().and_then(|mut p| p.take()) else {
+                    continue;
+                };
+                let ok = if decode != 0 {
+                    codec.decode_f32_slice(k, x).is_ok()
+                } else {
+                    codec.encode_f32_slice(x, k).is_ok()
+                };
+                if !ok {
+                    failed.store(true, Relaxed);
+                }
+            }
+        };
+        if threads > 1 {
+            pool.in_place_scope(|s| {
+                s.spawn(|_| work());
+                work();
+            });
         } else {
+            work();
+        }
+        if failed.load(Relaxed) {
             -2
+        } else {
+            0
         }
     })
 }

@@ -231,10 +231,12 @@ pub fn stream_copy_ahead<T: Copy>(dst: &mut [T], src: &[T], ahead: [&[u8]; 2]) {
     }
 }
 
-/// `out[i]` = `exp` of the float16 bits `x[i]`, computed in SIMD registers, rounded once to
-/// float16; lanes whose rounding is in doubt take `table[x[i]]` (see `x86::exp_f16`). `false`
-/// when the current path has no such loop (only AVX-512 has): then nothing is written. The
-/// values are not guaranteed to be the table's: the caller compares on every pattern first
+/// `out[i]` = `exp` of the float16 bits `x[i]`, computed in SIMD registers as SVML's float32
+/// `exp` ([`svml_exp::expf`](crate::kernel::svml_exp::expf)) and rounded once to float16;
+/// lanes whose rounding is in doubt take `table[x[i]]` (see `x86::exp_f16`). For a table of a
+/// correctly rounded-ish `exp`; [`exp_f16_svml`] is the cheaper loop for a table of SVML's own.
+/// `false` when the current path has no such loop (only AVX-512 has): then nothing is written.
+/// The values are not guaranteed to be the table's: the caller compares on every pattern first
 /// (`ops::lookup`). With `stream`, the results are written with streaming stores (call
 /// [`store_fence`] before another thread reads them).
 ///
@@ -242,6 +244,35 @@ pub fn stream_copy_ahead<T: Copy>(dst: &mut [T], src: &[T], ahead: [&[u8]; 2]) {
 ///
 /// If `out` and `x` differ in length or `table` has fewer than 65,536 entries.
 pub fn exp_f16(x: &[u16], table: &[u16], out: &mut [u16], stream: bool) -> bool {
+    exp_f16_with::<true>(x, table, out, stream)
+}
+
+/// [`exp_f16`] without the lanes in doubt: SVML's float32 `exp` rounded to float16, bit for
+/// bit the table built from [`svml_exp::expf`](crate::kernel::svml_exp::expf) (NumPy's float16
+/// `exp` on AVX-512), only `±0`, the arguments of SVML's scalar path, infinities and NaN taken
+/// from `table`.
+///
+/// ```
+/// use promote::kernel::arch::exp_f16_svml;
+/// use promote::kernel::svml_exp::expf;
+/// let table: Vec<u16> = (0..=u16::MAX)
+///     .map(|b| half::f16::from_f32(expf(half::f16::from_bits(b).to_f32())).to_bits())
+///     .collect();
+/// let x: Vec<u16> = (0..=u16::MAX).collect();
+/// let mut out = vec![0u16; x.len()];
+/// if exp_f16_svml(&x, &table, &mut out, false) {
+///     assert!(out == table);
+/// }
+/// ```
+///
+/// # Panics
+///
+/// As [`exp_f16`].
+pub fn exp_f16_svml(x: &[u16], table: &[u16], out: &mut [u16], stream: bool) -> bool {
+    exp_f16_with::<false>(x, table, out, stream)
+}
+
+fn exp_f16_with<const NEAR: bool>(x: &[u16], table: &[u16], out: &mut [u16], stream: bool) -> bool {
     assert!(
         out.len() == x.len() && table.len() > usize::from(u16::MAX),
         "exp_f16: a result per element and a table entry per pattern"
@@ -251,7 +282,7 @@ pub fn exp_f16(x: &[u16], table: &[u16], out: &mut [u16], stream: bool) -> bool 
         // SAFETY: the path is supported, so the CPU has AVX-512 F/BW/VL and F16C; the lengths
         // were checked above.
         Path::Avx512 => unsafe {
-            x86::exp_f16(x, table, out, stream);
+            x86::exp_f16::<NEAR>(x, table, out, stream);
             true
         },
         _ => false,

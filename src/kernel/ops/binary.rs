@@ -24,6 +24,8 @@
 
 use half::{bf16, f16};
 
+use crate::kernel::svml_atan2::SvmlAtan2;
+
 use super::{with_slice, Args, OpError, OpSemantics};
 use crate::kernel::array::{Array, Element, C32, C64};
 use crate::kernel::compute::{Arith, Half, IntDivZero, KernelError, Semantics};
@@ -177,7 +179,13 @@ macro_rules! binary_float {
                 // what a comparison reads: subnormals as zero where selects compare flushed
                 let (ca, cb) = if s.selects_compare_flushed { (a.flush(), b.flush()) } else { (a, b) };
                 Some(match op {
-                    Binary::Arctan2 if s.atan2_under_daz => under_daz_ftz(|| a.atan2(b)),
+                    Binary::Arctan2 if s.atan2_eigen && c.vectorized => {
+                        crate::kernel::eigen::EigenAtan::eigen_atan2(a, b)
+                    }
+                    Binary::Arctan2 if s.atan2_under_daz || s.atan2_eigen => under_daz_ftz(|| a.atan2(b)),
+                    Binary::Arctan2 if s.atan2_svml && c.half.is_none() && <$t as SvmlAtan2>::PORTED => {
+                        <$t as SvmlAtan2>::svml_atan2(a, b)
+                    }
                     Binary::Arctan2 => a.atan2(b),
                     Binary::Hypot if s.hypot_by_squares => (a * a + b * b).sqrt(),
                     Binary::Hypot if s.hypot_jnp => {
@@ -426,6 +434,15 @@ pub fn run(
             return Err(KernelError::DivisionByZero.into());
         }
     }
+    let integers = args.inputs.iter().all(|v| v.dtype().is_integer());
+    if op == Binary::Arctan2 && s.atan2_int_in_f32 && integers && args.compute == DType::Float64 {
+        // Paddle's Atan2Functor<int>: atan2f of the operands as float, widened
+        let narrow = Args {
+            compute: DType::Float32,
+            ..*args
+        };
+        return run(op, sem, s, &narrow);
+    }
     let out = match (op, args.compute) {
         (Binary::Nextafter, DType::Float16) => next_after::<f16>(args, n, s),
         (Binary::Nextafter, DType::BFloat16) => next_after::<bf16>(args, n, s),
@@ -466,15 +483,24 @@ where
     if let Some((width, packet)) = s.packet(super::OpClass::Binary(op), T::DTYPE) {
         // Paddle's float32 hypot: the squares' sum, then Eigen's packet sqrt by position
         let packets = n - n % width;
-        return with_slice!(args.inputs[0], DType::Float32, f32, x => with_slice!(args.inputs[1], DType::Float32, f32, y => {
-            let sums = zip_map(x, y, n, |a, b| Some(a * a + b * b))?;
-            let root = |(k, v): (usize, f32)| if k < packets { packet(v) } else { v.sqrt() };
-            Some(f32::array(sums.into_iter().enumerate().map(root).collect()))
-        }));
+        let sums = match integer_square_sums(args, n) {
+            Some(sums) => sums,
+            None => {
+                with_slice!(args.inputs[0], DType::Float32, f32, x => with_slice!(args.inputs[1], DType::Float32, f32, y => {
+                    zip_map(x, y, n, |a, b| Some(a * a + b * b))?
+                }))
+            }
+        };
+        let root = |(k, v): (usize, f32)| if k < packets { packet(v) } else { v.sqrt() };
+        return Some(f32::array(sums.into_iter().enumerate().map(root).collect()));
     }
     // the elements the framework's vectorized loop covers, the rest its scalar tail
     let step = match op {
         Binary::Fmod | Binary::Logaddexp => s.sleef_step_bytes / T::DTYPE.itemsize().max(1),
+        // Eigen's packets of float32/float64 (its half types have no packet atan)
+        Binary::Arctan2 if s.atan2_eigen && matches!(T::DTYPE, DType::Float32 | DType::Float64) => {
+            crate::kernel::eigen::avx_packet_width(T::DTYPE).unwrap_or(0)
+        }
         _ => 0,
     };
     let body = if step > 0 { n - n % step } else { 0 };
@@ -489,6 +515,27 @@ where
             k += 1;
             T::W::binary(op, a.widen(), b.widen(), ctx).map(T::narrow)
         }).map(T::array)
+    }))
+}
+
+/// Paddle's `pow(x, 2) + pow(y, 2)` of integer operands of one dtype
+/// ([`OpSemantics::hypot_by_squares`]): squared and added in that dtype, wrapping, as float32;
+/// `None` unless both operands are signed integers of one dtype (Paddle's `pow` has no
+/// unsigned kernel).
+fn integer_square_sums(args: &Args<'_>, n: usize) -> Option<Vec<f32>> {
+    let [a, b] = args.inputs else { return None };
+    let dtype = a.dtype();
+    if !dtype.is_integer() || !dtype.is_signed() || b.dtype() != dtype {
+        return None;
+    }
+    let shift = 64 - 8 * dtype.itemsize() as u32;
+    // the low bits of a wrapping i64 result, read back in the dtype
+    let wrap = |v: i64| (v << shift) >> shift;
+    with_slice!(*a, DType::Int64, i64, x => with_slice!(*b, DType::Int64, i64, y => {
+        zip_map(x, y, n, |p, q| {
+            let sum = wrap(wrap(p.wrapping_mul(p)).wrapping_add(wrap(q.wrapping_mul(q))));
+            Some(crate::kernel::cast::cast::<i64, f32>(sum))
+        })
     }))
 }
 
@@ -531,6 +578,8 @@ fn next_after<F: NextAfter + Element>(
 ) -> Option<Vec<Array>> {
     let second = s.half_nextafter_equal_second;
     with_slice!(args.inputs[0], F::DTYPE, F, x => with_slice!(args.inputs[1], F::DTYPE, F, y => {
-        zip_map(x, y, n, |a, b| Some(F::next_after(a, b, second))).map(|v| vec![F::array(v)])
+        let daz = s.nextafter_under_daz;
+        zip_map(x, y, n, |a, b| Some(if daz { under_daz_ftz(|| F::next_after(a, b, second)) } else { F::next_after(a, b, second) }))
+            .map(|v| vec![F::array(v)])
     }))
 }

@@ -57,25 +57,17 @@ where
         };
         return Some(exec::map_unary::<T>(plan.op, x, plan.inputs[0], out, sinh));
     }
-    let half_fn = s.half_fn(op, T::DTYPE);
+    let own_fn = s.own_fn(op, T::DTYPE);
     Some(exec::map_unary::<T>(
         plan.op,
         x,
         plan.inputs[0],
         out,
-        |x, d| match half_fn {
-            Some(f) => d
-                .iter_mut()
-                .zip(x)
-                .for_each(|(o, &v)| *o = through_f32(f, v)),
+        |x, d| match own_fn {
+            Some(f) => d.iter_mut().zip(x).for_each(|(o, &v)| *o = f.of(v)),
             None => apply(op, s, x, d),
         },
     ))
-}
-
-/// `f` of a working-type value through float32 ([`OpSemantics::half_fn`]).
-fn through_f32<W: UnaryElem>(f: super::PacketFn, v: W) -> W {
-    W::from_num(f(v.re_f32()))
 }
 
 /// `d[i] = op(x[i])`, one loop per op: the `match` runs once per chunk, and each arm's loop is

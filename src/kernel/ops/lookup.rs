@@ -12,10 +12,12 @@
 //! which reports what the data really holds.
 //!
 //! Where a gather is slower than computing (`exp` of float16: NumPy's AVX-512 `exp` beats a
-//! gather from a 128 KB table), a SIMD loop computes the op ([`arch::exp_f16`]: float32
-//! arithmetic rounded once to float16, the table's value on the lanes whose rounding is in
-//! doubt). It runs only once it has given the table's value on every one of the 65,536 patterns
-//! (checked once per table and SIMD path): the bits stay the table's, by construction.
+//! gather from a 128 KB table), a SIMD loop computes the op: [`arch::exp_f16_svml`], SVML's
+//! float32 `exp` in the same operations as the scalar port that fills NumPy's table, or else
+//! [`arch::exp_f16`], float32 arithmetic rounded once to float16 with the table's value on the
+//! lanes whose rounding is in doubt. A loop runs only once it has given the table's value on
+//! every one of the 65,536 patterns (checked once per table and SIMD path): the bits stay the
+//! table's, by construction.
 //!
 //! A table is kept for the next call with the same [`TableKey`] (the op, the operand's dtype,
 //! the plan's casts and the semantics: all that decides an element's value), so a program that
@@ -79,11 +81,11 @@ impl TableKey {
 /// How many tables are kept between calls.
 pub(crate) const KEPT_TABLES: usize = 32;
 
-/// A table: the op's value for every pattern, and, per SIMD path, whether the path computes
-/// those very values itself ([`Computed`]).
+/// A table: the op's value for every pattern, and, per SIMD path, which of the op's
+/// [`Computed`] loops (if any) computes those very values itself.
 pub(crate) struct Table {
     values: Array,
-    computed: [OnceLock<bool>; Path::ALL.len()],
+    computed: [OnceLock<Option<Computed>>; Path::ALL.len()],
 }
 
 /// A kept table, or `None` where the op refused a pattern (the direct path then runs).
@@ -94,27 +96,36 @@ type Kept = Option<Arc<Table>>;
 /// ([`arch::exp_f16`]).
 type Computed = fn(&[u16], &[u16], &mut [u16], bool) -> bool;
 
-/// The computed loop of an op, if it has one: `exp` from float16 to float16.
-fn computed(key: &TableKey) -> Option<Computed> {
+/// The computed loops of an op, cheapest first: `exp` from float16 to float16 has SVML's own
+/// (the table of NumPy's float16 `exp`) and one for any correctly rounded-ish `exp`.
+fn computed(key: &TableKey) -> &'static [Computed] {
     let f16_to_f16 = key.operand == DType::Float16 && key.out == DType::Float16;
-    (f16_to_f16 && key.op.name() == "exp").then_some(arch::exp_f16 as Computed)
+    if f16_to_f16 && key.op.name() == "exp" {
+        &[arch::exp_f16_svml, arch::exp_f16]
+    } else {
+        &[]
+    }
 }
 
 impl Table {
-    /// Whether `f` gives this table's values on every pattern on the current path (run once
-    /// per path and kept): then the array is computed instead of looked up, with the same bits.
+    /// Whether `f` gives this table's values on every pattern on the current path.
     fn agrees(&self, f: Computed) -> bool {
+        let Array::Float16(t) = &self.values else {
+            return false;
+        };
+        let t = t.reinterpret_cast();
+        let all: Vec<u16> = (0..=u16::MAX).collect();
+        let mut got = vec![0u16; all.len()];
+        f(&all, t, &mut got, false) && got == t
+    }
+
+    /// The first of `loops` that gives this table's values on every pattern on the current
+    /// path (found once per path and kept): then the array is computed instead of looked up,
+    /// with the same bits.
+    fn computing(&self, loops: &[Computed]) -> Option<Computed> {
         let path = arch::current();
         let slot = &self.computed[Path::ALL.iter().position(|&p| p == path).unwrap_or(0)];
-        *slot.get_or_init(|| {
-            let Array::Float16(t) = &self.values else {
-                return false;
-            };
-            let t = t.reinterpret_cast();
-            let all: Vec<u16> = (0..=u16::MAX).collect();
-            let mut got = vec![0u16; all.len()];
-            f(&all, t, &mut got, false) && got == t
-        })
+        *slot.get_or_init(|| loops.iter().copied().find(|&f| self.agrees(f)))
     }
 }
 
@@ -243,11 +254,11 @@ fn lookup<I: Pattern>(
     let mut out = out;
     let stream = std::mem::size_of_val(x) + out.len() * out.dtype().itemsize()
         >= exec::tuning().stream_min_bytes;
-    if let Some(f) = key.as_ref().and_then(computed) {
+    if let Some(loops) = key.as_ref().map(computed) {
         if let (View::Float16(x), ViewMut::Float16(o), Array::Float16(t)) =
             (I::view(x), out.reborrow(), &table.values)
         {
-            if table.agrees(f) {
+            if let Some(f) = table.computing(loops) {
                 let t = t.reinterpret_cast();
                 o.reinterpret_cast_mut()
                     .par_chunks_mut(PIECE)
@@ -442,12 +453,16 @@ mod tests {
                 }
                 let key = TableKey::new(&plan, DType::Float16, DType::Float16, &sem);
                 let table = kept(&key).flatten().expect("the table was built and kept");
-                if path == Path::Avx512 && policy == "numpy" {
-                    // the SIMD loop reproduces the C library's values, so it is the one that runs
-                    assert!(
-                        table.agrees(arch::exp_f16),
-                        "{policy}: exp_f16 differs from the table"
-                    );
+                if path == Path::Avx512 {
+                    // NumPy's table is SVML's: its own loop reproduces it; PyTorch's (SLEEF's
+                    // exp) is reproduced by the loop that defers the lanes in doubt
+                    let (f, name): (Computed, _) = if policy == "numpy" {
+                        (arch::exp_f16_svml, "exp_f16_svml")
+                    } else {
+                        (arch::exp_f16, "exp_f16")
+                    };
+                    assert!(table.agrees(f), "{policy}: {name} differs from the table");
+                    assert!(table.computing(computed(&key)).is_some(), "{policy}");
                 }
             }
             arch::set_path(arch::detected()).unwrap();

@@ -185,6 +185,21 @@ pub struct OpSemantics {
     /// [`OpSemantics::atan2_under_daz`]: `arcsin(1.1754944e-38)` is 0 (the halved angle is
     /// subnormal, flushed).
     pub asin_by_atan2: bool,
+    /// Float `arctan2` is Eigen's `patan2` on the elements of whole AVX packets
+    /// ([`crate::kernel::eigen::EigenAtan::eigen_atan2`]) and the C library's `atan2` run
+    /// under the CPU's DAZ/FTZ modes on the rest and on the half types, which have no packet
+    /// `atan` (TensorFlow's `Atan2`, Eigen's `scalar_atan2_op`). List `arctan2` in
+    /// [`OpSemantics::flush_exempt`].
+    pub atan2_eigen: bool,
+    /// Real `sign` is Eigen's packet `psign` on the elements of whole AVX packets and its
+    /// scalar `sign` on the rest ([`crate::kernel::eigen::packet_sign`],
+    /// [`crate::kernel::eigen::scalar_sign`]: TensorFlow, `sign(1e-45)` is `1e-45` in a packet,
+    /// `0.0` after it). List `sign` in [`OpSemantics::flush_exempt`].
+    pub sign_eigen: bool,
+    /// Float `nextafter` is the C library's run under the CPU's DAZ/FTZ modes, its operands
+    /// unflushed (TensorFlow: `nextafter(1e-45, -0.0)` is `-0.0`, the operands compare equal;
+    /// `nextafter(0.0, 1.0)` is `1e-45`). List `nextafter` in [`OpSemantics::flush_exempt`].
+    pub nextafter_under_daz: bool,
     /// Complex `absolute`, and the `|z|` of complex `sign`, by XLA's `EmitComplexAbs`:
     /// `max · sqrt(1 + (min / max)²)` of the parts' magnitudes, `min` where that is NaN, each
     /// step flushed to zero under [`OpSemantics::ftz`].
@@ -237,6 +252,10 @@ pub struct OpSemantics {
     /// ([`crate::kernel::eigen::packet_reciprocal`]: TensorFlow's `Reciprocal`, AVX's 8
     /// floats).
     pub reciprocal_f32_packet: usize,
+    /// float32 `exp` runs Eigen's packet `exp` ([`crate::kernel::eigen::exp_f32_deg6`]) on the
+    /// first `len − len % n` elements, `n` this packet width (0: never), and the C library's
+    /// on the rest (TensorFlow's `Exp`, AVX's 8 floats).
+    pub exp_f32_packet: usize,
     /// Complex `sqrt` is Eigen's `psqrt_complex` ([`crate::kernel::eigen::complex_sqrt`]:
     /// TensorFlow).
     pub complex_sqrt_eigen: bool,
@@ -244,6 +263,21 @@ pub struct OpSemantics {
     /// ([`crate::kernel::eigen::exp_f32`], [`crate::kernel::eigen::exp_f64`]: Paddle's
     /// `ExpFunctor`, `exp(-inf)` is `2.938265e-39`).
     pub exp_eigen: bool,
+    /// float32 `exp` and float32/float64 `tanh` are NumPy's own AVX-512 loops
+    /// ([`crate::kernel::numpy_simd`]: `simd_exp_FLOAT`, `simd_tanh_f32`, `simd_tanh_f64`).
+    pub numpy_loops: bool,
+    /// float32 `arctan2` (not a half type's) is SVML's `__svml_atan2f16`
+    /// ([`crate::kernel::svml_atan2`]: NumPy's AVX-512 loop in loops_umath_fp).
+    pub atan2_svml: bool,
+    /// float16 and float32 `log10` are SVML's `__svml_log10f16`
+    /// ([`crate::kernel::svml_log10`]: NumPy's AVX-512 loops in loops_half and
+    /// loops_umath_fp).
+    pub log10_svml: bool,
+    /// A real unary op's NaN result of a non-NaN operand (`log10(-1)`, `arcsin(2)`) is the
+    /// x86 vector unit's default NaN, `-NaN` (NumPy's SIMD loops: SVML and its own AVX-512
+    /// code give `-nan` for every op, where glibc's `log10f`, `asinf`, `asin` give `+nan`;
+    /// tools/oracle/record_values_dense.py, tests/fixtures/eval-dense/numpy.txt.gz).
+    pub domain_nan_negative: bool,
     /// float16 `exp` is SVML's float32 `exp` rounded to float16
     /// ([`crate::kernel::svml_exp::expf`]: NumPy's AVX-512 float16 loop).
     pub exp_f16_svml: bool,
@@ -260,13 +294,49 @@ pub struct OpSemantics {
     /// math.py), each op rounded to the dtype.
     pub logaddexp_paddle: bool,
     /// `hypot` is Paddle's `sqrt(pow(x, 2) + pow(y, 2))` (python/paddle/tensor/math.py), each
-    /// op rounded to the dtype.
+    /// op rounded to the dtype; integer operands (the policy's `promoted_inputs`) are squared
+    /// and added in their own dtype, wrapping, and the root is taken of that sum as float32
+    /// (`hypot(-2**31, 7)` is 7: the int32 square of `-2**31` wraps to 0).
     pub hypot_by_squares: bool,
+    /// float64 `arctan2` of integer operands (the policy's `promoted_inputs`) is the C
+    /// library's float32 `atan2f` of the operands as float, widened (Paddle's
+    /// `Atan2Functor<int>`, `paddle/phi/kernels/impl/atan2_kernel_impl.h`).
+    pub atan2_int_in_f32: bool,
+    /// Complex `exp` is `e · (cosf(im), sinf(im))`, `e = expf(re)`: the C library's float32
+    /// functions of the parts read as float, multiplied in the dtype, with no special cases
+    /// (`exp(inf+0j)` is `inf+nanj`; complex128 gets float32 values: Paddle's
+    /// `Eigen::numext::exp` of `phi::dtype::complex`, `paddle/phi/kernels/funcs/eigen/extensions.h`).
+    pub complex_exp_float_parts: bool,
+    /// Complex `expm1` is `exp(z) − 1` by the C library's complex `exp` (Paddle's
+    /// `Expm1Functor` of a complex tensor: `expm1(1e-20+1e-20j)` is `1e-20j`).
+    pub complex_expm1_by_exp: bool,
+    /// Complex `log1p` is `log((1+0j) + z)` by the C library's complex `log` (Paddle's
+    /// `Log1pFunctor`: `(static_cast<T>(1) + x).log()`; `log1p(-0-0j)` is `0j`).
+    pub complex_log1p_by_log: bool,
 }
 
 /// A float32 function of Eigen's packets ([`OpSemantics::sqrt_f32_packet`],
 /// [`OpSemantics::reciprocal_f32_packet`]).
 pub(crate) type PacketFn = fn(f32) -> f32;
+
+/// An element function in place of the working type's own ([`OpSemantics::own_fn`]).
+#[derive(Clone, Copy)]
+pub(crate) enum OwnFn {
+    /// Computed in float32 (a float16 element widened, the result rounded back).
+    F32(fn(f32) -> f32),
+    /// Computed in float64.
+    F64(fn(f64) -> f64),
+}
+
+impl OwnFn {
+    /// The function of `v`, through its float type.
+    pub(crate) fn of<W: crate::kernel::cast::Num>(self, v: W) -> W {
+        match self {
+            OwnFn::F32(f) => W::from_num(f(v.re_f32())),
+            OwnFn::F64(f) => W::from_num(f(v.re_f64())),
+        }
+    }
+}
 
 /// How complex `sign` is computed.
 ///
@@ -389,6 +459,9 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     selects_compare_flushed: false,
     fmod_under_daz: false,
     atan2_under_daz: false,
+    atan2_eigen: false,
+    sign_eigen: false,
+    nextafter_under_daz: false,
     asin_by_atan2: false,
     complex_abs_xla: false,
     complex_fns_xla: false,
@@ -403,14 +476,23 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     sqrt_f32_packet: 0,
     sqrt_mkl: false,
     reciprocal_f32_packet: 0,
+    exp_f32_packet: 0,
     complex_sqrt_eigen: false,
     exp_eigen: false,
     exp_f16_svml: true,
+    domain_nan_negative: true,
+    numpy_loops: true,
+    atan2_svml: true,
+    log10_svml: true,
     hypot_jnp: false,
     int_fmax_via_float: false,
     int64_trunc_via_double: false,
     logaddexp_paddle: false,
     hypot_by_squares: false,
+    atan2_int_in_f32: false,
+    complex_exp_float_parts: false,
+    complex_expm1_by_exp: false,
+    complex_log1p_by_log: false,
 };
 
 /// The per-semantics records (`numpy` first: the default).
@@ -421,6 +503,10 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         sqrt_mkl: true,
         prod_contiguous_plain: false,
         exp_f16_svml: false,
+        domain_nan_negative: false,
+        numpy_loops: false,
+        atan2_svml: false,
+        log10_svml: false,
         sign_nan_is_nan: false,
         heaviside_nan_is_nan: false,
         var_correction: 1,
@@ -462,6 +548,10 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         name: "xla-cpu",
         prod_contiguous_plain: false,
         exp_f16_svml: false,
+        domain_nan_negative: false,
+        numpy_loops: false,
+        atan2_svml: false,
+        log10_svml: false,
         // jnp's reductions are XLA reduces (TreeReductionRewriter), its cumulative ops
         // reduce-windows (ReduceWindowRewriter): tests/fixtures/eval-ops/jax*.jsonl.gz
         summation: Summation::XlaTree,
@@ -519,11 +609,34 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         name: "tf",
         prod_contiguous_plain: false,
         exp_f16_svml: false,
+        domain_nan_negative: false,
+        numpy_loops: false,
+        atan2_svml: false,
+        log10_svml: false,
         // Eigen's reducers on TensorFlow's AVX build (tools/oracle probes over lengths 1..1000)
         summation: Summation::Eigen,
         cumprod_c99: true,
         real_angle_by_sign: true,
-        flushes_subnormals: false,
+        // TensorFlow's threads run with DAZ/FTZ on (probed: `sqrt`, `ceil` of a subnormal
+        // are zeros of its sign, `reciprocal(f64::MAX)` is 0); the listed kernels are bit
+        // operations or keep subnormals as modelled by their own flags
+        flushes_subnormals: true,
+        flush_exempt: &[
+            "negative",
+            "positive",
+            "conj",
+            "real",
+            "imag",
+            "absolute",
+            "copysign",
+            "nextafter",
+            "sign",
+            "arctan2",
+            "fmod",
+        ],
+        atan2_eigen: true,
+        sign_eigen: true,
+        nextafter_under_daz: true,
         shift_amount_clamped: true,
         int_mean_wide: true,
         real_angle_nan_zero: true,
@@ -533,6 +646,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         // TF's `truncatemod` of floats: std::fmod under the DAZ mode TF's thread pools run in
         fmod_under_daz: true,
         reciprocal_f32_packet: 8,
+        exp_f32_packet: 8,
         complex_sqrt_eigen: true,
         ..OP_SEMANTICS_NUMPY
     },
@@ -541,6 +655,10 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         name: "paddle",
         prod_contiguous_plain: false,
         exp_f16_svml: false,
+        domain_nan_negative: false,
+        numpy_loops: false,
+        atan2_svml: false,
+        log10_svml: false,
         int_stats_f32: true,
         heaviside_nan_is_nan: false,
         var_correction: 1,
@@ -555,6 +673,10 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         int64_trunc_via_double: true,
         logaddexp_paddle: true,
         hypot_by_squares: true,
+        atan2_int_in_f32: true,
+        complex_exp_float_parts: true,
+        complex_expm1_by_exp: true,
+        complex_log1p_by_log: true,
         ..OP_SEMANTICS_NUMPY
     },
 ];
@@ -564,7 +686,15 @@ impl OpSemantics {
     /// position in the array ([`OpSemantics::sqrt_f32_packet`]): the paths that map elements
     /// alone (tables, chunks) do not take it.
     pub(crate) fn by_position(&self, op: OpClass, compute: DType) -> bool {
-        self.packet(op, compute).is_some_and(|(width, _)| width > 1)
+        let sign = matches!(op, OpClass::Unary(u) if self.sign_packet_width(u, compute).is_some());
+        sign || self.packet(op, compute).is_some_and(|(width, _)| width > 1)
+    }
+
+    /// The packet width of a real `sign` computed in `compute` where
+    /// [`OpSemantics::sign_eigen`] holds.
+    pub(crate) fn sign_packet_width(&self, op: Unary, compute: DType) -> Option<usize> {
+        let eigen = self.sign_eigen && op == Unary::Sign;
+        eigen.then(|| crate::kernel::eigen::avx_packet_width(compute))?
     }
 
     /// The packet width of `op` in `compute` where [`OpSemantics::by_position`] holds, and the
@@ -578,20 +708,40 @@ impl OpSemantics {
             _ if compute != DType::Float32 => 0,
             _ if sqrt => self.sqrt_f32_packet,
             OpClass::Unary(Unary::Reciprocal) => self.reciprocal_f32_packet,
+            OpClass::Unary(Unary::Exp) => self.exp_f32_packet,
             _ => 0,
         };
         if sqrt && compute == DType::Float32 && self.sqrt_mkl {
             return Some((1, crate::kernel::mkl::sqrt_f32 as PacketFn));
         }
-        let f = if sqrt { packet_sqrt } else { packet_reciprocal };
+        let f = match op {
+            _ if sqrt => packet_sqrt,
+            OpClass::Unary(Unary::Exp) => crate::kernel::eigen::exp_f32_deg6,
+            _ => packet_reciprocal,
+        };
         (width > 0).then_some((width, f as PacketFn))
     }
 
-    /// The float32 function a float16 `op` computes its elements with where it is not the
-    /// working type's own ([`OpSemantics::exp_f16_svml`]); `None` elsewhere.
-    pub(crate) fn half_fn(&self, op: Unary, compute: DType) -> Option<PacketFn> {
-        let svml = self.exp_f16_svml && op == Unary::Exp && compute == DType::Float16;
-        svml.then_some(crate::kernel::svml_exp::expf as PacketFn)
+    /// The function an `op` computing in `compute` runs on each element where it is not the
+    /// working type's own: SVML's float32 `exp` for float16 ([`OpSemantics::exp_f16_svml`]),
+    /// SVML's float32 `log10` for float16 and float32 ([`OpSemantics::log10_svml`]),
+    /// NumPy's own float32 `exp` and float32/float64 `tanh` loops
+    /// ([`OpSemantics::numpy_loops`]; a float16 `tanh` is SVML's, not these); `None`
+    /// elsewhere.
+    pub(crate) fn own_fn(&self, op: Unary, compute: DType) -> Option<OwnFn> {
+        use crate::kernel::numpy_simd;
+        Some(match (op, compute) {
+            (Unary::Exp, DType::Float16) if self.exp_f16_svml => {
+                OwnFn::F32(crate::kernel::svml_exp::expf)
+            }
+            (Unary::Log10, DType::Float16 | DType::Float32) if self.log10_svml => {
+                OwnFn::F32(crate::kernel::svml_log10::log10f)
+            }
+            (Unary::Exp, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::exp_f32),
+            (Unary::Tanh, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::tanh_f32),
+            (Unary::Tanh, DType::Float64) if self.numpy_loops => OwnFn::F64(numpy_simd::tanh_f64),
+            _ => return None,
+        })
     }
 
     /// The record of a [`Semantics`] (NumPy's when it has none).

@@ -21,6 +21,7 @@ use crate::kernel::array::{Array, Element, C32, C64};
 use crate::kernel::cast::Num;
 use crate::kernel::compute::{Arith, ComplexDiv, FusedMul};
 use crate::kernel::exec::Work;
+use crate::kernel::svml_atan2::SvmlAtan2;
 use crate::kernel::xla::XlaComplexAbs;
 use crate::kernel::xla_complex::XlaComplex;
 use crate::{with_dtype, DType};
@@ -147,6 +148,11 @@ pub trait UnaryElem: Arith {
     fn sinh_below(_x: Self, _limit: f32) -> Option<Self> {
         None
     }
+    /// `sign` as Eigen computes it in a whole packet (`packet`) or after the last one
+    /// ([`OpSemantics::sign_eigen`]); `None` for a type without it.
+    fn eigen_sign(_x: Self, _packet: bool) -> Option<Self> {
+        None
+    }
 }
 
 impl UnaryElem for bool {
@@ -216,6 +222,30 @@ macro_rules! unary_float {
         impl UnaryElem for $t {
             type Part = $t;
             fn same(op: Unary, x: $t, s: &OpSemantics) -> Option<$t> {
+                let y = Self::same_c(op, x, s)?;
+                // the vector unit's default NaN where the C library's is +NaN
+                Some(if s.domain_nan_negative && y.is_nan() && !x.is_nan() { -<$t>::NAN } else { y })
+            }
+            fn eigen_sign(x: $t, packet: bool) -> Option<$t> {
+                use crate::kernel::eigen::{packet_sign, scalar_sign};
+                Some(if packet { packet_sign(x) } else { scalar_sign(x) })
+            }
+            fn sinh_below(x: $t, limit: f32) -> Option<$t> {
+                Some(if x.abs() > <$t>::from(limit) { <$t>::INFINITY.copysign(x) } else { x.sinh() })
+            }
+            fn pred(op: Unary, x: $t) -> Option<bool> {
+                Some(match op {
+                    Unary::IsNan => x.is_nan(),
+                    Unary::IsInf => x.is_infinite(),
+                    Unary::IsFinite => x.is_finite(),
+                    Unary::Signbit => x.is_sign_negative(),
+                    Unary::LogicalNot => x == 0.0,
+                    _ => return None,
+                })
+            }
+        }
+        impl FloatUnary for $t {
+            fn same_c(op: Unary, x: $t, s: &OpSemantics) -> Option<$t> {
                 use Unary::*;
                 Some(match op {
                     // Paddle's scale(x, -1) + 0: -0.0 + 0.0 is 0.0
@@ -262,22 +292,16 @@ macro_rules! unary_float {
                     _ => return None,
                 })
             }
-            fn sinh_below(x: $t, limit: f32) -> Option<$t> {
-                Some(if x.abs() > <$t>::from(limit) { <$t>::INFINITY.copysign(x) } else { x.sinh() })
-            }
-            fn pred(op: Unary, x: $t) -> Option<bool> {
-                Some(match op {
-                    Unary::IsNan => x.is_nan(),
-                    Unary::IsInf => x.is_infinite(),
-                    Unary::IsFinite => x.is_finite(),
-                    Unary::Signbit => x.is_sign_negative(),
-                    Unary::LogicalNot => x == 0.0,
-                    _ => return None,
-                })
-            }
         }
     )*};
 }
+
+/// A real float's unary functions before [`OpSemantics::domain_nan_negative`] applies.
+trait FloatUnary: Sized {
+    /// The op's value (the C library's function or the semantics' own).
+    fn same_c(op: Unary, x: Self, s: &OpSemantics) -> Option<Self>;
+}
+
 unary_float!(f32, f64);
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
@@ -359,6 +383,14 @@ macro_rules! unary_complex {
                             <$c>::new(q / d, -1.0 / d)
                         }
                     }
+                    Exp if s.complex_exp_float_parts => {
+                        let (a, b) = exp_float_parts(r, i);
+                        <$c>::new(a, b)
+                    }
+                    Expm1 if s.complex_expm1_by_exp => {
+                        let e = f::$exp(z);
+                        <$c>::new(e.re - 1.0, e.im - 0.0)
+                    }
                     Expm1 => {
                         let a = (i / 2.0).sin();
                         let re = if s.complex_expm1_fused {
@@ -383,6 +415,7 @@ macro_rules! unary_complex {
                             <$c as FusedMul>::mul_fused(f::$log(u), <$c>::new(qr, qi))
                         }
                     }
+                    Log1p if s.complex_log1p_by_log => f::$log(<$c>::new(1.0 + r, 0.0 + i)),
                     Log1p => {
                         let l = (r + 1.0).hypot(i);
                         <$c>::new(l.ln(), i.atan2(r + 1.0))
@@ -430,6 +463,10 @@ macro_rules! unary_complex {
             fn part_as(op: Unary, z: $c, s: &OpSemantics) -> Option<$f> {
                 match op {
                     Unary::Absolute => Some(complex_abs::<$f>(z.re, z.im, s)),
+                    // NumPy's `angle` is `arctan2(z.imag, z.real)`, its SIMD arctan2
+                    Unary::Angle if s.atan2_svml && <$f as SvmlAtan2>::PORTED => {
+                        Some(<$f as SvmlAtan2>::svml_atan2(z.im, z.re))
+                    }
                     _ => Self::part(op, z),
                 }
             }
@@ -449,6 +486,19 @@ unary_complex!(
     C32, f32, csqrtf, cexpf, clogf, csinf, ccosf, ctanf, casinf, catanf, csinhf, ctanhf;
     C64, f64, csqrt, cexp, clog, csin, ccos, ctan, casin, catan, csinh, ctanh
 );
+
+/// The parts of Paddle's complex `exp` ([`OpSemantics::complex_exp_float_parts`]): the C
+/// library's `expf`, `cosf` and `sinf` of the parts read as float, multiplied in `F`.
+fn exp_float_parts<F>(re: F, im: F) -> (F, F)
+where
+    F: num_traits::Float + num_traits::AsPrimitive<f32>,
+    f32: num_traits::AsPrimitive<F>,
+{
+    use num_traits::AsPrimitive;
+    let (e, im): (f32, f32) = (re.as_().exp(), im.as_());
+    let (e, cos, sin): (F, F, F) = (e.as_(), im.cos().as_(), im.sin().as_());
+    (e * cos, e * sin)
+}
 
 /// `|re + im·i|` as the semantics compute it: the C library's `hypot`, or XLA's
 /// ([`OpSemantics::complex_abs_xla`]).
@@ -581,6 +631,11 @@ where
             out.map(<<T::W as UnaryElem>::Part as Element>::array)
         } else if let (Unary::Sinh, DType::Float32, Some(limit)) = (op, T::DTYPE, s.sinh_f32_limit) {
             map_same::<T>(x, |v| T::W::sinh_below(v, limit as f32))
+        } else if let Some(width) = s.sign_packet_width(op, T::DTYPE) {
+            // Eigen's packet sign, then its scalar sign on the tail
+            let packets = x.len() - x.len() % width;
+            let each = |(k, v): (usize, &T)| T::W::eigen_sign(v.widen(), k < packets).map(T::narrow);
+            x.iter().enumerate().map(each).collect::<Option<Vec<T>>>().map(T::array)
         } else if let Some((width, packet)) = s.packet(super::OpClass::Unary(op), T::DTYPE) {
             // Eigen's packets, then the scalar function on the tail
             let packets = x.len() - x.len() % width;
@@ -590,8 +645,8 @@ where
                 Some(T::narrow(r))
             };
             x.iter().enumerate().map(each).collect::<Option<Vec<T>>>().map(T::array)
-        } else if let Some(f) = s.half_fn(op, T::DTYPE) {
-            map_same::<T>(x, |v| Some(T::W::from_num(f(v.re_f32()))))
+        } else if let Some(f) = s.own_fn(op, T::DTYPE) {
+            map_same::<T>(x, |v| Some(f.of(v)))
         } else {
             map_same::<T>(x, |v| T::W::same(op, v, s))
         }

@@ -100,6 +100,7 @@ fn default_rule(op: Op) -> OpRule {
         action: std::array::from_fn(|i| Action::Compute(DType::ALL[i])),
         result: None,
         same_dtype: false,
+        promoted_inputs: false,
         keep_weak: true,
         range: None,
         sources: Vec::new(),
@@ -508,6 +509,7 @@ fn apply(rule: &mut OpRule, r: &OpRuleSpec, e: &Entry) {
         rule.dtype_unsupported[d.index()] = true;
     }
     rule.same_dtype = r.same_dtype.unwrap_or(rule.same_dtype);
+    rule.promoted_inputs = r.promoted_inputs.unwrap_or(rule.promoted_inputs);
     rule.condition_first = r.condition_first.unwrap_or(rule.condition_first);
     if r.operand_counts.is_some() {
         rule.operand_counts = r.operand_counts.clone();

@@ -47,7 +47,11 @@ impl RulePolicy {
         let inputs: Vec<DType> = r
             .ins
             .iter()
-            .map(|i| if rule.same_dtype { i.dtype } else { compute })
+            .map(|i| match () {
+                _ if rule.same_dtype => i.dtype,
+                _ if rule.promoted_inputs => promoted,
+                _ => compute,
+            })
             .collect();
         self.check_input_casts(call, &r.ins, &inputs, r.steps)?;
         Ok(Plan {
