@@ -13,7 +13,7 @@
 
 use super::arith::{carrier, library_of, round_into};
 use super::codec;
-use super::format::Kind as NarrowKind;
+use super::format::{Format, Kind as NarrowKind};
 use super::{Codec, NarrowError};
 use crate::kernel::array::{Array, Element, View};
 use crate::kernel::cast::cast_array;
@@ -46,7 +46,8 @@ pub fn in_dtype(
     views: &[View<'_>],
 ) -> Option<Result<Array, NarrowError>> {
     let op = lookup(plan.op.info().kernel).map(|(_, r)| r)?;
-    let kind = plan.compute.format().map(|f| f.kind)?;
+    let format = plan.compute.format()?;
+    let kind = format.kind;
     let accumulates = matches!(
         op,
         Reduce::Sum | Reduce::Prod | Reduce::Mean | Reduce::Cumsum | Reduce::Cumprod
@@ -67,7 +68,7 @@ pub fn in_dtype(
         let codec = Codec::for_library(plan.compute.name(), library)?;
         let data = match kind {
             NarrowKind::Float => floats(op, &operand, &codec),
-            _ => ints(op, &operand, plan.compute),
+            _ => ints(op, &operand, format, plan.compute),
         };
         match plan.result == plan.compute {
             true => Ok(data),
@@ -103,14 +104,8 @@ fn floats(op: Reduce, x: &Array, codec: &Codec) -> Array {
 
 /// `op` of narrow integer values (of `d`): each step exact in i64, wrapped into `d`; `mean`
 /// truncates the float64 quotient toward zero (a C conversion), then wraps.
-fn ints(op: Reduce, x: &Array, d: DType) -> Array {
-    let bits = d.format().map_or(8, |f| f.bits);
-    let signed = d.format().is_some_and(|f| f.kind == NarrowKind::SignedInt);
-    let shift = 64 - bits;
-    let store = move |v: i64| match signed {
-        true => (v << shift) >> shift,
-        false => ((v << shift) as u64 >> shift) as i64,
-    };
+fn ints(op: Reduce, x: &Array, format: &Format, d: DType) -> Array {
+    let store = |v: i64| format.wrap(v);
     let wide = cast_array(x.view(), DType::Int64);
     let x = i64::slice(wide.view()).unwrap_or(&[]);
     let product = matches!(op, Reduce::Prod | Reduce::Cumprod);

@@ -130,16 +130,10 @@ pub fn round_into(v: View<'_>, to: DType, library: Library) -> Result<Array, Nar
         {
             // integers wrap to the low bits (a C cast), exactly, whatever their width
             let wide = cast_array(v, DType::Int64);
-            let shift = 64 - format.bits;
-            let signed = format.kind == NarrowKind::SignedInt;
-            let wrap = |x: &i64| match signed {
-                true => (x << shift) >> shift,
-                false => ((x << shift) as u64 >> shift) as i64,
-            };
             let wrapped: Vec<i64> = i64::slice(wide.view())
                 .unwrap_or(&[])
                 .iter()
-                .map(wrap)
+                .map(|&x| format.wrap(x))
                 .collect();
             Ok(cast_array(Array::from(wrapped).view(), carrier(to)))
         }

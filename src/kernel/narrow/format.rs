@@ -105,6 +105,22 @@ pub struct Format {
 }
 
 impl Format {
+    /// An integer wrapped into this integer format's bits as a C cast does (two's complement
+    /// for the signed ones), as an `i64`.
+    ///
+    /// ```
+    /// use promote::kernel::narrow::format::lookup;
+    /// assert_eq!(lookup("int2").unwrap().wrap(2), -2);
+    /// assert_eq!(lookup("uint4").unwrap().wrap(-1), 15);
+    /// ```
+    pub fn wrap(&self, v: i64) -> i64 {
+        let shift = 64 - self.bits;
+        match self.kind == Kind::SignedInt {
+            true => (v << shift) >> shift,
+            false => ((v << shift) as u64 >> shift) as i64,
+        }
+    }
+
     /// No infinities (the `fn`, `fnuz` and `e8m0fnu` formats, float6, float4).
     ///
     /// ```

@@ -191,16 +191,11 @@ fn arcsin(steps: &Steps, x: f32) -> f32 {
 /// `jnp.mean` of a whole int2/uint2 array: the wrapping sum divided, as XLA divides integers,
 /// by the count converted into the dtype.
 fn int_mean(op: crate::Op, d: DType, x: View<'_>) -> Result<Array, KernelError> {
-    let (bits, signed) = match d.format() {
-        Some(f) => (f.bits, f.kind == NarrowKind::SignedInt),
-        None => return Err(KernelError::NoKernel { op }),
+    let Some(format) = d.format() else {
+        return Err(KernelError::NoKernel { op });
     };
     // a C cast to the low bits, as `round_into` wraps
-    let shift = 64 - bits;
-    let wrap = |v: i64| match signed {
-        true => (v << shift) >> shift,
-        false => ((v << shift) as u64 >> shift) as i64,
-    };
+    let wrap = |v: i64| format.wrap(v);
     let wide = cast_array(x, DType::Int64);
     let vals = i64::slice(wide.view()).unwrap_or(&[]);
     let sum = wrap(vals.iter().fold(0i64, |a, &v| a.wrapping_add(v)));

@@ -90,49 +90,30 @@ where
 /// quotient by `count − ddof`; where that divisor is not positive the answer is NaN
 /// (`_where(normalizer > 0, result, nan)`). Integer sums wrap whatever their order.
 fn xla_int<T: Work>(s: &OpSemantics, args: &Args<'_>, lanes: Lanes) -> Array {
-    let d = T::DTYPE;
-    let width = d.bits();
-    // a value wrapped to the dtype's width, as an exact integer
-    let wrap = |v: i128| {
-        let m = v.rem_euclid(1i128 << width);
-        if d.is_signed() && m >= 1i128 << (width - 1) {
-            m - (1i128 << width)
-        } else {
-            m
-        }
-    };
-    // XLA's integer division: truncating; x / 0 is all ones; MIN / -1 wraps to MIN
-    let div = |a: i128, b: i128| if b == 0 { wrap(-1) } else { wrap(a / b) };
-    let x = cast_array(args.inputs[0], d);
+    let x = cast_array(args.inputs[0], T::DTYPE);
     let x = T::slice(x.view()).expect("cast");
-    let value = |v: T| {
-        let b = v.bits64();
-        if d.is_signed() {
-            i128::from(b as i64)
-        } else {
-            i128::from(b)
-        }
-    };
-    let count = wrap(lanes.len as i128);
-    let divisor = wrap(count - wrap(s.var_correction as i128));
-    if divisor <= 0 {
+    // the count and `ddof` converted into the dtype (a C cast: wrapping)
+    let to_t = |v: usize| cast::<i64, T>(v as i64).widen();
+    let count = to_t(lanes.len);
+    let divisor = T::W::sub(count, to_t(s.var_correction));
+    if divisor.re_f64() <= 0.0 {
         return Array::from(vec![f64::NAN; lanes.count()]);
     }
+    // the dtype's own arithmetic: wrapping, and XLA's division (`Arith::div_xla`)
+    let sum = |l: usize, f: &dyn Fn(T::W) -> T::W| {
+        lanes
+            .lane(l)
+            .fold(T::W::zero(), |acc, i| T::W::add(acc, f(x[i].widen())))
+    };
     T::array(
         (0..lanes.count())
             .map(|l| {
-                let sum = lanes.lane(l).fold(0i128, |acc, i| wrap(acc + value(x[i])));
-                let mean = div(sum, count);
-                let total = lanes.lane(l).fold(0i128, |acc, i| {
-                    let dev = wrap(value(x[i]) - mean);
-                    wrap(acc.wrapping_add(dev.wrapping_mul(dev)))
-                });
-                let var = div(total, divisor);
-                if d.is_signed() {
-                    cast::<i64, T>(var as i64)
-                } else {
-                    cast::<u64, T>(var as u64)
-                }
+                let mean = T::W::div_xla(sum(l, &|v| v), count);
+                let square = |v| {
+                    let d = T::W::sub(v, mean);
+                    T::W::mul(d, d)
+                };
+                T::narrow(T::W::div_xla(sum(l, &square), divisor))
             })
             .collect(),
     )
