@@ -273,6 +273,17 @@ pub struct OpSemantics {
     /// ([`crate::kernel::svml_log10`]: NumPy's AVX-512 loops in loops_half and
     /// loops_umath_fp).
     pub log10_svml: bool,
+    /// float16 and float32 `tan`, `arcsin`, `arctan` and `expm1` are SVML's `__svml_tanf16`,
+    /// `__svml_asinf16`, `__svml_atanf16`, `__svml_expm1f16` ([`crate::kernel::svml_tan`],
+    /// [`crate::kernel::svml_asin`], [`crate::kernel::svml_atan`],
+    /// [`crate::kernel::svml_expm1`]: NumPy's AVX-512 loops in loops_umath_fp; a float16
+    /// widened to float32, the result rounded back).
+    pub svml_unary: bool,
+    /// float32 `tanh` is MKL's `vmsTanh` (VML_HA), modelled as `tanh` in float64 rounded once
+    /// ([`crate::kernel::mkl::tanh_f32`]: PyTorch's `vml::vtanh`, `IMPLEMENT_VML_MKL(tanh,
+    /// Tanh)` in aten/src/ATen/cpu/vml.h; every recorded float32 value is correctly rounded,
+    /// where the C library's `tanhf` is up to 2 ulps off).
+    pub tanh_f32_mkl: bool,
     /// A real unary op's NaN result of a non-NaN operand (`log10(-1)`, `arcsin(2)`) is the
     /// x86 vector unit's default NaN, `-NaN` (NumPy's SIMD loops: SVML and its own AVX-512
     /// code give `-nan` for every op, where glibc's `log10f`, `asinf`, `asin` give `+nan`;
@@ -484,6 +495,8 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     numpy_loops: true,
     atan2_svml: true,
     log10_svml: true,
+    svml_unary: true,
+    tanh_f32_mkl: false,
     hypot_jnp: false,
     int_fmax_via_float: false,
     int64_trunc_via_double: false,
@@ -507,6 +520,8 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         numpy_loops: false,
         atan2_svml: false,
         log10_svml: false,
+        svml_unary: false,
+        tanh_f32_mkl: true,
         sign_nan_is_nan: false,
         heaviside_nan_is_nan: false,
         var_correction: 1,
@@ -552,6 +567,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         numpy_loops: false,
         atan2_svml: false,
         log10_svml: false,
+        svml_unary: false,
         // jnp's reductions are XLA reduces (TreeReductionRewriter), its cumulative ops
         // reduce-windows (ReduceWindowRewriter): tests/fixtures/eval-ops/jax*.jsonl.gz
         summation: Summation::XlaTree,
@@ -613,6 +629,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         numpy_loops: false,
         atan2_svml: false,
         log10_svml: false,
+        svml_unary: false,
         // Eigen's reducers on TensorFlow's AVX build (tools/oracle probes over lengths 1..1000)
         summation: Summation::Eigen,
         cumprod_c99: true,
@@ -659,6 +676,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         numpy_loops: false,
         atan2_svml: false,
         log10_svml: false,
+        svml_unary: false,
         int_stats_f32: true,
         heaviside_nan_is_nan: false,
         var_correction: 1,
@@ -724,7 +742,9 @@ impl OpSemantics {
 
     /// The function an `op` computing in `compute` runs on each element where it is not the
     /// working type's own: SVML's float32 `exp` for float16 ([`OpSemantics::exp_f16_svml`]),
-    /// SVML's float32 `log10` for float16 and float32 ([`OpSemantics::log10_svml`]),
+    /// SVML's float32 `log10` for float16 and float32 ([`OpSemantics::log10_svml`]), its
+    /// `tan`, `arcsin`, `arctan`, `expm1` ([`OpSemantics::svml_unary`]), MKL's float32 `tanh`
+    /// ([`OpSemantics::tanh_f32_mkl`]),
     /// NumPy's own float32 `exp` and float32/float64 `tanh` loops
     /// ([`OpSemantics::numpy_loops`]; a float16 `tanh` is SVML's, not these); `None`
     /// elsewhere.
@@ -736,6 +756,21 @@ impl OpSemantics {
             }
             (Unary::Log10, DType::Float16 | DType::Float32) if self.log10_svml => {
                 OwnFn::F32(crate::kernel::svml_log10::log10f)
+            }
+            (Unary::Tan, DType::Float16 | DType::Float32) if self.svml_unary => {
+                OwnFn::F32(crate::kernel::svml_tan::tanf)
+            }
+            (Unary::Arcsin, DType::Float16 | DType::Float32) if self.svml_unary => {
+                OwnFn::F32(crate::kernel::svml_asin::asinf)
+            }
+            (Unary::Arctan, DType::Float16 | DType::Float32) if self.svml_unary => {
+                OwnFn::F32(crate::kernel::svml_atan::atanf)
+            }
+            (Unary::Expm1, DType::Float16 | DType::Float32) if self.svml_unary => {
+                OwnFn::F32(crate::kernel::svml_expm1::expm1f)
+            }
+            (Unary::Tanh, DType::Float32) if self.tanh_f32_mkl => {
+                OwnFn::F32(crate::kernel::mkl::tanh_f32)
             }
             (Unary::Exp, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::exp_f32),
             (Unary::Tanh, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::tanh_f32),
