@@ -109,6 +109,22 @@ pub fn tanh_f32(x: f32) -> f32 {
     f64::from(x).tanh() as f32
 }
 
+/// `vmsExpm1` of one element (VML_HA), modelled as `expm1` in float64 rounded once to
+/// float32: PyTorch's float32 `expm1` (`vml::vexpm1`, `IMPLEMENT_VML_MKL(expm1, Expm1)`)
+/// gives the correctly rounded value on every recorded operand but three of the dense samples
+/// (tests/fixtures/eval-dense/torch.txt.gz: `expm1(-17)` is `-1`, correctly rounded
+/// `-0.99999994`, and two operands near `±1e-7` an ulp off); MKL's kernel itself is not
+/// ported.
+///
+/// ```
+/// use promote::kernel::mkl::expm1_f32;
+/// assert_eq!(expm1_f32(1e-10), 1e-10);
+/// assert_eq!(expm1_f32(f32::NEG_INFINITY), -1.0);
+/// ```
+pub fn expm1_f32(x: f32) -> f32 {
+    f64::from(x).exp_m1() as f32
+}
+
 /// MKL's `sqrt` where PyTorch calls it through `vml::vsqrt`, by type.
 pub trait VmlSqrt: Copy {
     /// float64: [`sqrt_f64`]. float32: the CPU's `sqrt` here, for the float16 and bfloat16

@@ -284,6 +284,10 @@ pub struct OpSemantics {
     /// Tanh)` in aten/src/ATen/cpu/vml.h; every recorded float32 value is correctly rounded,
     /// where the C library's `tanhf` is up to 2 ulps off).
     pub tanh_f32_mkl: bool,
+    /// float32 `expm1` is MKL's `vmsExpm1` (VML_HA), modelled as `expm1` in float64 rounded
+    /// once ([`crate::kernel::mkl::expm1_f32`]: PyTorch's `vml::vexpm1`; the recorded values
+    /// but three of the dense samples are correctly rounded: MKL's `expm1(-17)` is `-1`).
+    pub expm1_f32_mkl: bool,
     /// A real unary op's NaN result of a non-NaN operand (`log10(-1)`, `arcsin(2)`) is the
     /// x86 vector unit's default NaN, `-NaN` (NumPy's SIMD loops: SVML and its own AVX-512
     /// code give `-nan` for every op, where glibc's `log10f`, `asinf`, `asin` give `+nan`;
@@ -497,6 +501,7 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     log10_svml: true,
     svml_unary: true,
     tanh_f32_mkl: false,
+    expm1_f32_mkl: false,
     hypot_jnp: false,
     int_fmax_via_float: false,
     int64_trunc_via_double: false,
@@ -522,6 +527,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         log10_svml: false,
         svml_unary: false,
         tanh_f32_mkl: true,
+        expm1_f32_mkl: true,
         sign_nan_is_nan: false,
         heaviside_nan_is_nan: false,
         var_correction: 1,
@@ -744,7 +750,7 @@ impl OpSemantics {
     /// working type's own: SVML's float32 `exp` for float16 ([`OpSemantics::exp_f16_svml`]),
     /// SVML's float32 `log10` for float16 and float32 ([`OpSemantics::log10_svml`]), its
     /// `tan`, `arcsin`, `arctan`, `expm1` ([`OpSemantics::svml_unary`]), MKL's float32 `tanh`
-    /// ([`OpSemantics::tanh_f32_mkl`]),
+    /// and `expm1` ([`OpSemantics::tanh_f32_mkl`], [`OpSemantics::expm1_f32_mkl`]),
     /// NumPy's own float32 `exp` and float32/float64 `tanh` loops
     /// ([`OpSemantics::numpy_loops`]; a float16 `tanh` is SVML's, not these); `None`
     /// elsewhere.
@@ -771,6 +777,9 @@ impl OpSemantics {
             }
             (Unary::Tanh, DType::Float32) if self.tanh_f32_mkl => {
                 OwnFn::F32(crate::kernel::mkl::tanh_f32)
+            }
+            (Unary::Expm1, DType::Float32) if self.expm1_f32_mkl => {
+                OwnFn::F32(crate::kernel::mkl::expm1_f32)
             }
             (Unary::Exp, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::exp_f32),
             (Unary::Tanh, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::tanh_f32),
