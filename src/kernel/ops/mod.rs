@@ -273,10 +273,11 @@ pub struct OpSemantics {
     /// ([`crate::kernel::svml_log10`]: NumPy's AVX-512 loops in loops_half and
     /// loops_umath_fp).
     pub log10_svml: bool,
-    /// float16 and float32 `tan`, `arcsin`, `arctan` and `expm1` are SVML's `__svml_tanf16`,
-    /// `__svml_asinf16`, `__svml_atanf16`, `__svml_expm1f16` ([`crate::kernel::svml_tan`],
-    /// [`crate::kernel::svml_asin`], [`crate::kernel::svml_atan`],
-    /// [`crate::kernel::svml_expm1`]: NumPy's AVX-512 loops in loops_umath_fp; a float16
+    /// float16 and float32 `tan`, `arcsin`, `arctan`, `expm1` and `sinh` are SVML's
+    /// `__svml_tanf16`, `__svml_asinf16`, `__svml_atanf16`, `__svml_expm1f16`,
+    /// `__svml_sinhf16` ([`crate::kernel::svml_tan`], [`crate::kernel::svml_asin`],
+    /// [`crate::kernel::svml_atan`], [`crate::kernel::svml_expm1`],
+    /// [`crate::kernel::svml_sinh`]: NumPy's AVX-512 loops in loops_umath_fp; a float16
     /// widened to float32, the result rounded back).
     pub svml_unary: bool,
     /// float32 `tanh` is MKL's `vmsTanh` (VML_HA), modelled as `tanh` in float64 rounded once
@@ -749,7 +750,7 @@ impl OpSemantics {
     /// The function an `op` computing in `compute` runs on each element where it is not the
     /// working type's own: SVML's float32 `exp` for float16 ([`OpSemantics::exp_f16_svml`]),
     /// SVML's float32 `log10` for float16 and float32 ([`OpSemantics::log10_svml`]), its
-    /// `tan`, `arcsin`, `arctan`, `expm1` ([`OpSemantics::svml_unary`]), MKL's float32 `tanh`
+    /// `tan`, `arcsin`, `arctan`, `expm1`, `sinh` ([`OpSemantics::svml_unary`]), MKL's float32 `tanh`
     /// and `expm1` ([`OpSemantics::tanh_f32_mkl`], [`OpSemantics::expm1_f32_mkl`]),
     /// NumPy's own float32 `exp` and float32/float64 `tanh` loops
     /// ([`OpSemantics::numpy_loops`]; a float16 `tanh` is SVML's, not these); `None`
@@ -771,6 +772,9 @@ impl OpSemantics {
             }
             (Unary::Arctan, DType::Float16 | DType::Float32) if self.svml_unary => {
                 OwnFn::F32(crate::kernel::svml_atan::atanf)
+            }
+            (Unary::Sinh, DType::Float16 | DType::Float32) if self.svml_unary => {
+                OwnFn::F32(crate::kernel::svml_sinh::sinhf)
             }
             (Unary::Expm1, DType::Float16 | DType::Float32) if self.svml_unary => {
                 OwnFn::F32(crate::kernel::svml_expm1::expm1f)
