@@ -68,6 +68,7 @@ pub mod svml_atan2;
 pub mod svml_exp;
 pub mod svml_expm1;
 pub mod svml_log10;
+pub mod svml_log1p;
 pub mod svml_log2;
 pub mod svml_sinh;
 pub mod svml_tan;

@@ -278,8 +278,9 @@ pub struct OpSemantics {
     /// `__svml_sinhf16` ([`crate::kernel::svml_tan`], [`crate::kernel::svml_asin`],
     /// [`crate::kernel::svml_atan`], [`crate::kernel::svml_expm1`],
     /// [`crate::kernel::svml_sinh`]: NumPy's AVX-512 loops in loops_umath_fp; a float16
-    /// widened to float32, the result rounded back); and float32 `log2` is `__svml_log2f16`
-    /// ([`crate::kernel::svml_log2`]; NumPy's float16 `log2` matches the C library's).
+    /// widened to float32, the result rounded back); and float32 `log2`, `log1p` are
+    /// `__svml_log2f16`, `__svml_log1pf16` ([`crate::kernel::svml_log2`],
+    /// [`crate::kernel::svml_log1p`]; NumPy's float16 ones match the C library's).
     pub svml_unary: bool,
     /// float32 `tanh` is MKL's `vmsTanh` (VML_HA), modelled as `tanh` in float64 rounded once
     /// ([`crate::kernel::mkl::tanh_f32`]: PyTorch's `vml::vtanh`, `IMPLEMENT_VML_MKL(tanh,
@@ -751,7 +752,7 @@ impl OpSemantics {
     /// The function an `op` computing in `compute` runs on each element where it is not the
     /// working type's own: SVML's float32 `exp` for float16 ([`OpSemantics::exp_f16_svml`]),
     /// SVML's float32 `log10` for float16 and float32 ([`OpSemantics::log10_svml`]), its
-    /// `tan`, `arcsin`, `arctan`, `expm1`, `sinh`, `log2` ([`OpSemantics::svml_unary`]), MKL's float32 `tanh`
+    /// `tan`, `arcsin`, `arctan`, `expm1`, `sinh`, `log2`, `log1p` ([`OpSemantics::svml_unary`]), MKL's float32 `tanh`
     /// and `expm1` ([`OpSemantics::tanh_f32_mkl`], [`OpSemantics::expm1_f32_mkl`]),
     /// NumPy's own float32 `exp` and float32/float64 `tanh` loops
     /// ([`OpSemantics::numpy_loops`]; a float16 `tanh` is SVML's, not these); `None`
@@ -788,6 +789,9 @@ impl OpSemantics {
             }
             (Unary::Log2, DType::Float32) if self.svml_unary => {
                 OwnFn::F32(crate::kernel::svml_log2::log2f)
+            }
+            (Unary::Log1p, DType::Float32) if self.svml_unary => {
+                OwnFn::F32(crate::kernel::svml_log1p::log1pf)
             }
             (Unary::Exp, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::exp_f32),
             (Unary::Tanh, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::tanh_f32),
