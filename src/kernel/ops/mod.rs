@@ -263,8 +263,9 @@ pub struct OpSemantics {
     /// ([`crate::kernel::eigen::exp_f32`], [`crate::kernel::eigen::exp_f64`]: Paddle's
     /// `ExpFunctor`, `exp(-inf)` is `2.938265e-39`).
     pub exp_eigen: bool,
-    /// float32 `exp` and float32/float64 `tanh` are NumPy's own AVX-512 loops
-    /// ([`crate::kernel::numpy_simd`]: `simd_exp_FLOAT`, `simd_tanh_f32`, `simd_tanh_f64`).
+    /// float32 `exp`, `log` and float32/float64 `tanh` are NumPy's own AVX-512 loops
+    /// ([`crate::kernel::numpy_simd`]: `simd_exp_FLOAT`, `simd_log_FLOAT`, `simd_tanh_f32`,
+    /// `simd_tanh_f64`).
     pub numpy_loops: bool,
     /// float32 `arctan2` (not a half type's) is SVML's `__svml_atan2f16`
     /// ([`crate::kernel::svml_atan2`]: NumPy's AVX-512 loop in loops_umath_fp).
@@ -754,7 +755,7 @@ impl OpSemantics {
     /// SVML's float32 `log10` for float16 and float32 ([`OpSemantics::log10_svml`]), its
     /// `tan`, `arcsin`, `arctan`, `expm1`, `sinh`, `log2`, `log1p` ([`OpSemantics::svml_unary`]), MKL's float32 `tanh`
     /// and `expm1` ([`OpSemantics::tanh_f32_mkl`], [`OpSemantics::expm1_f32_mkl`]),
-    /// NumPy's own float32 `exp` and float32/float64 `tanh` loops
+    /// NumPy's own float32 `exp`, `log` and float32/float64 `tanh` loops
     /// ([`OpSemantics::numpy_loops`]; a float16 `tanh` is SVML's, not these); `None`
     /// elsewhere.
     pub(crate) fn own_fn(&self, op: Unary, compute: DType) -> Option<OwnFn> {
@@ -794,6 +795,7 @@ impl OpSemantics {
                 OwnFn::F32(crate::kernel::svml_log1p::log1pf)
             }
             (Unary::Exp, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::exp_f32),
+            (Unary::Log, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::log_f32),
             (Unary::Tanh, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::tanh_f32),
             (Unary::Tanh, DType::Float64) if self.numpy_loops => OwnFn::F64(numpy_simd::tanh_f64),
             _ => return None,
