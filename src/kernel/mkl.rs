@@ -94,6 +94,37 @@ pub fn sqrt_f64(x: f64) -> f64 {
     high * y + (low * y + correction)
 }
 
+/// `vmsTanh` of one element (VML_HA), modelled as `tanh` in float64 rounded once to float32:
+/// PyTorch's float32 `tanh` (`vml::vtanh`, `IMPLEMENT_VML_MKL(tanh, Tanh)`) gives the
+/// correctly rounded value on every recorded operand (tests/fixtures/eval-ops/torch.jsonl.gz,
+/// tests/fixtures/eval-dense/torch.txt.gz), where the C library's `tanhf` is up to 2 ulps
+/// off; MKL's kernel itself is not ported. A NaN comes back as it is.
+///
+/// ```
+/// use promote::kernel::mkl::tanh_f32;
+/// assert_eq!(tanh_f32(9.0).to_bits(), 0x3f7f_ffff); // 1 − 3.05e-8 rounds below 1
+/// assert_eq!(tanh_f32(-0.0).to_bits(), 0x8000_0000);
+/// ```
+pub fn tanh_f32(x: f32) -> f32 {
+    f64::from(x).tanh() as f32
+}
+
+/// `vmsExpm1` of one element (VML_HA), modelled as `expm1` in float64 rounded once to
+/// float32: PyTorch's float32 `expm1` (`vml::vexpm1`, `IMPLEMENT_VML_MKL(expm1, Expm1)`)
+/// gives the correctly rounded value on every recorded operand but three of the dense samples
+/// (tests/fixtures/eval-dense/torch.txt.gz: `expm1(-17)` is `-1`, correctly rounded
+/// `-0.99999994`, and two operands near `±1e-7` an ulp off); MKL's kernel itself is not
+/// ported.
+///
+/// ```
+/// use promote::kernel::mkl::expm1_f32;
+/// assert_eq!(expm1_f32(1e-10), 1e-10);
+/// assert_eq!(expm1_f32(f32::NEG_INFINITY), -1.0);
+/// ```
+pub fn expm1_f32(x: f32) -> f32 {
+    f64::from(x).exp_m1() as f32
+}
+
 /// MKL's `sqrt` where PyTorch calls it through `vml::vsqrt`, by type.
 pub trait VmlSqrt: Copy {
     /// float64: [`sqrt_f64`]. float32: the CPU's `sqrt` here, for the float16 and bfloat16

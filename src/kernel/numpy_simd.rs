@@ -1,10 +1,13 @@
-//! NumPy 2.4.6's own AVX-512 loops for float32 `exp` and float32/float64 `tanh`, element by
-//! element and bit for bit (our code; the constants and tables are NumPy's, copied as data).
+//! NumPy 2.4.6's own AVX-512 loops for float32 `exp`, `log` and float32/float64 `tanh`,
+//! element by element and bit for bit (our code; the constants and tables are NumPy's, copied
+//! as data).
 //!
 //! On an AVX-512 CPU NumPy does not call the C library for these:
 //! - float32 `exp` is `simd_exp_FLOAT` (numpy/_core/src/umath/loops_exponent_log.dispatch.c.src,
 //!   constants in npy_simd_data.h): Cody-Waite reduction by `ln 2` and a 5/2 rational
 //!   minimax polynomial, up to 2.52 ulps from `exp` ([`exp_f32`]);
+//! - float32 `log` is `simd_log_FLOAT` (the same file): a 5/5 rational polynomial of the
+//!   significand ([`log_f32`]);
 //! - float32 and float64 `tanh` are `simd_tanh_f32`/`simd_tanh_f64`
 //!   (loops_hyperbolic.dispatch.cpp.src, converted from SVML's `svml_z0_tanh_{s,d}_la.s`):
 //!   a polynomial per interval of `|x|` ([`tanh_f32`], [`tanh_f64`]).
@@ -75,6 +78,72 @@ pub fn exp_f32(x: f32) -> f32 {
     let poly = num / den;
     // `scalef(poly, k)`: poly · 2^k rounded once (exact in f64, then one rounding to f32)
     (f64::from(poly) * 2f64.powi(k as i32)) as f32
+}
+
+/// `log`'s numerator coefficients `P0..=P5` (`NPY_COEFF_P*_LOGf`, npy_simd_data.h, NumPy's
+/// decimals rounded to float32 as its C compiler does).
+const LOG_P: [u32; 6] = [
+    0x0000_0000, // 0.0
+    0x3f80_0000, // 9.999999999999998702752e-01
+    0x4007_361c, // 2.112677543073053063722e+00
+    0x3fbd_70a9, // 1.480000633576506585156e+00
+    0x3ec3_0333, // 3.808837741388407920751e-01
+    0x3cd4_2bcd, // 2.589979117907922693523e-02
+];
+/// `log`'s denominator coefficients `Q0..=Q5` (`NPY_COEFF_Q*_LOGf`).
+const LOG_Q: [u32; 6] = [
+    0x3f80_0000, // 1.0
+    0x4027_361c, // 2.612677543073109236779e+00
+    0x401c_fe0d, // 2.453006071784736363091e+00
+    0x3f7c_8ae4, // 9.864942958519418960339e-01
+    0x3e1e_5bf3, // 1.546476374983906719538e-01
+    0x3bc0_83df, // 5.875095403124574342950e-03
+];
+
+/// `ln x` in float32 as NumPy's AVX-512 `simd_log_FLOAT` computes it
+/// (loops_exponent_log.dispatch.c.src): `x = m · 2^e` with `m` in `[0.5, 1)` (`vgetmantps`,
+/// `vgetexpps` + 1), doubled below `√½` (`e` one less), `ln x ≈ e·ln2 + P(m−1)/Q(m−1)`
+/// (two degree-5 polynomials, one division). A negative operand gives `-NaN`, `0` gives
+/// `-inf`, a NaN `+NaN`.
+///
+/// ```
+/// use promote::kernel::numpy_simd::log_f32;
+/// assert_eq!(log_f32(1.0), 0.0);
+/// assert_eq!(log_f32(-1.0).to_bits(), 0xffc0_0000);
+/// assert!((log_f32(3.0) - 3f32.ln()).abs() <= 2.0 * f32::EPSILON);
+/// ```
+pub fn log_f32(x: f32) -> f32 {
+    if x.is_nan() {
+        return f32::NAN;
+    }
+    if x < 0.0 {
+        return f32::from_bits(0xffc0_0000);
+    }
+    if x == 0.0 {
+        return f32::NEG_INFINITY;
+    }
+    if x == f32::INFINITY {
+        return x;
+    }
+    // a subnormal scaled up first (exact), its exponent corrected
+    let (v, bias) = if x < f32::MIN_POSITIVE {
+        (x * f32::from_bits(0x4f80_0000), 32) // 2^32
+    } else {
+        (x, 0)
+    };
+    let mut e = ((v.to_bits() >> 23) as i32 - 127 - bias) as f32 + 1.0;
+    let mut m = f32::from_bits((v.to_bits() & 0x007f_ffff) | 0x3f00_0000);
+    if m <= std::f32::consts::FRAC_1_SQRT_2 {
+        m += m;
+        e -= 1.0;
+    }
+    let m = m - 1.0;
+    let horner = |c: &[u32; 6]| {
+        (0..5).rev().fold(f32::from_bits(c[5]), |acc, i| {
+            acc.mul_add(m, f32::from_bits(c[i]))
+        })
+    };
+    e.mul_add(std::f32::consts::LN_2, horner(&LOG_P) / horner(&LOG_Q))
 }
 
 /// `tanh` in float32 as NumPy's AVX-512 `simd_tanh_f32` computes it (see the module notes).

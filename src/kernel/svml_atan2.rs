@@ -128,7 +128,7 @@ fn special(y: f32, x: f32) -> f32 {
 
 /// The CPU's `vrcp14ss` (AVX-512; elsewhere the exact reciprocal, where NumPy does not call
 /// SVML either).
-fn rcp14(x: f32) -> f32 {
+pub(crate) fn rcp14(x: f32) -> f32 {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx512f") {
         // SAFETY: the CPU has AVX-512F (checked above).

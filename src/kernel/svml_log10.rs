@@ -74,7 +74,7 @@ pub fn log10f(x: f32) -> f32 {
 }
 
 /// `(m, k)` with `x = m · 2^k`, `m` in `[0.75, 1.5)`, for a positive finite `x`.
-fn mantissa_exponent(x: f32) -> (f32, i32) {
+pub(crate) fn mantissa_exponent(x: f32) -> (f32, i32) {
     // scale a subnormal up into the normal range first (exact)
     let (x, bias) = if x < f32::MIN_POSITIVE {
         (x * 2f32.powi(32), 32)

@@ -273,8 +273,9 @@ pub struct OpSemantics {
     /// ([`crate::kernel::eigen::exp_f32`], [`crate::kernel::eigen::exp_f64`]: Paddle's
     /// `ExpFunctor`, `exp(-inf)` is `2.938265e-39`).
     pub exp_eigen: bool,
-    /// float32 `exp` and float32/float64 `tanh` are NumPy's own AVX-512 loops
-    /// ([`crate::kernel::numpy_simd`]: `simd_exp_FLOAT`, `simd_tanh_f32`, `simd_tanh_f64`).
+    /// float32 `exp`, `log` and float32/float64 `tanh` are NumPy's own AVX-512 loops
+    /// ([`crate::kernel::numpy_simd`]: `simd_exp_FLOAT`, `simd_log_FLOAT`, `simd_tanh_f32`,
+    /// `simd_tanh_f64`).
     pub numpy_loops: bool,
     /// float32 `arctan2` (not a half type's) is SVML's `__svml_atan2f16`
     /// ([`crate::kernel::svml_atan2`]: NumPy's AVX-512 loop in loops_umath_fp).
@@ -283,6 +284,24 @@ pub struct OpSemantics {
     /// ([`crate::kernel::svml_log10`]: NumPy's AVX-512 loops in loops_half and
     /// loops_umath_fp).
     pub log10_svml: bool,
+    /// float16 and float32 `tan`, `arcsin`, `arctan`, `expm1` and `sinh` are SVML's
+    /// `__svml_tanf16`, `__svml_asinf16`, `__svml_atanf16`, `__svml_expm1f16`,
+    /// `__svml_sinhf16` ([`crate::kernel::svml_tan`], [`crate::kernel::svml_asin`],
+    /// [`crate::kernel::svml_atan`], [`crate::kernel::svml_expm1`],
+    /// [`crate::kernel::svml_sinh`]: NumPy's AVX-512 loops in loops_umath_fp; a float16
+    /// widened to float32, the result rounded back); and float32 `log2`, `log1p` are
+    /// `__svml_log2f16`, `__svml_log1pf16` ([`crate::kernel::svml_log2`],
+    /// [`crate::kernel::svml_log1p`]; NumPy's float16 ones match the C library's).
+    pub svml_unary: bool,
+    /// float32 `tanh` is MKL's `vmsTanh` (VML_HA), modelled as `tanh` in float64 rounded once
+    /// ([`crate::kernel::mkl::tanh_f32`]: PyTorch's `vml::vtanh`, `IMPLEMENT_VML_MKL(tanh,
+    /// Tanh)` in aten/src/ATen/cpu/vml.h; every recorded float32 value is correctly rounded,
+    /// where the C library's `tanhf` is up to 2 ulps off).
+    pub tanh_f32_mkl: bool,
+    /// float32 `expm1` is MKL's `vmsExpm1` (VML_HA), modelled as `expm1` in float64 rounded
+    /// once ([`crate::kernel::mkl::expm1_f32`]: PyTorch's `vml::vexpm1`; the recorded values
+    /// but three of the dense samples are correctly rounded: MKL's `expm1(-17)` is `-1`).
+    pub expm1_f32_mkl: bool,
     /// A real unary op's NaN result of a non-NaN operand (`log10(-1)`, `arcsin(2)`) is the
     /// x86 vector unit's default NaN, `-NaN` (NumPy's SIMD loops: SVML and its own AVX-512
     /// code give `-nan` for every op, where glibc's `log10f`, `asinf`, `asin` give `+nan`;
@@ -496,6 +515,9 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     numpy_loops: true,
     atan2_svml: true,
     log10_svml: true,
+    svml_unary: true,
+    tanh_f32_mkl: false,
+    expm1_f32_mkl: false,
     hypot_jnp: false,
     int_fmax_via_float: false,
     int64_trunc_via_double: false,
@@ -535,6 +557,9 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         numpy_loops: false,
         atan2_svml: false,
         log10_svml: false,
+        svml_unary: false,
+        tanh_f32_mkl: true,
+        expm1_f32_mkl: true,
         sign_nan_is_nan: false,
         heaviside_nan_is_nan: false,
         var_correction: 1,
@@ -580,6 +605,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         numpy_loops: false,
         atan2_svml: false,
         log10_svml: false,
+        svml_unary: false,
         // jnp's reductions are XLA reduces (TreeReductionRewriter), its cumulative ops
         // reduce-windows (ReduceWindowRewriter): tests/fixtures/eval-ops/jax*.jsonl.gz
         summation: Summation::XlaTree,
@@ -633,6 +659,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         numpy_loops: false,
         atan2_svml: false,
         log10_svml: false,
+        svml_unary: false,
         // Eigen's reducers on TensorFlow's AVX build (tools/oracle probes over lengths 1..1000)
         summation: Summation::Eigen,
         cumprod_c99: true,
@@ -679,6 +706,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         numpy_loops: false,
         atan2_svml: false,
         log10_svml: false,
+        svml_unary: false,
         int_stats_f32: true,
         heaviside_nan_is_nan: false,
         var_correction: 1,
@@ -744,8 +772,10 @@ impl OpSemantics {
 
     /// The function an `op` computing in `compute` runs on each element where it is not the
     /// working type's own: SVML's float32 `exp` for float16 ([`OpSemantics::exp_f16_svml`]),
-    /// SVML's float32 `log10` for float16 and float32 ([`OpSemantics::log10_svml`]),
-    /// NumPy's own float32 `exp` and float32/float64 `tanh` loops
+    /// SVML's float32 `log10` for float16 and float32 ([`OpSemantics::log10_svml`]), its
+    /// `tan`, `arcsin`, `arctan`, `expm1`, `sinh`, `log2`, `log1p` ([`OpSemantics::svml_unary`]), MKL's float32 `tanh`
+    /// and `expm1` ([`OpSemantics::tanh_f32_mkl`], [`OpSemantics::expm1_f32_mkl`]),
+    /// NumPy's own float32 `exp`, `log` and float32/float64 `tanh` loops
     /// ([`OpSemantics::numpy_loops`]; a float16 `tanh` is SVML's, not these); `None`
     /// elsewhere.
     pub(crate) fn own_fn(&self, op: Unary, compute: DType) -> Option<OwnFn> {
@@ -757,7 +787,35 @@ impl OpSemantics {
             (Unary::Log10, DType::Float16 | DType::Float32) if self.log10_svml => {
                 OwnFn::F32(crate::kernel::svml_log10::log10f)
             }
+            (Unary::Tan, DType::Float16 | DType::Float32) if self.svml_unary => {
+                OwnFn::F32(crate::kernel::svml_tan::tanf)
+            }
+            (Unary::Arcsin, DType::Float16 | DType::Float32) if self.svml_unary => {
+                OwnFn::F32(crate::kernel::svml_asin::asinf)
+            }
+            (Unary::Arctan, DType::Float16 | DType::Float32) if self.svml_unary => {
+                OwnFn::F32(crate::kernel::svml_atan::atanf)
+            }
+            (Unary::Sinh, DType::Float16 | DType::Float32) if self.svml_unary => {
+                OwnFn::F32(crate::kernel::svml_sinh::sinhf)
+            }
+            (Unary::Expm1, DType::Float16 | DType::Float32) if self.svml_unary => {
+                OwnFn::F32(crate::kernel::svml_expm1::expm1f)
+            }
+            (Unary::Tanh, DType::Float32) if self.tanh_f32_mkl => {
+                OwnFn::F32(crate::kernel::mkl::tanh_f32)
+            }
+            (Unary::Expm1, DType::Float32) if self.expm1_f32_mkl => {
+                OwnFn::F32(crate::kernel::mkl::expm1_f32)
+            }
+            (Unary::Log2, DType::Float32) if self.svml_unary => {
+                OwnFn::F32(crate::kernel::svml_log2::log2f)
+            }
+            (Unary::Log1p, DType::Float32) if self.svml_unary => {
+                OwnFn::F32(crate::kernel::svml_log1p::log1pf)
+            }
             (Unary::Exp, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::exp_f32),
+            (Unary::Log, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::log_f32),
             (Unary::Tanh, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::tanh_f32),
             (Unary::Tanh, DType::Float64) if self.numpy_loops => OwnFn::F64(numpy_simd::tanh_f64),
             _ => return None,
