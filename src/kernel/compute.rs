@@ -549,6 +549,14 @@ impl Semantics {
                 || (os().flushes_subnormals && !os().flush_exempt.contains(&op.info().kernel)))
     }
 
+    /// [`Semantics::flushes`] for `op` computing in `compute`: not where the op's
+    /// [`OpSemantics::flush_exempt_in`](super::ops::OpSemantics::flush_exempt_in) lists the
+    /// dtype.
+    pub(crate) fn flushes_in(&self, op: Op, compute: crate::DType) -> bool {
+        let kernel = op.info().kernel;
+        self.flushes(op) && !super::ops::OpSemantics::of(self).keeps_subnormals(kernel, compute)
+    }
+
     /// Whether an `input` operand of `op` computed in `compute` is read without the CPU's
     /// DAZ mode, though the op flushes (see [`Semantics::complex_order_select`],
     /// [`Semantics::logical_reads_bf16_raw`]).
@@ -1563,7 +1571,9 @@ pub fn prepare_inputs(
     };
     let flush = |d: DType| {
         sem.flush_subnormals
-            && (widened(d) || (sem.flushes(plan.op) && !sem.reads_raw(plan.op, plan.compute, d)))
+            && (widened(d)
+                || (sem.flushes_in(plan.op, plan.compute)
+                    && !sem.reads_raw(plan.op, plan.compute, d)))
     };
     let via_int32 =
         sem.bool_multiply_via_int32 && plan.op == Op::Multiply && plan.compute == DType::Bool;

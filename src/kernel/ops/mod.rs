@@ -154,6 +154,13 @@ pub struct OpSemantics {
     /// (`negative`, `copysign`, `nextafter`, ...: no floating-point instruction runs) and its
     /// `fmod`, a C library call.
     pub flush_exempt: &'static [&'static str],
+    /// The ops (kernel names) that neither read nor write subnormals as zero though
+    /// [`OpSemantics::flushes_subnormals`] holds, when they compute in one of the listed
+    /// dtypes: the function the framework runs there returns a subnormal argument as it is,
+    /// no floating-point operation reading it under the CPU's DAZ mode (TensorFlow: the C
+    /// library's `sin`, `tan`, `sinh`, `asin`, `catan`, ... of a tiny argument, and Eigen's
+    /// `pexpm1`, whose `exp(x) == 1` test returns `x`).
+    pub flush_exempt_in: &'static [(&'static str, &'static [DType])],
     /// How a computation in a narrow dtype rounds ([`NarrowSteps`]).
     pub narrow_steps: NarrowSteps,
     /// The ops (kernel names) that read a narrow value which is a float32 subnormal
@@ -266,9 +273,23 @@ pub struct OpSemantics {
     /// first `len − len % n` elements, `n` this packet width (0: never), and the C library's
     /// on the rest (TensorFlow's `Exp`, AVX's 8 floats).
     pub exp_f32_packet: usize,
-    /// Complex `sqrt` is Eigen's `psqrt_complex` ([`crate::kernel::eigen::complex_sqrt`]:
-    /// TensorFlow).
-    pub complex_sqrt_eigen: bool,
+    /// float32 `sin`, `cos`, `log`, `arctan`, `expm1`, `log1p` and float64 `exp`, `log`,
+    /// `arctan`, `expm1`, `log1p` run Eigen's packet functions
+    /// ([`crate::kernel::eigen::packet_sin`], [`crate::kernel::eigen::packet_log`],
+    /// [`crate::kernel::eigen::packet_expm1`], [`crate::kernel::eigen::packet_exp_f64`], ...)
+    /// on the first `len − len % n` elements, `n` the AVX packet width
+    /// ([`crate::kernel::eigen::avx_packet_width`]: 8 float32, 4 float64), and the C
+    /// library's on the rest (TensorFlow's `Sin`, `Cos`, `Log`, `Atan`: `packet_traits` of
+    /// `Eigen/src/Core/arch/AVX/PacketMath.h`).
+    pub eigen_packet_fns: bool,
+    /// Complex `sqrt`, `log` and complex64 `exp` run Eigen's packet functions on the elements
+    /// of whole AVX packets (`psqrt_complex`, `plog_complex`, `pexp_complex`: 4 complex64 or 2
+    /// complex128 a packet, [`crate::kernel::eigen::complex_sqrt`],
+    /// [`crate::kernel::eigen::complex_log`], [`crate::kernel::eigen::complex_exp_f32`]) and
+    /// its scalar ones on the rest (complex `exp`: the C library's); complex `expm1` and `log1p` are Eigen's scalar
+    /// `expm1_impl` and `std_fallback::log1p` (`Eigen/src/Core/MathFunctions.h`: no packet
+    /// versions for complex), every step under the CPU's DAZ/FTZ modes (TensorFlow 2.21).
+    pub complex_fns_eigen: bool,
     /// float32/float64 `exp` (and the `exp` in Paddle's `logaddexp`) is Eigen's packet `exp`
     /// ([`crate::kernel::eigen::exp_f32`], [`crate::kernel::eigen::exp_f64`]: Paddle's
     /// `ExpFunctor`, `exp(-inf)` is `2.938265e-39`).
@@ -483,6 +504,7 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     argmax_skips_nan: false,
     sign_zero_keeps_sign: false,
     flush_exempt: &[],
+    flush_exempt_in: &[],
     narrow_steps: NarrowSteps::RoundOnce,
     narrow_flush_exempt: &[],
     narrow_reads_raw: &[],
@@ -508,7 +530,8 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     sqrt_mkl: false,
     reciprocal_f32_packet: 0,
     exp_f32_packet: 0,
-    complex_sqrt_eigen: false,
+    eigen_packet_fns: false,
+    complex_fns_eigen: false,
     exp_eigen: false,
     exp_f16_svml: true,
     domain_nan_negative: true,
@@ -681,6 +704,20 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
             "arctan2",
             "fmod",
         ],
+        // the recorded subnormal arguments (tests/fixtures/eval-ops/tf.jsonl.gz: 1e-45,
+        // 5e-324, bfloat16's 9e-41, complex (5e-324+1j)) these return as they are; the other
+        // dtypes of these ops run Eigen's packet functions, which read them as zero
+        flush_exempt_in: &[
+            ("expm1", &[DType::BFloat16, DType::Float32, DType::Float64]),
+            ("sin", &[DType::Float64]),
+            ("tan", &[DType::BFloat16, DType::Float32, DType::Float64]),
+            ("sinh", &[DType::BFloat16, DType::Float32, DType::Float64]),
+            ("arcsin", &[DType::BFloat16, DType::Float64]),
+            (
+                "arctan",
+                &[DType::BFloat16, DType::Complex64, DType::Complex128],
+            ),
+        ],
         atan2_eigen: true,
         sign_eigen: true,
         nextafter_under_daz: true,
@@ -694,7 +731,8 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         fmod_under_daz: true,
         reciprocal_f32_packet: 8,
         exp_f32_packet: 8,
-        complex_sqrt_eigen: true,
+        eigen_packet_fns: true,
+        complex_fns_eigen: true,
         ..OP_SEMANTICS_NUMPY
     },
     // Paddle 3 on CPU (tests/fixtures/eval-ops/paddle.jsonl.gz)
@@ -735,7 +773,30 @@ impl OpSemantics {
     /// alone (tables, chunks) do not take it.
     pub(crate) fn by_position(&self, op: OpClass, compute: DType) -> bool {
         let sign = matches!(op, OpClass::Unary(u) if self.sign_packet_width(u, compute).is_some());
-        sign || self.packet(op, compute).is_some_and(|(width, _)| width > 1)
+        let complex = matches!(op, OpClass::Unary(u)
+            if self.complex_packet_width(u, compute).is_some() || self.packet_f64(u, compute).is_some());
+        sign || complex || self.packet(op, compute).is_some_and(|(width, _)| width > 1)
+    }
+
+    /// The packet width of a complex `sqrt`, `log` or (complex64) `exp` computed in `compute`
+    /// where [`OpSemantics::complex_fns_eigen`] holds (AVX: 4 complex64, 2 complex128;
+    /// `Eigen/src/Core/arch/AVX/Complex.h` has no `pexp` of `Packet2cd`).
+    pub(crate) fn complex_packet_width(&self, op: Unary, compute: DType) -> Option<usize> {
+        let width = match compute {
+            DType::Complex64 => 4,
+            DType::Complex128 => 2,
+            _ => return None,
+        };
+        let exp = op == Unary::Exp && compute == DType::Complex64;
+        let eigen = self.complex_fns_eigen && (exp || matches!(op, Unary::Sqrt | Unary::Log));
+        eigen.then_some(width)
+    }
+
+    /// Whether `op` (a kernel name) computing in `compute` reads and writes subnormals as they
+    /// are ([`OpSemantics::flush_exempt`], [`OpSemantics::flush_exempt_in`]).
+    pub(crate) fn keeps_subnormals(&self, op: &str, compute: DType) -> bool {
+        let listed = |(name, dtypes): &(&str, &[DType])| *name == op && dtypes.contains(&compute);
+        self.flush_exempt.contains(&op) || self.flush_exempt_in.iter().any(listed)
     }
 
     /// The packet width of a real `sign` computed in `compute` where
@@ -757,6 +818,15 @@ impl OpSemantics {
             _ if sqrt => self.sqrt_f32_packet,
             OpClass::Unary(Unary::Reciprocal) => self.reciprocal_f32_packet,
             OpClass::Unary(Unary::Exp) => self.exp_f32_packet,
+            OpClass::Unary(
+                Unary::Sin
+                | Unary::Cos
+                | Unary::Log
+                | Unary::Arctan
+                | Unary::Arcsin
+                | Unary::Expm1
+                | Unary::Log1p,
+            ) if self.eigen_packet_fns => 8,
             _ => 0,
         };
         if sqrt && compute == DType::Float32 && self.sqrt_mkl {
@@ -765,9 +835,34 @@ impl OpSemantics {
         let f = match op {
             _ if sqrt => packet_sqrt,
             OpClass::Unary(Unary::Exp) => crate::kernel::eigen::exp_f32_deg6,
+            OpClass::Unary(Unary::Sin) => crate::kernel::eigen::packet_sin,
+            OpClass::Unary(Unary::Cos) => crate::kernel::eigen::packet_cos,
+            OpClass::Unary(Unary::Log) => crate::kernel::eigen::packet_log,
+            OpClass::Unary(Unary::Arctan) => crate::kernel::eigen::packet_atan,
+            OpClass::Unary(Unary::Arcsin) => crate::kernel::eigen::packet_asin,
+            OpClass::Unary(Unary::Expm1) => crate::kernel::eigen::packet_expm1,
+            OpClass::Unary(Unary::Log1p) => crate::kernel::eigen::packet_log1p,
             _ => packet_reciprocal,
         };
         (width > 0).then_some((width, f as PacketFn))
+    }
+
+    /// The packet width and function of a float64 `op` where [`OpSemantics::eigen_packet_fns`]
+    /// holds (Eigen's `pexp_double`, `plog_double`, `patan`, `pexpm1`, `plog1p` on AVX packets
+    /// of 4).
+    pub(crate) fn packet_f64(&self, op: Unary, compute: DType) -> Option<(usize, fn(f64) -> f64)> {
+        use crate::kernel::eigen as e;
+        let f = match op {
+            _ if !self.eigen_packet_fns || compute != DType::Float64 => return None,
+            Unary::Log => e::packet_log_f64 as fn(f64) -> f64,
+            Unary::Arctan => e::packet_atan_f64,
+            Unary::Exp => e::packet_exp_f64,
+            Unary::Expm1 => e::packet_expm1_f64,
+            Unary::Log1p => e::packet_log1p_f64,
+            Unary::Tanh => e::tanh_f64,
+            _ => return None,
+        };
+        Some((4, f))
     }
 
     /// The function an `op` computing in `compute` runs on each element where it is not the
@@ -817,6 +912,10 @@ impl OpSemantics {
             (Unary::Exp, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::exp_f32),
             (Unary::Log, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::log_f32),
             (Unary::Tanh, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::tanh_f32),
+            // Eigen's `ptanh_float`, also its scalar `numext::tanh(float)` (TensorFlow)
+            (Unary::Tanh, DType::Float32) if self.eigen_packet_fns => {
+                OwnFn::F32(crate::kernel::eigen::tanh_f32)
+            }
             (Unary::Tanh, DType::Float64) if self.numpy_loops => OwnFn::F64(numpy_simd::tanh_f64),
             _ => return None,
         })
@@ -1102,7 +1201,7 @@ fn flushed(
     out: ViewMut<'_>,
     sem: &Semantics,
 ) -> Result<(), KernelError> {
-    if done.is_ok() && sem.flushes(plan.op) {
+    if done.is_ok() && sem.flushes_in(plan.op, plan.compute) {
         super::compute::flush_in_place(out);
     }
     done

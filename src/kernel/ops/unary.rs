@@ -153,6 +153,11 @@ pub trait UnaryElem: Arith {
     fn eigen_sign(_x: Self, _packet: bool) -> Option<Self> {
         None
     }
+    /// A complex `sqrt` or `log` as Eigen computes it in a whole packet (`packet`) or after
+    /// the last one ([`OpSemantics::complex_fns_eigen`]); `None` for another op or type.
+    fn eigen_complex(_op: Unary, _x: Self, _packet: bool) -> Option<Self> {
+        None
+    }
 }
 
 impl UnaryElem for bool {
@@ -337,7 +342,7 @@ mod clib {
 
 macro_rules! unary_complex {
     ($($c:ty, $f:ty, $sqrt:ident, $exp:ident, $log:ident, $sin:ident, $cos:ident, $tan:ident,
-       $asin:ident, $atan:ident, $sinh:ident, $tanh:ident);*) => {$(
+       $asin:ident, $atan:ident, $sinh:ident, $tanh:ident, $pexp:expr);*) => {$(
         impl UnaryElem for $c {
             type Part = $f;
             fn same(op: Unary, z: $c, s: &OpSemantics) -> Option<$c> {
@@ -359,7 +364,16 @@ macro_rules! unary_complex {
                     Conj => <$c>::new(r, -i),
                     Sign if s.complex_sign == ComplexSign::DivideAsComplex => {
                         let a = r.hypot(i);
-                        if a == 0.0 { <$c>::new(0.0, 0.0) } else { complex_divide(z, <$c>::new(a, 0.0), s) }
+                        // TensorFlow's `div_no_nan(z, |z|)` (cwise_ops.h `div_no_nan_op` of a
+                        // complex type): 0 where `|z|` or the numerator `z · conj(|z|)` is zero,
+                        // the products flushed where the CPU flushes (`sign(1e-20+1e-20j)` is 0j)
+                        let f = |x: $f| if s.ftz { x.flush() } else { x };
+                        let (nr, ni) = (f(f(r * a) - f(i * -0.0)), f(f(r * -0.0) + f(i * a)));
+                        if a == 0.0 || (nr == 0.0 && ni == 0.0) {
+                            <$c>::new(0.0, 0.0)
+                        } else {
+                            complex_divide(z, <$c>::new(a, 0.0), s)
+                        }
                     }
                     Sign => { let (a, b) = complex_sign::<$f>(r, i, s); <$c>::new(a, b) }
                     Square if s.complex_square_xla => {
@@ -387,6 +401,12 @@ macro_rules! unary_complex {
                         let (a, b) = exp_float_parts(r, i);
                         <$c>::new(a, b)
                     }
+                    Expm1 if s.complex_fns_eigen => {
+                        let (a, b) = crate::kernel::eigen::complex_expm1(r, i);
+                        <$c>::new(a, b)
+                    }
+                    Log1p if s.complex_fns_eigen => eigen_log1p(z),
+                    Sqrt | Log if s.complex_fns_eigen => Self::eigen_complex(op, z, true)?,
                     Expm1 if s.complex_expm1_by_exp => {
                         let e = f::$exp(z);
                         <$c>::new(e.re - 1.0, e.im - 0.0)
@@ -433,10 +453,6 @@ macro_rules! unary_complex {
                         let k: $f = if op == Log2 { std::f64::consts::LOG2_E as $f } else { std::f64::consts::LOG10_E as $f };
                         <$c>::new(l.re * k, l.im * k)
                     }
-                    Sqrt if s.complex_sqrt_eigen => {
-                        let (a, b) = crate::kernel::eigen::complex_sqrt(r, i);
-                        <$c>::new(a, b)
-                    }
                     Sqrt => f::$sqrt(z),
                     Exp => f::$exp(z),
                     Log => f::$log(z),
@@ -450,6 +466,18 @@ macro_rules! unary_complex {
                     Round => <$c>::new(r.round_ties_even(), i.round_ties_even()),
                     _ => return None,
                 })
+            }
+            fn eigen_complex(op: Unary, z: $c, packet: bool) -> Option<$c> {
+                use crate::kernel::eigen as e;
+                let (a, b) = match (op, packet) {
+                    (Unary::Sqrt, true) => e::complex_sqrt(z.re, z.im),
+                    (Unary::Sqrt, false) => e::complex_sqrt_scalar(z.re, z.im),
+                    (Unary::Log, true) => e::complex_log(z.re, z.im),
+                    (Unary::Log, false) => e::complex_log_scalar(z.re, z.im),
+                    (Unary::Exp, true) => ($pexp)?(z.re, z.im),
+                    _ => return None,
+                };
+                Some(<$c>::new(a, b))
             }
             fn pred(op: Unary, z: $c) -> Option<bool> {
                 Some(match op {
@@ -482,10 +510,40 @@ macro_rules! unary_complex {
         }
     )*};
 }
+// Eigen's complex packet `exp` ([`OpSemantics::complex_fns_eigen`]): complex64 only
+type PacketExp<F> = Option<fn(F, F) -> (F, F)>;
+const PEXP_F32: PacketExp<f32> = Some(crate::kernel::eigen::complex_exp_f32);
+const PEXP_F64: PacketExp<f64> = None;
 unary_complex!(
-    C32, f32, csqrtf, cexpf, clogf, csinf, ccosf, ctanf, casinf, catanf, csinhf, ctanhf;
-    C64, f64, csqrt, cexp, clog, csin, ccos, ctan, casin, catan, csinh, ctanh
+    C32, f32, csqrtf, cexpf, clogf, csinf, ccosf, ctanf, casinf, catanf, csinhf, ctanhf, PEXP_F32;
+    C64, f64, csqrt, cexp, clog, csin, ccos, ctan, casin, catan, csinh, ctanh, PEXP_F64
 );
+
+/// `log1p(z)` as Eigen's `std_fallback::log1p` computes a complex one
+/// (`Eigen/src/Core/MathFunctions.h`, every element of TensorFlow 2.21's complex `Log1p`),
+/// under the CPU's DAZ/FTZ modes: `u = z + 1` (the real part), `l` Eigen's scalar complex `log`
+/// of `u` ([`crate::kernel::eigen::complex_log_scalar`]); `z` where `u == 1` or `u == l`, else
+/// `z · (l / (u − 1))` by C99's Annex G product and quotient (`std::complex`'s operators:
+/// `log1p(-1+0j)` is `-inf+nanj`).
+fn eigen_log1p<F>(z: num_complex::Complex<F>) -> num_complex::Complex<F>
+where
+    F: num_traits::Float,
+    num_complex::Complex<F>: Arith,
+{
+    crate::kernel::xla::under_daz_ftz(|| {
+        let one = F::one();
+        let u = num_complex::Complex::new(z.re + one, z.im);
+        let (lr, li) = crate::kernel::eigen::complex_log_scalar(u.re, u.im);
+        let l = num_complex::Complex::new(lr, li);
+        let small = u.re == one && u.im == F::zero();
+        if small || (u.re == l.re && u.im == l.im) {
+            return z;
+        }
+        let back = num_complex::Complex::new(u.re - one, u.im);
+        let q = <num_complex::Complex<F> as Arith>::div_annex_g(l, back);
+        <num_complex::Complex<F> as Arith>::mul_annex_g(z, q)
+    })
+}
 
 /// The parts of Paddle's complex `exp` ([`OpSemantics::complex_exp_float_parts`]): the C
 /// library's `expf`, `cosf` and `sinf` of the parts read as float, multiplied in `F`.
@@ -631,6 +689,23 @@ where
             out.map(<<T::W as UnaryElem>::Part as Element>::array)
         } else if let (Unary::Sinh, DType::Float32, Some(limit)) = (op, T::DTYPE, s.sinh_f32_limit) {
             map_same::<T>(x, |v| T::W::sinh_below(v, limit as f32))
+        } else if let Some(width) = s.complex_packet_width(op, T::DTYPE) {
+            // Eigen's complex packet function, then its scalar one on the tail
+            let packets = x.len() - x.len() % width;
+            let each = |(k, v): (usize, &T)| {
+                let w = v.widen();
+                T::W::eigen_complex(op, w, k < packets).or_else(|| T::W::same(op, w, s)).map(T::narrow)
+            };
+            x.iter().enumerate().map(each).collect::<Option<Vec<T>>>().map(T::array)
+        } else if let Some((width, packet)) = s.packet_f64(op, T::DTYPE) {
+            // Eigen's float64 packets, then the C library's function on the tail
+            let packets = x.len() - x.len() % width;
+            let each = |(k, v): (usize, &T)| -> Option<T> {
+                let w = v.widen();
+                let r = if k < packets { T::W::from_num(packet(w.re_f64())) } else { T::W::same(op, w, s)? };
+                Some(T::narrow(r))
+            };
+            x.iter().enumerate().map(each).collect::<Option<Vec<T>>>().map(T::array)
         } else if let Some(width) = s.sign_packet_width(op, T::DTYPE) {
             // Eigen's packet sign, then its scalar sign on the tail
             let packets = x.len() - x.len() % width;
