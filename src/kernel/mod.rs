@@ -7,6 +7,7 @@
 //! * [`compute`]: the per-op element semantics and chunk kernels;
 //! * [`xla`]: XLA's CPU element operations where they differ (the `xla-cpu` semantics);
 //! * [`xla_complex`]: XLA's complex element functions (`exp`, `log`, `sqrt`, `sin`, ...);
+//! * [`xla_math`]: StableHLO's complex `sqrt`, `log`, `log1p` expanders and XLA's real `log1p`;
 //! * [`sleef`]: SLEEF's vectorized functions as PyTorch runs them (`fmod`);
 //! * [`eigen`]: Eigen's packet math functions as Paddle runs them (`exp`, fast `sqrt`);
 //! * [`dispatch`]: the one table from an op's kernel name to its kernel;
@@ -77,6 +78,8 @@ pub mod value;
 pub mod xla;
 #[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod xla_complex;
+#[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
+pub mod xla_math;
 
 pub use array::{Array, Element, View, ViewMut};
 pub use cast::cast_array;

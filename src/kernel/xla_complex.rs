@@ -1,8 +1,8 @@
 //! XLA's complex element functions on CPU (the `xla-cpu` semantics, JAX's `jnp` ufuncs of a
-//! complex operand), written after `EmitComplexUnaryOp`, `EmitComplexLog`, `EmitComplexSqrt`
-//! `EmitSqrtComplexAbs` and `EmitCosm1` in XLA's `xla/service/elemental_ir_emitter.cc` (the XLA
+//! complex operand), written after `EmitComplexUnaryOp` and `EmitCosm1` in XLA's `xla/service/elemental_ir_emitter.cc` (the XLA
 //! of JAX 0.10.2), JAX's `_sin_complex`/`_cos_complex` (`jax/_src/lax/lax.py`) and CHLO's
-//! `sinh`, as the HLO JAX 0.10.2 compiles shows them (`XLA_FLAGS=--xla_dump_to=DIR`). The formulas and their special-case selects are XLA's, so infinities and NaNs come
+//! `sinh`, as the HLO JAX 0.10.2 compiles shows them (`XLA_FLAGS=--xla_dump_to=DIR`); `sqrt`,
+//! `log` and `log1p` are StableHLO's complex-math expanders ([`super::xla_math`]). The formulas and their special-case selects are XLA's, so infinities and NaNs come
 //! out where XLA's do; the real functions inside (`exp`, `sin`, `log`, `atan2`, ...) are the C
 //! library's where XLA runs its own polynomial approximations, which differ in the last bits
 //! of finite values only. Every step's result is flushed to zero when subnormal (the CPU's
@@ -21,7 +21,7 @@
 
 use super::array::{C32, C64};
 use super::compute::Arith;
-use super::xla::{XlaComplexAbs, XlaOps};
+use super::xla_math::{self, XlaReal};
 
 /// XLA's complex `exp`, `expm1`, `log`, `sqrt`, `sin`, `sinh`, `cos`, `tan`, `tanh` and
 /// `log1p`.
@@ -37,9 +37,9 @@ pub trait XlaComplex: Copy {
     /// `expm1(a)·cos b + cosm1(b) + i·(expm1(a) + 1)·sin b`, the imaginary part zero where
     /// `b` is; `cosm1` is XLA's `EmitCosm1` (cephes' polynomial where `b² ≤ 0.61685`).
     fn xla_expm1(z: Self) -> Self;
-    /// `log|z| + i·atan2(b, a)` with XLA's `|z|`.
+    /// StableHLO's complex `log` ([`xla_math::complex_log_re`]) `+ i·atan2(b, a)`.
     fn xla_log(z: Self) -> Self;
-    /// `sqrt|z| · (cos(t/2) + i·sin(t/2))`, `t = atan2(b, a)`, with C99's infinite cases.
+    /// StableHLO's complex `sqrt` ([`xla_math::complex_sqrt`]).
     fn xla_sqrt(z: Self) -> Self;
     /// JAX's `_sin_complex` (`jax/_src/lax/lax.py`): `sin a · cosh b + i·cos a · sinh b`
     /// with `2 sinh b = expm1(b) − expm1(−b)`, `2 cosh b = expm1(b) + expm1(−b) + 2`, the real
@@ -53,8 +53,12 @@ pub trait XlaComplex: Copy {
     fn xla_tanh(z: Self) -> Self;
     /// `−i · tanh(−b + a·i)`.
     fn xla_tan(z: Self) -> Self;
-    /// `log1p(max(|a+1|, |b|) − 1) + ½·log1p((min / max)²) + i·atan2(b, a + 1)`.
+    /// StableHLO's complex `log1p` ([`xla_math::complex_log1p_re`]) `+ i·atan2(b, a + 1)`.
     fn xla_log1p(z: Self) -> Self;
+    /// CHLO's complex `atan` ([`xla_math::complex_atan`]).
+    fn xla_atan(z: Self) -> Self;
+    /// CHLO's complex `asin` ([`xla_math::complex_asin`]).
+    fn xla_asin(z: Self) -> Self;
 }
 
 macro_rules! xla_complex {
@@ -63,8 +67,8 @@ macro_rules! xla_complex {
             fn xla_exp(z: $c) -> $c {
                 let f = |x: $f| x.flush();
                 let (a, b) = (z.re, z.im);
-                let e = f(a.exp());
-                let h = f(f(a * 0.5).exp());
+                let e = a.xla_exp();
+                let h = f(a * 0.5).xla_exp();
                 let part = |t: $f| if e == <$f>::INFINITY { f(f(h * t) * h) } else { f(e * t) };
                 let im = if b == 0.0 { 0.0 } else { part(f(b.sin())) };
                 <$c>::new(part(f(b.cos())), im)
@@ -79,7 +83,7 @@ macro_rules! xla_complex {
             fn xla_expm1(z: $c) -> $c {
                 let f = |x: $f| x.flush();
                 let (a, b) = (z.re, z.im);
-                let expm1_a = f(a.exp_m1());
+                let expm1_a = xla_math::expm1(a);
                 let exp_a = f(expm1_a + 1.0);
                 let cosm1_b = cosm1::<$f>(b);
                 let cos_b = f(cosm1_b + 1.0);
@@ -88,42 +92,12 @@ macro_rules! xla_complex {
                 <$c>::new(re, im)
             }
             fn xla_log(z: $c) -> $c {
-                let f = |x: $f| x.flush();
-                let angle = f(z.im.atan2(z.re));
-                let abs = <$f as XlaComplexAbs>::xla_complex_abs(z.re, z.im);
-                <$c>::new(f(abs.ln()), angle)
+                let angle = z.im.atan2(z.re).flush();
+                <$c>::new(xla_math::complex_log_re(z.re, z.im), angle)
             }
             fn xla_sqrt(z: $c) -> $c {
-                let f = |x: $f| x.flush();
-                let (a, b) = (z.re, z.im);
-                let inf = <$f>::INFINITY;
-                // EmitSqrtComplexAbs: sqrt(max) · (1 + (min / max)²)^¼, min where NaN
-                let (ar, ai) = (a.abs(), b.abs());
-                let (max, min) = (<$f as XlaOps>::xla_max(ar, ai), <$f as XlaOps>::xla_min(ar, ai));
-                let div = f(min / max);
-                let one_plus = f(1.0 + f(div * div));
-                let r = f(f(max.sqrt()) * f(one_plus.powf(0.25)));
-                let r = if r.is_nan() { min } else { r };
-                let angle = f(f(b.atan2(a)) * 0.5);
-                let (cos, sin) = (f(angle.cos()), f(angle.sin()));
-                let abs_b = b.abs();
-                let re = if abs_b == inf || a == inf {
-                    inf
-                } else if a == -inf && abs_b != inf {
-                    0.0
-                } else {
-                    f(r * cos)
-                };
-                let im = if abs_b == inf || a == -inf {
-                    inf.copysign(b)
-                } else if r.is_nan() {
-                    <$f>::NAN
-                } else if sin == 0.0 {
-                    sin
-                } else {
-                    f(r * sin)
-                };
-                if r == 0.0 { <$c>::new(0.0, 0.0) } else { <$c>::new(re, im) }
+                let (re, im) = xla_math::complex_sqrt(z.re, z.im);
+                <$c>::new(re, im)
             }
             fn xla_sin(z: $c) -> $c {
                 let (sinh, cosh, sin, cos) = sin_cos_parts::<$f>(z.re, z.im);
@@ -146,17 +120,16 @@ macro_rules! xla_complex {
                 <$c>::new(im, -re)
             }
             fn xla_log1p(z: $c) -> $c {
-                let f = |x: $f| x.flush();
-                let (a, b) = (z.re, z.im);
-                let a1 = f(a + 1.0);
-                let (abs_a1, abs_b) = (a1.abs(), b.abs());
-                let max = <$f as XlaOps>::xla_max(abs_a1, abs_b);
-                let min = <$f as XlaOps>::xla_min(abs_a1, abs_b);
-                let max_m1 = if a1 > abs_b { a } else { f(max - 1.0) };
-                let ratio = f(min / max);
-                let r = f(f(0.5 * f(f(ratio * ratio).ln_1p())) + f(max_m1.ln_1p()));
-                let re = if r.is_nan() { min } else { r };
-                <$c>::new(re, f(b.atan2(a1)))
+                let angle = z.im.atan2((z.re.flush() + 1.0).flush()).flush();
+                <$c>::new(xla_math::complex_log1p_re(z.re, z.im), angle)
+            }
+            fn xla_atan(z: $c) -> $c {
+                let (re, im) = xla_math::complex_atan(z.re, z.im);
+                <$c>::new(re, im)
+            }
+            fn xla_asin(z: $c) -> $c {
+                let (re, im) = xla_math::complex_asin(z.re, z.im);
+                <$c>::new(re, im)
             }
         }
     )*};
@@ -166,10 +139,10 @@ xla_complex!(C32, f32; C64, f64);
 /// `(sinh y, cosh y, sin x, cos x)` as JAX's `_sin_complex`/`_cos_complex` compute them:
 /// `(expm1(y) − expm1(−y)) · 0.5` and `((expm1(y) + expm1(−y)) + 2) · 0.5` (XLA turns the
 /// division by 2 into that exact product).
-fn sin_cos_parts<F: num_traits::Float + Arith>(x: F, y: F) -> (F, F, F, F) {
+fn sin_cos_parts<F: XlaReal>(x: F, y: F) -> (F, F, F, F) {
     let f = |v: F| v.flush();
     let c = |v: f64| F::from(v).expect("a small constant");
-    let (e1, e2) = (f(y.exp_m1()), f((-y).exp_m1()));
+    let (e1, e2) = (xla_math::expm1(y), xla_math::expm1(-y));
     let sinh = f(f(e1 - e2) * c(0.5));
     let cosh = f(f(f(e1 + e2) + c(2.0)) * c(0.5));
     (sinh, cosh, f(x.sin()), f(x.cos()))
@@ -201,11 +174,11 @@ fn cosm1<F: num_traits::Float + Arith>(x: F) -> F {
 }
 
 /// The parts of XLA's complex `tanh(a + b·i)`.
-fn tanh_parts<F: num_traits::Float + Arith>(a: F, b: F) -> (F, F) {
+fn tanh_parts<F: XlaReal>(a: F, b: F) -> (F, F) {
     let f = |v: F| v.flush();
     let c = |v: f64| F::from(v).expect("a small constant");
     let two_a = f(a + a);
-    let (em, enm) = (f(two_a.exp_m1()), f((-two_a).exp_m1()));
+    let (em, enm) = (xla_math::expm1(two_a), xla_math::expm1(-two_a));
     let real_num = f(em - enm);
     let (cos_b, sin_b) = (f(b.cos()), f(b.sin()));
     let two_cos_2b_p2 = f(f(cos_b * cos_b) * c(4.0));

@@ -31,6 +31,7 @@ use crate::kernel::array::{Array, Element, C32, C64};
 use crate::kernel::compute::{Arith, Half, IntDivZero, KernelError, Semantics};
 use crate::kernel::exec::Work;
 use crate::kernel::xla::{under_daz_ftz, XlaOps};
+use crate::kernel::xla_math::XlaReal;
 use crate::{with_dtype, DType};
 
 /// A binary op of issue 12.
@@ -233,7 +234,12 @@ macro_rules! binary_float {
                             a
                         } else {
                             let m = if a < b { b } else { a };
-                            m + (-(a - b).abs()).exp().ln_1p()
+                            let e = -(a - b).abs();
+                            // JAX's lax_other.logaddexp: amax + log1p(exp(-|delta|))
+                            match s.xla_real_fns {
+                                true => m + crate::kernel::xla_math::log1p(e.xla_exp()),
+                                false => m + e.exp().ln_1p(),
+                            }
                         }
                     }
                     Binary::Fmax | Binary::Fmin => {
@@ -433,6 +439,14 @@ pub fn run(
         if bool::slice(nonzero.view()).is_some_and(|b| b.contains(&false)) {
             return Err(KernelError::DivisionByZero.into());
         }
+    }
+    let bools = args.inputs.iter().all(|v| v.dtype() == DType::Bool);
+    if op == Binary::Fmod && s.fmod_bool_zero_keeps_dividend && bools && args.compute.is_integer() {
+        // a % 1 is 0, a % 0 is a: the dividend where the divisor is False
+        let (a, b) = (args.inputs[0], args.inputs[1]);
+        let (a, b) = (bool::slice(a).unwrap_or(&[]), bool::slice(b).unwrap_or(&[]));
+        let out = zip_map(a, b, n, |x, y| Some(x && !y)).unwrap_or_default();
+        return Ok(Some(vec![super::into_dtype(Array::from(out), args.result)]));
     }
     let integers = args.inputs.iter().all(|v| v.dtype().is_integer());
     if op == Binary::Arctan2 && s.atan2_int_in_f32 && integers && args.compute == DType::Float64 {

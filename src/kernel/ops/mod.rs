@@ -191,6 +191,19 @@ pub struct OpSemantics {
     /// calls `fmodf`/`fmod` from its runtime: `fmod(1, 1e-45)` is NaN, `fmod(1e-45, 1)` is
     /// `1e-45`).
     pub fmod_under_daz: bool,
+    /// `fmod` of two bools is the integer remainder with a zero divisor giving the dividend
+    /// (`fmod(True, False)` is 1): JAX 0.10.2's `jnp.fmod` replaces a zero divisor by 1 only
+    /// where `result_type` is an integer (bool is not), then `lax.rem` of the operands
+    /// promoted to int32 is XLA's integer remainder, whose `x rem 0` is `x`.
+    pub fmod_bool_zero_keeps_dividend: bool,
+    /// Float `exp`, `expm1`, `log`, `log2`, `log10`, `log1p`, `sinh` and `tanh` are XLA's own
+    /// ([`crate::kernel::xla_math`]: float32 `exp` and `log` are XLA's inlined Cephes
+    /// polynomials (`log2`, `log10`: `log` times `1/ln 2`, `log10(e)`), `tanh`
+    /// its rational `xla.tanh`, `expm1` its `EmitExpm1` through them, `log1p` its
+    /// `EmitLog1p`, Cephes' rational function below `√2 − 1` (JAX 0.10.2's
+    /// `log1p(-0.40949588291044)` is 80 ulp from the C library's), `sinh` CHLO's
+    /// decomposition through `expm1` and `exp`); `logaddexp`'s `log1p(exp(−|a − b|))` too.
+    pub xla_real_fns: bool,
     /// Float `arctan2` is the C library's `atan2f`/`atan2`, which XLA's CPU code calls
     /// (`llvm.atan2` lowered to a libm call in JAX 0.10.2's jaxlib), run with the CPU's DAZ/FTZ
     /// modes on and its operands unflushed ([`crate::kernel::xla::under_daz_ftz`]:
@@ -222,8 +235,10 @@ pub struct OpSemantics {
     /// step flushed to zero under [`OpSemantics::ftz`].
     pub complex_abs_xla: bool,
     /// Complex `exp`, `expm1`, `log`, `log2`, `log10`, `log1p`, `sqrt`, `sin`, `sinh`, `cos`,
-    /// `tan`, `tanh` by XLA's and JAX's formulas ([`crate::kernel::xla_complex::XlaComplex`]); `log2` divides the parts
-    /// of `log` by `ln 2`, `log10` multiplies them by `log10(e)` (JAX's `jnp.log2`/`log10`).
+    /// `tan`, `tanh`, `arcsin`, `arctan` by XLA's, StableHLO's and JAX's formulas
+    /// ([`crate::kernel::xla_complex::XlaComplex`]); `log2` multiplies the parts of `log` by
+    /// `1 / ln 2`, `log10` by `log10(e)` (JAX's `jnp.log2`/`log10`: a division by the constant
+    /// `log(2)` that XLA turns into a product by its reciprocal).
     pub complex_fns_xla: bool,
     /// Complex `log2` divides `log(z)` by `ln 2 + 0i` as a complex number, by the semantics'
     /// complex division (Paddle: `log2(0j)` is `-inf + nan·i`).
@@ -511,6 +526,8 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     narrow_ops: "",
     selects_compare_flushed: false,
     fmod_under_daz: false,
+    fmod_bool_zero_keeps_dividend: false,
+    xla_real_fns: false,
     atan2_under_daz: false,
     atan2_eigen: false,
     sign_eigen: false,
@@ -656,6 +673,8 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         narrow_reads_raw: &["reciprocal"],
         selects_compare_flushed: true,
         fmod_under_daz: true,
+        fmod_bool_zero_keeps_dividend: true,
+        xla_real_fns: true,
         atan2_under_daz: true,
         asin_by_atan2: true,
         complex_abs_xla: true,

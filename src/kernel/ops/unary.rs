@@ -24,6 +24,7 @@ use crate::kernel::exec::Work;
 use crate::kernel::svml_atan2::SvmlAtan2;
 use crate::kernel::xla::XlaComplexAbs;
 use crate::kernel::xla_complex::XlaComplex;
+use crate::kernel::xla_math::{self, XlaReal};
 use crate::{with_dtype, DType};
 
 /// A unary op.
@@ -265,11 +266,19 @@ macro_rules! unary_float {
                     Sqrt => x.sqrt(),
                     Reciprocal => 1.0 / x,
                     Exp if s.exp_eigen => crate::kernel::eigen::EigenExp::eigen_exp(x),
+                    Exp if s.xla_real_fns => x.xla_exp(),
                     Exp => x.exp(),
+                    Expm1 if s.xla_real_fns => xla_math::expm1(x),
                     Expm1 => x.exp_m1(),
+                    Log if s.xla_real_fns => x.xla_log(),
                     Log => x.ln(),
+                    Log1p if s.xla_real_fns => xla_math::log1p(x),
                     Log1p => x.ln_1p(),
+                    // jnp.log2/log10 divide by the constant log(2)/log(10): XLA multiplies by
+                    // its reciprocal (log10: log10(e))
+                    Log2 if s.xla_real_fns => x.xla_log() * (1.0 / (2.0 as $t).ln()),
                     Log2 => x.log2(),
+                    Log10 if s.xla_real_fns => x.xla_log() * std::f64::consts::LOG10_E as $t,
                     Log10 => x.log10(),
                     Sin => x.sin(),
                     Cos => x.cos(),
@@ -283,7 +292,9 @@ macro_rules! unary_float {
                     Sinh if s.sinh_overflows_with_exp && x.abs().exp().is_infinite() => {
                         <$t>::INFINITY.copysign(x)
                     }
+                    Sinh if s.xla_real_fns => xla_math::sinh(x),
                     Sinh => x.sinh(),
+                    Tanh if s.xla_real_fns => x.xla_tanh(),
                     Tanh => x.tanh(),
                     Floor => x.floor(),
                     Ceil => x.ceil(),
@@ -351,7 +362,7 @@ macro_rules! unary_complex {
                 use clib::f;
                 let (r, i) = (z.re, z.im);
                 Some(match op {
-                    Exp | Expm1 | Log | Log1p | Sqrt | Sin | Sinh | Cos | Tan | Tanh | Log2 | Log10 if s.complex_fns_xla => {
+                    Exp | Expm1 | Log | Log1p | Sqrt | Sin | Sinh | Cos | Tan | Tanh | Log2 | Log10 | Arctan | Arcsin if s.complex_fns_xla => {
                         xla_complex_fn::<$c, $f>(op, z)?
                     }
                     Negative if s.complex_negative_subtracts => <$c>::new(0.0 - r, 0.0 - i),
@@ -595,14 +606,9 @@ fn xla_complex_fn<C: XlaComplex + ComplexParts<F>, F: num_traits::Float>(
     op: Unary,
     z: C,
 ) -> Option<C> {
-    let log = |k: F, divide: bool| {
-        let l = C::xla_log(z);
-        let (re, im) = l.parts();
-        if divide {
-            C::from_parts(re / k, im / k)
-        } else {
-            C::from_parts(re * k, im * k)
-        }
+    let log = |k: F| {
+        let (re, im) = C::xla_log(z).parts();
+        C::from_parts(re * k, im * k)
     };
     let of = |v: f64| F::from(v).expect("a constant");
     Some(match op {
@@ -612,12 +618,15 @@ fn xla_complex_fn<C: XlaComplex + ComplexParts<F>, F: num_traits::Float>(
         Unary::Log => C::xla_log(z),
         Unary::Log1p => C::xla_log1p(z),
         Unary::Sqrt => C::xla_sqrt(z),
+        Unary::Arctan => C::xla_atan(z),
+        Unary::Arcsin => C::xla_asin(z),
         Unary::Sin => C::xla_sin(z),
         Unary::Cos => C::xla_cos(z),
         Unary::Tan => C::xla_tan(z),
         Unary::Tanh => C::xla_tanh(z),
-        Unary::Log2 => log(of(2.0).ln(), true),
-        Unary::Log10 => log(of(std::f64::consts::LOG10_E), false),
+        // jnp.log2 is log(z) / log(2); XLA multiplies by the reciprocal
+        Unary::Log2 => log(of(1.0) / of(2.0).ln()),
+        Unary::Log10 => log(of(std::f64::consts::LOG10_E)),
         _ => return None,
     })
 }
