@@ -163,12 +163,15 @@ fn every_path_agrees_with_the_plain_serial_run() {
                 }
             }
         }
-        // reductions: the parallel pairwise tree is the serial one
+        // reductions: the parallel pairwise tree is the serial one, and NumPy's buffered
+        // float64 sum of `mean` (exact integer chunk sums) the same on every path
         for d in DType::classic() {
             let big = array(d, 200_003, 5);
-            let call: Call = format!("sum {d}").parse().unwrap();
-            if let Ok(plan) = p.resolve(&call) {
-                agree(&plan, &[big.view()], &sem, &format!("{policy}: {call}"));
+            for op in ["sum", "mean"] {
+                let call: Call = format!("{op} {d}").parse().unwrap();
+                if let Ok(plan) = p.resolve(&call) {
+                    agree(&plan, &[big.view()], &sem, &format!("{policy}: {call}"));
+                }
             }
         }
     }

@@ -1045,6 +1045,47 @@ pub(crate) fn sum_total<T: Work>(a: View<'_>, via: DType) -> T {
 /// float64, the cast fused into the sum: each element goes through the cast the chunk buffer
 /// would hold ([`Num::from_num`]), so the sums are those of the buffered reduction.
 fn chunk_sums_f64(a: View<'_>) -> Vec<f64> {
+    match a {
+        View::Bool(x) => exact_chunk_sums(x),
+        View::UInt8(x) => exact_chunk_sums(x),
+        View::UInt16(x) => exact_chunk_sums(x),
+        View::UInt32(x) => exact_chunk_sums(x),
+        View::Int8(x) => exact_chunk_sums(x),
+        View::Int16(x) => exact_chunk_sums(x),
+        View::Int32(x) => exact_chunk_sums(x),
+        _ => float_chunk_sums(a),
+    }
+}
+
+/// [`chunk_sums_f64`] of an operand of at most 32-bit integers (or bools), each chunk summed
+/// exactly in `i64` and converted once: bit for bit the chunk's pairwise sum in float64. In a
+/// chunk of [`NUMPY_BUFSIZE`] (2^13) such elements, each value and each partial sum of any
+/// grouping is an integer of magnitude below 2^13 · 2^32 = 2^45 < 2^53, so every float64
+/// addition of the pairwise sum is exact and its result is the integer sum, converted exactly
+/// (never `-0.0`: the cast gives `+0.0` for 0, and an exact sum of zero is `+0.0` when
+/// rounding to nearest). Only the running total over the chunks rounds, and the caller adds
+/// these sums in order as before. One pass of integer additions (`simd::sum_i64`, compiled
+/// per SIMD path) instead of a cast and a float64 tree per element; checked against
+/// [`float_chunk_sums`] in the unit tests.
+fn exact_chunk_sums<S: Copy + Into<i64> + Sync>(x: &[S]) -> Vec<f64> {
+    const _: () = assert!((NUMPY_BUFSIZE as u64) << 32 < 1 << 53);
+    let sum = |c: &[S]| {
+        let mut s = 0i64;
+        super::simd::sum_i64(c, &mut s);
+        s as f64
+    };
+    if serial(x.len()) {
+        x.chunks(NUMPY_BUFSIZE).map(sum).collect()
+    } else {
+        x.par_chunks(NUMPY_BUFSIZE)
+            .with_min_len(8)
+            .map(sum)
+            .collect()
+    }
+}
+
+/// [`chunk_sums_f64`] as NumPy computes it: each chunk's pairwise sum in float64.
+fn float_chunk_sums(a: View<'_>) -> Vec<f64> {
     crate::each_dtype!(View, a, x, S => {
         let sum = |c: &[S]| f64::pairwise(c, &|v: S| f64::from_num(v));
         if serial(x.len()) {
@@ -1196,5 +1237,106 @@ mod tests {
         )
         .unwrap();
         assert_eq!(out.len(), 0);
+    }
+
+    /// xorshift values, `lo..=hi` by wrapping into the range.
+    fn rand_i64(n: usize, seed: u64, lo: i64, hi: i64) -> Vec<i64> {
+        let mut x = seed | 1;
+        let span = (hi - lo) as u64 + 1;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                lo + (x % span) as i64
+            })
+            .collect()
+    }
+
+    /// The exact integer chunk sums are the float64 pairwise ones, bit for bit, on every SIMD
+    /// path, and so is the running total over them (`sum_total`, NumPy's `mean` of integers).
+    fn check_exact_chunks(a: View<'_>) {
+        let want = float_chunk_sums(a);
+        let total = want.iter().fold(0.0f64, |acc, &p| acc + p);
+        for p in crate::kernel::arch::supported() {
+            crate::kernel::arch::set_path(p).unwrap();
+            let got = chunk_sums_f64(a);
+            let same = got.len() == want.len()
+                && got
+                    .iter()
+                    .zip(&want)
+                    .all(|(g, w)| g.to_bits() == w.to_bits());
+            assert!(same, "{:?} {} elements on {p:?}", a.dtype(), a.len());
+            let t: f64 = sum_total::<f64>(a, DType::Float64);
+            assert_eq!(t.to_bits(), total.to_bits(), "{:?} {p:?}", a.dtype());
+        }
+        crate::kernel::arch::set_path(crate::kernel::arch::detected()).unwrap();
+    }
+
+    #[test]
+    fn integer_chunk_sums_are_the_float64_pairwise_sums() {
+        let _path = crate::kernel::arch::path_lock();
+        let (lo, hi) = (i32::MIN as i64, i32::MAX as i64);
+        for n in [
+            0,
+            1,
+            7,
+            8,
+            127,
+            129,
+            8191,
+            8192,
+            8193,
+            3 * 8192 + 77,
+            300_001,
+        ] {
+            let v = rand_i64(n, n as u64 + 3, lo, hi);
+            let x: Vec<i32> = v.iter().map(|&v| v as i32).collect();
+            check_exact_chunks(View::Int32(&x));
+            let u: Vec<u32> = v.iter().map(|&v| v as u32).collect();
+            check_exact_chunks(View::UInt32(&u));
+            let h: Vec<i16> = v.iter().map(|&v| v as i16).collect();
+            check_exact_chunks(View::Int16(&h));
+            let uh: Vec<u16> = v.iter().map(|&v| v as u16).collect();
+            check_exact_chunks(View::UInt16(&uh));
+            let b: Vec<i8> = v.iter().map(|&v| v as i8).collect();
+            check_exact_chunks(View::Int8(&b));
+            let ub: Vec<u8> = v.iter().map(|&v| v as u8).collect();
+            check_exact_chunks(View::UInt8(&ub));
+            let t: Vec<bool> = v.iter().map(|&v| v & 1 == 1).collect();
+            check_exact_chunks(View::Bool(&t));
+        }
+        // the extremes: every chunk's sum as large as it gets, of either sign, or cancelling
+        let n = 5 * 8192 + 3;
+        check_exact_chunks(View::Int32(&vec![i32::MAX; n]));
+        check_exact_chunks(View::Int32(&vec![i32::MIN; n]));
+        check_exact_chunks(View::UInt32(&vec![u32::MAX; n]));
+        let alt: Vec<i32> = (0..n)
+            .map(|i| if i % 2 == 0 { i32::MIN } else { i32::MAX })
+            .collect();
+        check_exact_chunks(View::Int32(&alt));
+    }
+
+    #[test]
+    fn integer_mean_sums_past_2_pow_53_as_before() {
+        let _path = crate::kernel::arch::path_lock();
+        // chunk sums near 2^43.6 with random low bits: the running total passes 2^53 after
+        // about 700 chunks, and from there on each addition rounds (odd sums, ulp 2)
+        let n = 6_000_000;
+        for (lo, hi) in [
+            (1i64 << 30, i32::MAX as i64),
+            (i32::MIN as i64, -(1i64 << 30)),
+        ] {
+            let x: Vec<i32> = rand_i64(n, 11, lo, hi).iter().map(|&v| v as i32).collect();
+            // the running total rounds: somewhere it is not the exact sum so far
+            let (mut acc, mut exact, mut rounded) = (0.0f64, 0i64, false);
+            for c in x.chunks(NUMPY_BUFSIZE) {
+                exact += c.iter().map(|&v| v as i64).sum::<i64>();
+                acc += float_chunk_sums(View::Int32(c))[0];
+                rounded |= acc as i64 != exact;
+            }
+            assert!(acc.abs() > 2f64.powi(53) && rounded);
+            check_exact_chunks(View::Int32(&x));
+        }
     }
 }

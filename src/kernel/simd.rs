@@ -136,9 +136,23 @@ pub mod pw {
     }
 }
 
+pub mod isum {
+    //! Integer sums, compiled per path.
+    use crate::kernel::arch::dispatch;
+    dispatch!(
+        /// `*out` = the sum of `a` in `i64`, wrapping (exact while it fits).
+        sum_i64, <S>, (a: &[S], out: &mut i64),
+        where { S: Copy + Into<i64> },
+        {
+            *out = a.iter().fold(0i64, |s, &v| s.wrapping_add(v.into()));
+        }
+    );
+}
+
 /// NumPy's `PW_BLOCKSIZE`: blocks of at most this many elements are summed without splitting.
 pub(crate) const PW_BLOCKSIZE: usize = 128;
 
+pub use isum::sum_i64;
 pub use m1::map1;
 pub use m2::map2;
 pub use m2s::map2_scalar;
