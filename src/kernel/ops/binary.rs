@@ -440,14 +440,6 @@ pub fn run(
             return Err(KernelError::DivisionByZero.into());
         }
     }
-    let bools = args.inputs.iter().all(|v| v.dtype() == DType::Bool);
-    if op == Binary::Fmod && s.fmod_bool_zero_keeps_dividend && bools && args.compute.is_integer() {
-        // a % 1 is 0, a % 0 is a: the dividend where the divisor is False
-        let (a, b) = (args.inputs[0], args.inputs[1]);
-        let (a, b) = (bool::slice(a).unwrap_or(&[]), bool::slice(b).unwrap_or(&[]));
-        let out = zip_map(a, b, n, |x, y| Some(x && !y)).unwrap_or_default();
-        return Ok(Some(vec![super::into_dtype(Array::from(out), args.result)]));
-    }
     let integers = args.inputs.iter().all(|v| v.dtype().is_integer());
     if op == Binary::Arctan2 && s.atan2_int_in_f32 && integers && args.compute == DType::Float64 {
         // Paddle's Atan2Functor<int>: atan2f of the operands as float, widened

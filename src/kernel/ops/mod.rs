@@ -191,11 +191,6 @@ pub struct OpSemantics {
     /// calls `fmodf`/`fmod` from its runtime: `fmod(1, 1e-45)` is NaN, `fmod(1e-45, 1)` is
     /// `1e-45`).
     pub fmod_under_daz: bool,
-    /// `fmod` of two bools is the integer remainder with a zero divisor giving the dividend
-    /// (`fmod(True, False)` is 1): JAX 0.10.2's `jnp.fmod` replaces a zero divisor by 1 only
-    /// where `result_type` is an integer (bool is not), then `lax.rem` of the operands
-    /// promoted to int32 is XLA's integer remainder, whose `x rem 0` is `x`.
-    pub fmod_bool_zero_keeps_dividend: bool,
     /// Float `exp`, `expm1`, `log`, `log2`, `log10`, `log1p`, `sinh` and `tanh` are XLA's own
     /// ([`crate::kernel::xla_math`]: float32 `exp` and `log` are XLA's inlined Cephes
     /// polynomials (`log2`, `log10`: `log` times `1/ln 2`, `log10(e)`), `tanh`
@@ -526,7 +521,6 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     narrow_ops: "",
     selects_compare_flushed: false,
     fmod_under_daz: false,
-    fmod_bool_zero_keeps_dividend: false,
     xla_real_fns: false,
     atan2_under_daz: false,
     atan2_eigen: false,
@@ -673,7 +667,6 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         narrow_reads_raw: &["reciprocal"],
         selects_compare_flushed: true,
         fmod_under_daz: true,
-        fmod_bool_zero_keeps_dividend: true,
         xla_real_fns: true,
         atan2_under_daz: true,
         asin_by_atan2: true,
