@@ -1192,12 +1192,18 @@ mod tests {
         for k in 1..4000 {
             let x = k as f32 * 0.013 - 20.0;
             assert!(ulps32(packet_sin(x), x.sin()) <= 2, "sin {x}");
-            assert!(ulps32(packet_cos(x), x.cos()) <= 2 || x.cos().abs() < 1e-6, "cos {x}");
+            assert!(
+                ulps32(packet_cos(x), x.cos()) <= 2 || x.cos().abs() < 1e-6,
+                "cos {x}"
+            );
             assert!(ulps32(tanh_f32(x), x.tanh()) <= 3, "tanh {x}");
             assert!(ulps32(packet_atan(x), x.atan()) <= 2, "atan {x}");
             let p = x.abs() + 1e-3;
             assert!(ulps32(packet_log(p), p.ln()) <= 2, "log {p}");
-            assert!((packet_log_f64(f64::from(p)) - f64::from(p).ln()).abs() <= 4e-16 * f64::from(p).ln().abs().max(1.0));
+            assert!(
+                (packet_log_f64(f64::from(p)) - f64::from(p).ln()).abs()
+                    <= 4e-16 * f64::from(p).ln().abs().max(1.0)
+            );
         }
         for k in -1000..=1000 {
             let x = k as f32 / 1000.0;

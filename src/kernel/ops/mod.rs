@@ -288,7 +288,8 @@ pub struct OpSemantics {
     /// [`crate::kernel::eigen::complex_log`], [`crate::kernel::eigen::complex_exp_f32`]) and
     /// its scalar ones on the rest (complex `exp`: the C library's); complex `expm1` and `log1p` are Eigen's scalar
     /// `expm1_impl` and `std_fallback::log1p` (`Eigen/src/Core/MathFunctions.h`: no packet
-    /// versions for complex), every step under the CPU's DAZ/FTZ modes (TensorFlow 2.21).
+    /// versions for complex), complex `arctan` the C library's `catan`, every step under the
+    /// CPU's DAZ/FTZ modes (TensorFlow 2.21).
     pub complex_fns_eigen: bool,
     /// float32/float64 `exp` (and the `exp` in Paddle's `logaddexp`) is Eigen's packet `exp`
     /// ([`crate::kernel::eigen::exp_f32`], [`crate::kernel::eigen::exp_f64`]: Paddle's
