@@ -715,7 +715,7 @@ impl EigenLog for f32 {
         }
         let (m, e) = frexp_bits(u64::from(self.to_bits()), 23, 8, 126);
         let (m, e) = (f32::from_bits(m as u32), e as f32);
-        let below = m < 0.707_106_781_186_547_524;
+        let below = m < std::f32::consts::FRAC_1_SQRT_2;
         let x = m - 1.0 + if below { m } else { 0.0 };
         let e = e - if below { 1.0 } else { 0.0 };
         let alpha = [
@@ -744,7 +744,7 @@ impl EigenLog for f64 {
         let madd = |a: f64, b: f64, c: f64| a * b + c;
         let (m, e) = frexp_bits(self.to_bits(), 52, 11, 1022);
         let (m, e) = (f64::from_bits(m), e as f64);
-        let below = m < 0.707_106_781_186_547_524_40;
+        let below = m < std::f64::consts::FRAC_1_SQRT_2;
         let x = m - 1.0 + if below { m } else { 0.0 };
         let e = e - if below { 1.0 } else { 0.0 };
         let (x2, x3) = (x * x, x * x * x);

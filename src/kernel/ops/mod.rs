@@ -351,6 +351,9 @@ pub struct OpSemantics {
 /// [`OpSemantics::reciprocal_f32_packet`]).
 pub(crate) type PacketFn = fn(f32) -> f32;
 
+/// A float64 function of Eigen's packets ([`OpSemantics::eigen_packet_fns`]).
+pub(crate) type PacketFn64 = fn(f64) -> f64;
+
 /// An element function in place of the working type's own ([`OpSemantics::own_fn`]).
 #[derive(Clone, Copy)]
 pub(crate) enum OwnFn {
@@ -823,11 +826,11 @@ impl OpSemantics {
     /// The packet width and function of a float64 `op` where [`OpSemantics::eigen_packet_fns`]
     /// holds (Eigen's `pexp_double`, `plog_double`, `patan`, `pexpm1`, `plog1p` on AVX packets
     /// of 4).
-    pub(crate) fn packet_f64(&self, op: Unary, compute: DType) -> Option<(usize, fn(f64) -> f64)> {
+    pub(crate) fn packet_f64(&self, op: Unary, compute: DType) -> Option<(usize, PacketFn64)> {
         use crate::kernel::eigen as e;
         let f = match op {
             _ if !self.eigen_packet_fns || compute != DType::Float64 => return None,
-            Unary::Log => e::packet_log_f64 as fn(f64) -> f64,
+            Unary::Log => e::packet_log_f64 as PacketFn64,
             Unary::Arctan => e::packet_atan_f64,
             Unary::Exp => e::packet_exp_f64,
             Unary::Expm1 => e::packet_expm1_f64,
