@@ -715,7 +715,7 @@ impl EigenLog for f32 {
         }
         let (m, e) = frexp_bits(u64::from(self.to_bits()), 23, 8, 126);
         let (m, e) = (f32::from_bits(m as u32), e as f32);
-        let below = m < 0.707_106_781_186_547_524;
+        let below = m < std::f32::consts::FRAC_1_SQRT_2;
         let x = m - 1.0 + if below { m } else { 0.0 };
         let e = e - if below { 1.0 } else { 0.0 };
         let alpha = [
@@ -744,7 +744,7 @@ impl EigenLog for f64 {
         let madd = |a: f64, b: f64, c: f64| a * b + c;
         let (m, e) = frexp_bits(self.to_bits(), 52, 11, 1022);
         let (m, e) = (f64::from_bits(m), e as f64);
-        let below = m < 0.707_106_781_186_547_524_40;
+        let below = m < std::f64::consts::FRAC_1_SQRT_2;
         let x = m - 1.0 + if below { m } else { 0.0 };
         let e = e - if below { 1.0 } else { 0.0 };
         let (x2, x3) = (x * x, x * x * x);
@@ -1192,12 +1192,18 @@ mod tests {
         for k in 1..4000 {
             let x = k as f32 * 0.013 - 20.0;
             assert!(ulps32(packet_sin(x), x.sin()) <= 2, "sin {x}");
-            assert!(ulps32(packet_cos(x), x.cos()) <= 2 || x.cos().abs() < 1e-6, "cos {x}");
+            assert!(
+                ulps32(packet_cos(x), x.cos()) <= 2 || x.cos().abs() < 1e-6,
+                "cos {x}"
+            );
             assert!(ulps32(tanh_f32(x), x.tanh()) <= 3, "tanh {x}");
             assert!(ulps32(packet_atan(x), x.atan()) <= 2, "atan {x}");
             let p = x.abs() + 1e-3;
             assert!(ulps32(packet_log(p), p.ln()) <= 2, "log {p}");
-            assert!((packet_log_f64(f64::from(p)) - f64::from(p).ln()).abs() <= 4e-16 * f64::from(p).ln().abs().max(1.0));
+            assert!(
+                (packet_log_f64(f64::from(p)) - f64::from(p).ln()).abs()
+                    <= 4e-16 * f64::from(p).ln().abs().max(1.0)
+            );
         }
         for k in -1000..=1000 {
             let x = k as f32 / 1000.0;

@@ -298,7 +298,8 @@ pub struct OpSemantics {
     /// [`crate::kernel::eigen::complex_log`], [`crate::kernel::eigen::complex_exp_f32`]) and
     /// its scalar ones on the rest (complex `exp`: the C library's); complex `expm1` and `log1p` are Eigen's scalar
     /// `expm1_impl` and `std_fallback::log1p` (`Eigen/src/Core/MathFunctions.h`: no packet
-    /// versions for complex), every step under the CPU's DAZ/FTZ modes (TensorFlow 2.21).
+    /// versions for complex), complex `arctan` the C library's `catan`, every step under the
+    /// CPU's DAZ/FTZ modes (TensorFlow 2.21).
     pub complex_fns_eigen: bool,
     /// float32/float64 `exp` (and the `exp` in Paddle's `logaddexp`) is Eigen's packet `exp`
     /// ([`crate::kernel::eigen::exp_f32`], [`crate::kernel::eigen::exp_f64`]: Paddle's
@@ -378,6 +379,9 @@ pub struct OpSemantics {
 /// A float32 function of Eigen's packets ([`OpSemantics::sqrt_f32_packet`],
 /// [`OpSemantics::reciprocal_f32_packet`]).
 pub(crate) type PacketFn = fn(f32) -> f32;
+
+/// A float64 function of Eigen's packets ([`OpSemantics::eigen_packet_fns`]).
+pub(crate) type PacketFn64 = fn(f64) -> f64;
 
 /// An element function in place of the working type's own ([`OpSemantics::own_fn`]).
 #[derive(Clone, Copy)]
@@ -862,11 +866,11 @@ impl OpSemantics {
     /// The packet width and function of a float64 `op` where [`OpSemantics::eigen_packet_fns`]
     /// holds (Eigen's `pexp_double`, `plog_double`, `patan`, `pexpm1`, `plog1p` on AVX packets
     /// of 4).
-    pub(crate) fn packet_f64(&self, op: Unary, compute: DType) -> Option<(usize, fn(f64) -> f64)> {
+    pub(crate) fn packet_f64(&self, op: Unary, compute: DType) -> Option<(usize, PacketFn64)> {
         use crate::kernel::eigen as e;
         let f = match op {
             _ if !self.eigen_packet_fns || compute != DType::Float64 => return None,
-            Unary::Log => e::packet_log_f64 as fn(f64) -> f64,
+            Unary::Log => e::packet_log_f64 as PacketFn64,
             Unary::Arctan => e::packet_atan_f64,
             Unary::Exp => e::packet_exp_f64,
             Unary::Expm1 => e::packet_expm1_f64,

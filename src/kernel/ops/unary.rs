@@ -417,6 +417,9 @@ macro_rules! unary_complex {
                         <$c>::new(a, b)
                     }
                     Log1p if s.complex_fns_eigen => eigen_log1p(z),
+                    // TensorFlow's `Atan` of a complex: the C library's `catan` under DAZ/FTZ,
+                    // its operand unflushed (`atan(5e-324+1j)` is `372.91318314125056j`)
+                    Arctan if s.complex_fns_eigen => crate::kernel::xla::under_daz_ftz(|| f::$atan(z)),
                     Sqrt | Log if s.complex_fns_eigen => Self::eigen_complex(op, z, true)?,
                     Expm1 if s.complex_expm1_by_exp => {
                         let e = f::$exp(z);
