@@ -80,6 +80,16 @@ pub struct OpSemantics {
     /// Complex `reciprocal` is `1 / z` by the complex division (PyTorch) instead of NumPy's
     /// own formula (`nc_reciprocal`, which gives `(1−0j)` for `1+0j`).
     pub complex_reciprocal_divides: bool,
+    /// Complex `reciprocal` is `1 / z` by Smith's algorithm as NumPy's division writes it
+    /// (`s = 1 / (c + d·r)`, the parts multiplied by `s`), without its zero-divisor case
+    /// (`reciprocal(0j)` is `nan+nanj`) and without fused multiply-adds: Paddle's
+    /// `ReciprocalFunctor`, probed on 3000 values of each complex dtype (dividing by
+    /// `c + d·r` instead of multiplying by `s` differs in a quarter of them).
+    pub complex_reciprocal_smith: bool,
+    /// float32 `tanh` is Eigen's `generic_fast_tanh_float`
+    /// ([`crate::kernel::eigen::fast_tanh_f32`]: Paddle's `TanhFunctor`, `x.tanh()`, whose
+    /// scalar path is the same function under `EIGEN_FAST_MATH`).
+    pub tanh_eigen_fast: bool,
     /// Complex `negative` is `0 − z` per part (PyTorch: `-(0j)` is `0j`), not a sign flip.
     pub complex_negative_subtracts: bool,
     /// Complex `log2`/`log10` divide `log(z)` by `ln 2`/`ln 10` (PyTorch) instead of
@@ -208,8 +218,11 @@ pub struct OpSemantics {
     /// `tan`, `tanh` by XLA's and JAX's formulas ([`crate::kernel::xla_complex::XlaComplex`]); `log2` divides the parts
     /// of `log` by `ln 2`, `log10` multiplies them by `log10(e)` (JAX's `jnp.log2`/`log10`).
     pub complex_fns_xla: bool,
-    /// Complex `log2` divides `log(z)` by `ln 2 + 0i` as a complex number, by the semantics'
-    /// complex division (Paddle: `log2(0j)` is `-inf + nan·i`).
+    /// Complex `log2` divides `log(z)` by `ln 2 + 0i` as a complex number, by C99 Annex G's
+    /// division (libgcc's `__divsc3`/`__divdc3`, `std::complex`'s `operator/`; Paddle:
+    /// `log2(0j)` is `-inf + nan·i`, `log2(inf + nan·i)` is `inf + nan·i` by the Annex's
+    /// recovery of an infinite dividend; its `log10` divides the parts by `ln 10`, see
+    /// [`OpSemantics::complex_log_base_divides`]; probed on 3000 values of each dtype).
     pub complex_log_base_complex_div: bool,
     /// How complex `sign` divides by `|z|`.
     pub complex_sign: ComplexSign,
@@ -256,6 +269,10 @@ pub struct OpSemantics {
     /// first `len − len % n` elements, `n` this packet width (0: never), and the C library's
     /// on the rest (TensorFlow's `Exp`, AVX's 8 floats).
     pub exp_f32_packet: usize,
+    /// float32 `expm1` runs Eigen's `generic_expm1` ([`crate::kernel::eigen::expm1_f32`]) on
+    /// the first `len − len % n` elements, `n` this packet width (0: never), and the C
+    /// library's on the rest (Paddle's `Expm1Functor`, AVX's 8 floats).
+    pub expm1_f32_packet: usize,
     /// Complex `sqrt` is Eigen's `psqrt_complex` ([`crate::kernel::eigen::complex_sqrt`]:
     /// TensorFlow).
     pub complex_sqrt_eigen: bool,
@@ -379,6 +396,12 @@ pub enum Summation {
     /// lanes reduced in float32; a bfloat16 sum is a float32 one (TensorFlow's
     /// `CASTING_SPECIALIZATION(SumReducer, bfloat16, float)`).
     Eigen,
+    /// Eigen's `InnerMostDimReducer` at commit f612df27, the Eigen Paddle 3.3.1 pins (see
+    /// `order::eigen_packets`): a float32/float64 sum with two accumulators of 32-byte packets,
+    /// split in two above 1024 packets; a product and a mean with one accumulator; a complex
+    /// sum (no packets) split in two above 1024 values, a complex product and mean in order,
+    /// the mean times `1 / n`; float16/bfloat16 summed in float32; across rows in order.
+    EigenTree,
 }
 
 /// How a computation in a narrow dtype (float8, float6, float4, int4, int2) rounds.
@@ -435,6 +458,8 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     complex_reciprocal_divides: false,
     complex_negative_subtracts: false,
     complex_log_base_divides: false,
+    complex_reciprocal_smith: false,
+    tanh_eigen_fast: false,
     complex_log1p_torch: false,
     complex_expm1_fused: false,
     real_angle_by_sign: false,
@@ -477,6 +502,7 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     sqrt_mkl: false,
     reciprocal_f32_packet: 0,
     exp_f32_packet: 0,
+    expm1_f32_packet: 0,
     complex_sqrt_eigen: false,
     exp_eigen: false,
     exp_f16_svml: true,
@@ -653,6 +679,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
     // Paddle 3 on CPU (tests/fixtures/eval-ops/paddle.jsonl.gz)
     OpSemantics {
         name: "paddle",
+        summation: Summation::EigenTree,
         prod_contiguous_plain: false,
         exp_f16_svml: false,
         domain_nan_negative: false,
@@ -668,6 +695,10 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         complex_sign: ComplexSign::DivideByAbs,
         int_fmax_via_float: true,
         complex_log_base_complex_div: true,
+        complex_log_base_divides: true,
+        complex_reciprocal_smith: true,
+        tanh_eigen_fast: true,
+        expm1_f32_packet: 8,
         sqrt_f32_packet: 8,
         exp_eigen: true,
         int64_trunc_via_double: true,
@@ -709,6 +740,7 @@ impl OpSemantics {
             _ if sqrt => self.sqrt_f32_packet,
             OpClass::Unary(Unary::Reciprocal) => self.reciprocal_f32_packet,
             OpClass::Unary(Unary::Exp) => self.exp_f32_packet,
+            OpClass::Unary(Unary::Expm1) => self.expm1_f32_packet,
             _ => 0,
         };
         if sqrt && compute == DType::Float32 && self.sqrt_mkl {
@@ -717,6 +749,7 @@ impl OpSemantics {
         let f = match op {
             _ if sqrt => packet_sqrt,
             OpClass::Unary(Unary::Exp) => crate::kernel::eigen::exp_f32_deg6,
+            OpClass::Unary(Unary::Expm1) => crate::kernel::eigen::expm1_f32,
             _ => packet_reciprocal,
         };
         (width > 0).then_some((width, f as PacketFn))
@@ -739,6 +772,9 @@ impl OpSemantics {
             }
             (Unary::Exp, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::exp_f32),
             (Unary::Tanh, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::tanh_f32),
+            (Unary::Tanh, DType::Float32) if self.tanh_eigen_fast => {
+                OwnFn::F32(crate::kernel::eigen::fast_tanh_f32)
+            }
             (Unary::Tanh, DType::Float64) if self.numpy_loops => OwnFn::F64(numpy_simd::tanh_f64),
             _ => return None,
         })

@@ -372,6 +372,19 @@ macro_rules! unary_complex {
                     Square if s.complex_mul_fma => <$c as FusedMul>::mul_fused(z, z),
                     Square => <$c as Arith>::mul(z, z),
                     Reciprocal if s.complex_reciprocal_divides => complex_divide(<$c>::new(1.0, 0.0), z, s),
+                    // `1 / z` by Smith's algorithm as NumPy's division writes it, without its
+                    // zero-divisor case and without fused multiply-adds
+                    Reciprocal if s.complex_reciprocal_smith => {
+                        if i.abs() <= r.abs() {
+                            let q = i / r;
+                            let scl = 1.0 / (r + i * q);
+                            <$c>::new((1.0 + 0.0 * q) * scl, (0.0 - q) * scl)
+                        } else {
+                            let q = r / i;
+                            let scl = 1.0 / (i + r * q);
+                            <$c>::new((q + 0.0) * scl, (0.0 * q - 1.0) * scl)
+                        }
+                    }
                     Reciprocal => {
                         if i.abs() <= r.abs() {
                             let q = i / r;
@@ -421,7 +434,7 @@ macro_rules! unary_complex {
                         <$c>::new(l.ln(), i.atan2(r + 1.0))
                     }
                     Log2 if s.complex_log_base_complex_div => {
-                        complex_divide(f::$log(z), <$c>::new(std::f64::consts::LN_2 as $f, 0.0), s)
+                        <$c as Arith>::div_annex_g(f::$log(z), <$c>::new(std::f64::consts::LN_2 as $f, 0.0))
                     }
                     Log2 | Log10 if s.complex_log_base_divides => {
                         let l = f::$log(z);
