@@ -81,6 +81,7 @@ def load_lib(path):
     lib.promote_run_into.argtypes = [P, I, P, P, P, S]
     lib.promote_run_alloc.argtypes = [P, I, P, P, S]
     lib.promote_copy.argtypes = [I, I, P, P, S]
+    lib.promote_read.argtypes = [I, P, S]
     lib.promote_simd_path.restype = ctypes.c_char_p
     return lib
 
@@ -168,6 +169,11 @@ class Case:
         t["memcpy pieces@2"] = cp(COPY_PIECES, 2)
         t["stream copy@1"] = cp(COPY_STREAM, 1)
         t["stream copy@2"] = cp(COPY_STREAM, 2)
+        # the read floor: the kernel's own inputs read and nothing written (`promote_read`), the
+        # bound for a kernel that reads more bytes than it writes
+        reads = [(v.ctypes.data, v.nbytes) for v, is_arr in ((self.x, x_arr), (self.y, y_arr)) if is_arr]
+        for k in (1, 2):
+            t[f"read inputs@{k}"] = lambda k=k: [checked(lib.promote_read(k, p, nb), "read") for p, nb in reads]
         self.timed = t
         self.lib = lib
 
@@ -248,6 +254,8 @@ def analyse(case, times, faults):
          "vs numpy @2": ratios(times, "numpy", "promote[numpy]@2"),
          "x floor @1": floor_ratio(times, "promote[numpy]@1", 1),
          "x floor @2": floor_ratio(times, "promote[numpy]@2", 2),
+         "x read floor @2": ratios(times, "promote[numpy]@2", "read inputs@2"),
+         "read floor / copy floor @2": ratios(times, "read inputs@2", floor_ratio(times, "promote[numpy]@2", 2)["floor"]),
          "alloc vs numpy alloc @1": ratios(times, "numpy alloc", "promote alloc@1"),
          "alloc vs numpy alloc @2": ratios(times, "numpy alloc", "promote alloc@2")}
     if torch is not None:

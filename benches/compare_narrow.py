@@ -54,6 +54,7 @@ def load(path):
     lib.promote_narrow_free.argtypes = [P]
     lib.promote_narrow_run.argtypes = [P, I, I, P, P, S]
     lib.promote_copy.argtypes = [I, I, P, P, S]
+    lib.promote_read.argtypes = [I, P, S]
     lib.promote_simd_path.restype = ctypes.c_char_p
     return lib
 
@@ -117,6 +118,10 @@ def contenders(lib, ml, n):
         "memcpy pieces@2": lambda: ok(lib.promote_copy(1, 2, s, d, half)),
         "stream copy@1": lambda: ok(lib.promote_copy(2, 1, s, d, half)),
         "stream copy@2": lambda: ok(lib.promote_copy(2, 2, s, d, half)),
+        # not a floor of FLOOR: the encode's float32 input read alone (4 bytes an element, more
+        # than the copy of the same traffic reads), the bound of a read-bandwidth-bound encode
+        "read f32@1": lambda: ok(lib.promote_read(1, px, x.nbytes)),
+        "read f32@2": lambda: ok(lib.promote_read(2, px, x.nbytes)),
     }
     keep = (x, codes, back, src, dst, codec)
     return enc, dec, floor, keep

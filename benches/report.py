@@ -40,14 +40,18 @@ def one_thread(rows):
 
 def two_threads(rows):
     head = ["case", "n", "promote@2 ms", "× NumPy (1 thread)", "torch@2 ms", "× torch@2",
-            "floor ms (copy)", "promote@2 / floor", "load"]
+            "floor ms (copy)", "promote@2 / floor", "read inputs@2 ms", "promote@2 / read",
+            "read / floor", "load"]
     body = []
     for r in rows:
         t, q = r["times"], r["ratios"]
         f = q["x floor @2"]
+        # the read floor: the inputs alone read at 2 threads (runs without it print "-")
+        rd = [ms(t["read inputs@2"]), ratio(q["x read floor @2"]), ratio(q["read floor / copy floor @2"])] \
+            if "read inputs@2" in t else ["-"] * 3
         body.append([r["case"], size(r["elements"]), ms(t["promote[numpy]@2"]), ratio(q["vs numpy @2"]),
                      ms(t["torch@2"]), ratio(q["vs torch @2"]),
-                     f"{f['floor_s'] * 1e3:.1f} ({f['floor']})", ratio(f), load(r)])
+                     f"{f['floor_s'] * 1e3:.1f} ({f['floor']})", ratio(f)] + rd + [load(r)])
     return table(head, body)
 
 

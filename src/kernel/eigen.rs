@@ -1,6 +1,8 @@
-//! Eigen's packet math functions, as Paddle's CPU kernels run them (its Eigen expressions,
-//! vectorized for AVX without FMA): each is written after the Eigen source it reproduces and
-//! checked bit for bit against `tests/fixtures/eval-ops/paddle.jsonl.gz`.
+//! Eigen's packet math functions, as Paddle's and TensorFlow's CPU kernels run them (their Eigen
+//! expressions, vectorized for AVX without FMA): each is written after the Eigen source it
+//! reproduces and checked bit for bit against `tests/fixtures/eval-ops/paddle.jsonl.gz` and
+//! `tf.jsonl.gz` (those that start from the CPU's estimates on the recording CPU's vendor:
+//! [`cpu_vendor`]).
 //!
 //! ```
 //! use promote::kernel::eigen::{exp_f32, exp_f64};
@@ -95,6 +97,35 @@ pub fn packet_sqrt(x: f32) -> f32 {
     let r = approximate_rsqrt(x);
     let r = r * (1.5 - (x * 0.5) * (r * r));
     x * r
+}
+
+/// The vendor of this CPU (`"AuthenticAMD"`, `"GenuineIntel"`, ...; `""` off x86-64), whose
+/// 12-bit estimates `rcpss` and `rsqrtss` start Eigen's packet reciprocal and square root
+/// ([`packet_reciprocal`], [`packet_sqrt`]) and MKL's square root ([`crate::kernel::mkl`]).
+/// Each vendor defines the estimates' bits its own way, so those kernels give this machine's
+/// values, as the frameworks do on it: the recordings under `tests/fixtures/` come from an AMD
+/// EPYC, and on an Intel CPU a few of these values land an ulp or two apart.
+///
+/// ```
+/// use promote::kernel::eigen::cpu_vendor;
+/// let v = cpu_vendor();
+/// assert!(v.is_empty() || v.len() == 12);
+/// ```
+pub fn cpu_vendor() -> String {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // leaf 0 names the vendor (`cpuid` exists on every x86-64 CPU)
+        let r = std::arch::x86_64::__cpuid(0);
+        let bytes: Vec<u8> = [r.ebx, r.edx, r.ecx]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        String::new()
+    }
 }
 
 /// The CPU's `rsqrtss` (x86-64; elsewhere the exact value).

@@ -559,6 +559,7 @@ fn run_plan_in<P: Policy + ?Sized>(
         if let Some(done) = super::narrow::xla::run(&sem, plan, views) {
             return done.map_err(|e| kernel_error(policy, plan, e));
         }
+        let flush_result = super::narrow::xla::flushes_result(&sem, plan);
         let sem = super::narrow::xla::semantics_for(sem, plan);
         // decoded into wider carriers, computed there, a narrow result rounded once
         let unsupported = |e: super::narrow::NarrowError| PromoteError::Unsupported {
@@ -571,7 +572,13 @@ fn run_plan_in<P: Policy + ?Sized>(
             // a reduction that rounds every partial result into the dtype
             return r.map_err(unsupported);
         }
-        let exec = |p: &Plan, v: &[View<'_>]| run_plan_in(policy, sem, p, v);
+        let exec = |p: &Plan, v: &[View<'_>]| {
+            let mut r = run_plan_in(policy, sem, p, v)?;
+            if flush_result {
+                compute::flush_in_place(r.view_mut());
+            }
+            Ok(r)
+        };
         return run_narrow(plan, views, library_of(sem.name), exec, unsupported);
     }
     if let Some(data) = compute::computed_otherwise(&sem, plan, views) {

@@ -323,10 +323,10 @@ pub unsafe extern "C" fn promote_narrow_free(c: *mut promote::kernel::narrow::Co
 const NARROW_PIECE: usize = 1 << 20;
 
 /// float32 → codes (`decode == 0`) or codes → float32 (`decode != 0`), `n` elements, on
-/// `threads` (1 or 2) threads: the calling thread and, for 2, one thread of the 2-thread pool
-/// take pieces of [`NARROW_PIECE`] elements in turn until none is left. The caller starts at
-/// once; a pool thread that wakes late (a few hundred microseconds on this VM after the
-/// benches' pauses) takes fewer pieces instead of holding up a fixed half.
+/// `threads` (1 or 2) threads: for 1 the calling thread, for 2 the two threads of the 2-thread
+/// pool, which take pieces of [`NARROW_PIECE`] elements in turn until none is left (a thread
+/// that wakes late, a few hundred microseconds on this VM after the benches' pauses, takes
+/// fewer pieces instead of holding up a fixed half).
 ///
 /// # Safety
 ///
@@ -375,9 +375,14 @@ pub unsafe extern "C" fn promote_narrow_run(
             }
         };
         if threads > 1 {
-            pool.in_place_scope(|s| {
-                s.spawn(|_| work());
-                work();
+            // both halves on the pool's two threads, the caller asleep until they end (a scope
+            // run on the caller left three runnable threads on the 2 cores: the caller, the
+            // worker, and the pool's other thread spinning for work)
+            pool.install(|| {
+                rayon::scope(|s| {
+                    s.spawn(|_| work());
+                    work();
+                })
             });
         } else {
             work();

@@ -208,15 +208,30 @@ fn int_mean(op: crate::Op, d: DType, x: View<'_>) -> Result<Array, KernelError> 
     ))
 }
 
-/// The semantics a plan on narrow dtypes runs its carrier computation with: the CPU's flush to
-/// zero off for the ops of [`OpSemantics::narrow_flush_exempt`].
+/// The semantics a plan on narrow dtypes runs its carrier computation with: the element
+/// functions of [`OpSemantics::narrow_ops`], the CPU's flush to zero off for the ops of
+/// [`OpSemantics::narrow_flush_exempt`] and [`OpSemantics::narrow_reads_raw`] (whose carrier
+/// result [`flushes_result`] then flushes).
 pub(crate) fn semantics_for(sem: Semantics, plan: &Plan) -> Semantics {
-    let exempt = OpSemantics::of(&sem).narrow_flush_exempt;
-    match exempt.contains(&plan.op.info().kernel) {
-        true => Semantics {
-            flush_subnormals: false,
-            ..sem
+    let os = OpSemantics::of(&sem);
+    let name = plan.op.info().kernel;
+    let raw = os.narrow_flush_exempt.contains(&name) || os.narrow_reads_raw.contains(&name);
+    Semantics {
+        flush_subnormals: sem.flush_subnormals && !raw,
+        // the element functions of the framework's narrow dtypes (ml_dtypes' for NumPy)
+        name: match os.narrow_ops {
+            "" => sem.name,
+            ops => ops,
         },
-        false => sem,
+        ..sem
     }
+}
+
+/// Whether the carrier result of a plan on narrow dtypes is written with the CPU's flush to
+/// zero though its inputs were read as they are ([`OpSemantics::narrow_reads_raw`]).
+pub(crate) fn flushes_result(sem: &Semantics, plan: &Plan) -> bool {
+    sem.flush_subnormals
+        && OpSemantics::of(sem)
+            .narrow_reads_raw
+            .contains(&plan.op.info().kernel)
 }

@@ -169,10 +169,20 @@ pub struct OpSemantics {
     /// The ops (kernel names) that read a narrow value which is a float32 subnormal
     /// (float8_e8m0fnu's 2^-127) as it is and keep a subnormal result, though
     /// [`OpSemantics::flushes_subnormals`] holds for them on float32 (XLA on CPU:
-    /// `sign`, `reciprocal` and `ceil` of e8m0's 2^-127 are 1, 2^127 and 1 where float32's
-    /// 2^-127 gives 0, inf and 0; `sin`, `tan`, `arctan`, `tanh`, `expm1` return it; recorded
-    /// in tests/fixtures/eval-narrow/jax.jsonl.gz).
+    /// `sign` and `ceil` of e8m0's 2^-127 are 1 where float32's 2^-127 gives 0; `sin`, `tan`,
+    /// `arctan`, `tanh`, `expm1` return it; recorded in tests/fixtures/eval-narrow/jax.jsonl.gz).
     pub narrow_flush_exempt: &'static [&'static str],
+    /// The ops (kernel names) that read a narrow value which is a float32 subnormal as it is,
+    /// as [`OpSemantics::narrow_flush_exempt`]'s do, but write a subnormal float32 result as
+    /// zero (XLA on CPU: `reciprocal` of e8m0's 2^-127 is 2^127, and of 2^127 is 2^-127 flushed
+    /// to 0, which e8m0 cannot hold: NaN; tests/fixtures/eval-narrow/jax.jsonl.gz line 1029).
+    pub narrow_reads_raw: &'static [&'static str],
+    /// The record whose element functions a narrow float dtype's ops run with in their float32
+    /// carrier (empty: this one). NumPy's narrow dtypes are ml_dtypes', whose ufunc loops take
+    /// the C library's float32 function of the widened value (`T(std::log10(float(a)))`,
+    /// ml_dtypes/_src/ufuncs.h), not NumPy's SIMD loops: `log10` of float6's `-1.0` is the C
+    /// library's `+nan` (ml_dtypes rounds it to `-0.0`), not SVML's `-nan`.
+    pub narrow_ops: &'static str,
     /// `fmax`/`fmin` and `heaviside` are selects on comparisons that read subnormals as zero
     /// (the CPU's DAZ mode) and return the chosen operand as it is (JAX 0.10.2's
     /// `jnp.fmax` is `where(x1 > x2 | isnan(x2), x1, x2)`, `jnp.heaviside` nested `where`s on
@@ -481,6 +491,8 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     flush_exempt: &[],
     narrow_steps: NarrowSteps::RoundOnce,
     narrow_flush_exempt: &[],
+    narrow_reads_raw: &[],
+    narrow_ops: "",
     selects_compare_flushed: false,
     fmod_under_daz: false,
     atan2_under_daz: false,
@@ -523,7 +535,23 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
 
 /// The per-semantics records (`numpy` first: the default).
 pub const OP_SEMANTICS: &[OpSemantics] = &[
-    OP_SEMANTICS_NUMPY,
+    OpSemantics {
+        narrow_ops: "ml_dtypes",
+        ..OP_SEMANTICS_NUMPY
+    },
+    // ml_dtypes' ufunc loops on its narrow dtypes (NumPy's `narrow_ops`): NumPy's element
+    // rules with the C library's float32 functions in place of NumPy's SIMD loops
+    OpSemantics {
+        name: "ml_dtypes",
+        exp_f16_svml: false,
+        domain_nan_negative: false,
+        numpy_loops: false,
+        atan2_svml: false,
+        log10_svml: false,
+        // `Sign` returns a zero operand as it is (ufuncs.h: `if (abs_a == 0) return a;`)
+        sign_zero_keeps_sign: true,
+        ..OP_SEMANTICS_NUMPY
+    },
     OpSemantics {
         name: "torch",
         sqrt_mkl: true,
@@ -601,16 +629,8 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         // XLA's float normalization runs each HLO op on a float8/float4 in float16 (float32
         // for e8m0) and converts its result back: tests/fixtures/eval-narrow/jax*.jsonl.gz
         narrow_steps: NarrowSteps::XlaEachOp,
-        narrow_flush_exempt: &[
-            "sign",
-            "reciprocal",
-            "ceil",
-            "sin",
-            "tan",
-            "arctan",
-            "tanh",
-            "expm1",
-        ],
+        narrow_flush_exempt: &["sign", "ceil", "sin", "tan", "arctan", "tanh", "expm1"],
+        narrow_reads_raw: &["reciprocal"],
         selects_compare_flushed: true,
         fmod_under_daz: true,
         atan2_under_daz: true,
