@@ -82,7 +82,8 @@ pub struct OpSemantics {
     pub complex_reciprocal_divides: bool,
     /// Complex `reciprocal` is `1 / z` by Smith's algorithm as NumPy's division writes it
     /// (`s = 1 / (c + d·r)`, the parts multiplied by `s`), without its zero-divisor case
-    /// (`reciprocal(0j)` is `nan+nanj`) and without fused multiply-adds: Paddle's
+    /// (`reciprocal(0j)` is `nan+nanj`) and without fused multiply-adds, an infinite `z`
+    /// without NaN giving `+0+0j` (`reciprocal(-inf+1j)` is `0j`, not `-0-0j`): Paddle's
     /// `ReciprocalFunctor`, probed on 3000 values of each complex dtype (dividing by
     /// `c + d·r` instead of multiplying by `s` differs in a quarter of them).
     pub complex_reciprocal_smith: bool,

@@ -20,7 +20,7 @@ pub(crate) fn run(
     lanes: Lanes,
 ) -> Option<Array> {
     if args.compute.is_integer() && s.int_stats_f32 {
-        return Some(with_dtype!(args.compute, T => paddle_int::<T>(take_sqrt, args, lanes)));
+        return Some(with_dtype!(args.compute, T => paddle_int::<T>(take_sqrt, s, args, lanes)));
     }
     if s.summation == Summation::EigenTree {
         match args.compute {
@@ -136,7 +136,7 @@ pub(crate) fn f32_mean<T: Work>(lane: impl Iterator<Item = T>, len: usize) -> T 
 }
 
 /// Paddle's integer `var` (and `std`, its float32 root): see [`OpSemantics::int_stats_f32`].
-fn paddle_int<T: Work>(take_sqrt: bool, args: &Args<'_>, lanes: Lanes) -> Array {
+fn paddle_int<T: Work>(take_sqrt: bool, s: &OpSemantics, args: &Args<'_>, lanes: Lanes) -> Array {
     let x = cast_array(args.inputs[0], T::DTYPE);
     let x = T::slice(x.view()).expect("cast");
     let div = lanes.len.saturating_sub(1) as f32;
@@ -149,7 +149,8 @@ fn paddle_int<T: Work>(take_sqrt: bool, args: &Args<'_>, lanes: Lanes) -> Array 
         cast::<f32, T>(cast::<T, f32>(T::narrow(total)) / div)
     });
     if take_sqrt {
-        Array::from(vars.map(|v| cast::<T, f32>(v).sqrt()).collect::<Vec<f32>>())
+        let vars = vars.map(|v| cast::<T, f32>(v)).collect();
+        Array::from(paddle_roots(vars, DType::Float32, s))
     } else {
         T::array(vars.collect())
     }
@@ -194,13 +195,19 @@ where
     if !take_sqrt {
         return F::array(vars);
     }
-    let root = s.packet(super::OpClass::Unary(Unary::Sqrt), F::DTYPE);
-    let count = vars.len();
+    F::array(paddle_roots(vars, F::DTYPE, s))
+}
+
+/// `std`'s roots of the variances as Paddle's `sqrt` takes them: Eigen's fast packet root on
+/// the whole packets of a float32 output ([`OpSemantics::packet`]), the exact root elsewhere.
+fn paddle_roots<F: num_traits::Float>(vars: Vec<F>, dtype: DType, s: &OpSemantics) -> Vec<F> {
+    let root = s.packet(super::OpClass::Unary(Unary::Sqrt), dtype);
+    let packets = root.map_or(0, |(w, _)| vars.len() - vars.len() % w);
     let roots = vars.iter().enumerate().map(|(k, &v)| match root {
-        Some((w, f)) if k < packets(count, w) => F::from(f(v.to_f32().expect("f32"))).expect("f32"),
+        Some((_, f)) if k < packets => F::from(f(v.to_f32().expect("f32"))).expect("f32"),
         _ => v.sqrt(),
     });
-    F::array(roots.collect())
+    roots.collect()
 }
 
 /// The sum of the squared deviations as XLA computes it: a reduction it rewrites into windows
