@@ -80,6 +80,17 @@ pub struct OpSemantics {
     /// Complex `reciprocal` is `1 / z` by the complex division (PyTorch) instead of NumPy's
     /// own formula (`nc_reciprocal`, which gives `(1−0j)` for `1+0j`).
     pub complex_reciprocal_divides: bool,
+    /// Complex `reciprocal` is `1 / z` by Smith's algorithm as NumPy's division writes it
+    /// (`s = 1 / (c + d·r)`, the parts multiplied by `s`), without its zero-divisor case
+    /// (`reciprocal(0j)` is `nan+nanj`) and without fused multiply-adds, an infinite `z`
+    /// without NaN giving `+0+0j` (`reciprocal(-inf+1j)` is `0j`, not `-0-0j`): Paddle's
+    /// `ReciprocalFunctor`, probed on 3000 values of each complex dtype (dividing by
+    /// `c + d·r` instead of multiplying by `s` differs in a quarter of them).
+    pub complex_reciprocal_smith: bool,
+    /// float32 `tanh` is Eigen's `generic_fast_tanh_float`
+    /// ([`crate::kernel::eigen::fast_tanh_f32`]: Paddle's `TanhFunctor`, `x.tanh()`, whose
+    /// scalar path is the same function under `EIGEN_FAST_MATH`).
+    pub tanh_eigen_fast: bool,
     /// Complex `negative` is `0 − z` per part (PyTorch: `-(0j)` is `0j`), not a sign flip.
     pub complex_negative_subtracts: bool,
     /// Complex `log2`/`log10` divide `log(z)` by `ln 2`/`ln 10` (PyTorch) instead of
@@ -235,8 +246,11 @@ pub struct OpSemantics {
     /// `1 / ln 2`, `log10` by `log10(e)` (JAX's `jnp.log2`/`log10`: a division by the constant
     /// `log(2)` that XLA turns into a product by its reciprocal).
     pub complex_fns_xla: bool,
-    /// Complex `log2` divides `log(z)` by `ln 2 + 0i` as a complex number, by the semantics'
-    /// complex division (Paddle: `log2(0j)` is `-inf + nan·i`).
+    /// Complex `log2` divides `log(z)` by `ln 2 + 0i` as a complex number, by C99 Annex G's
+    /// division (libgcc's `__divsc3`/`__divdc3`, `std::complex`'s `operator/`; Paddle:
+    /// `log2(0j)` is `-inf + nan·i`, `log2(inf + nan·i)` is `inf + nan·i` by the Annex's
+    /// recovery of an infinite dividend; its `log10` divides the parts by `ln 10`, see
+    /// [`OpSemantics::complex_log_base_divides`]; probed on 3000 values of each dtype).
     pub complex_log_base_complex_div: bool,
     /// How complex `sign` divides by `|z|`.
     pub complex_sign: ComplexSign,
@@ -301,6 +315,10 @@ pub struct OpSemantics {
     /// versions for complex), complex `arctan` the C library's `catan`, every step under the
     /// CPU's DAZ/FTZ modes (TensorFlow 2.21).
     pub complex_fns_eigen: bool,
+    /// float32 `expm1` runs Eigen's `generic_expm1` ([`crate::kernel::eigen::expm1_f32`]) on
+    /// the first `len − len % n` elements, `n` this packet width (0: never), and the C
+    /// library's on the rest (Paddle's `Expm1Functor`, AVX's 8 floats).
+    pub expm1_f32_packet: usize,
     /// float32/float64 `exp` (and the `exp` in Paddle's `logaddexp`) is Eigen's packet `exp`
     /// ([`crate::kernel::eigen::exp_f32`], [`crate::kernel::eigen::exp_f64`]: Paddle's
     /// `ExpFunctor`, `exp(-inf)` is `2.938265e-39`).
@@ -443,6 +461,12 @@ pub enum Summation {
     /// lanes reduced in float32; a bfloat16 sum is a float32 one (TensorFlow's
     /// `CASTING_SPECIALIZATION(SumReducer, bfloat16, float)`).
     Eigen,
+    /// Eigen's `InnerMostDimReducer` at commit f612df27, the Eigen Paddle 3.3.1 pins (see
+    /// `order::eigen_packets`): a float32/float64 sum with two accumulators of 32-byte packets,
+    /// split in two above 1024 packets; a product and a mean with one accumulator; a complex
+    /// sum (no packets) split in two above 1024 values, a complex product and mean in order,
+    /// the mean times `1 / n`; float16/bfloat16 summed in float32; across rows in order.
+    EigenTree,
 }
 
 /// How a computation in a narrow dtype (float8, float6, float4, int4, int2) rounds.
@@ -499,6 +523,8 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     complex_reciprocal_divides: false,
     complex_negative_subtracts: false,
     complex_log_base_divides: false,
+    complex_reciprocal_smith: false,
+    tanh_eigen_fast: false,
     complex_log1p_torch: false,
     complex_expm1_fused: false,
     real_angle_by_sign: false,
@@ -547,6 +573,7 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     exp_f32_packet: 0,
     eigen_packet_fns: false,
     complex_fns_eigen: false,
+    expm1_f32_packet: 0,
     exp_eigen: false,
     exp_f16_svml: true,
     domain_nan_negative: true,
@@ -754,6 +781,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
     // Paddle 3 on CPU (tests/fixtures/eval-ops/paddle.jsonl.gz)
     OpSemantics {
         name: "paddle",
+        summation: Summation::EigenTree,
         prod_contiguous_plain: false,
         exp_f16_svml: false,
         domain_nan_negative: false,
@@ -770,6 +798,10 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         complex_sign: ComplexSign::DivideByAbs,
         int_fmax_via_float: true,
         complex_log_base_complex_div: true,
+        complex_log_base_divides: true,
+        complex_reciprocal_smith: true,
+        tanh_eigen_fast: true,
+        expm1_f32_packet: 8,
         sqrt_f32_packet: 8,
         exp_eigen: true,
         int64_trunc_via_double: true,
@@ -843,6 +875,7 @@ impl OpSemantics {
                 | Unary::Expm1
                 | Unary::Log1p,
             ) if self.eigen_packet_fns => 8,
+            OpClass::Unary(Unary::Expm1) => self.expm1_f32_packet,
             _ => 0,
         };
         if sqrt && compute == DType::Float32 && self.sqrt_mkl {
@@ -856,8 +889,9 @@ impl OpSemantics {
             OpClass::Unary(Unary::Log) => crate::kernel::eigen::packet_log,
             OpClass::Unary(Unary::Arctan) => crate::kernel::eigen::packet_atan,
             OpClass::Unary(Unary::Arcsin) => crate::kernel::eigen::packet_asin,
-            OpClass::Unary(Unary::Expm1) => crate::kernel::eigen::packet_expm1,
+            OpClass::Unary(Unary::Expm1) if self.eigen_packet_fns => crate::kernel::eigen::packet_expm1,
             OpClass::Unary(Unary::Log1p) => crate::kernel::eigen::packet_log1p,
+            OpClass::Unary(Unary::Expm1) => crate::kernel::eigen::expm1_f32,
             _ => packet_reciprocal,
         };
         (width > 0).then_some((width, f as PacketFn))
@@ -931,6 +965,9 @@ impl OpSemantics {
             // Eigen's `ptanh_float`, also its scalar `numext::tanh(float)` (TensorFlow)
             (Unary::Tanh, DType::Float32) if self.eigen_packet_fns => {
                 OwnFn::F32(crate::kernel::eigen::tanh_f32)
+            }
+            (Unary::Tanh, DType::Float32) if self.tanh_eigen_fast => {
+                OwnFn::F32(crate::kernel::eigen::fast_tanh_f32)
             }
             (Unary::Tanh, DType::Float64) if self.numpy_loops => OwnFn::F64(numpy_simd::tanh_f64),
             _ => return None,

@@ -209,6 +209,92 @@ pub(crate) fn eigen_inner<W: Copy>(
     step(tail, round(p0[0]))
 }
 
+/// Eigen's leaf size (`kLeafSize` in `TensorReduction.h`): a tree reduction splits a lane
+/// longer than this many packets (or values, without packets) in two.
+const EIGEN_LEAF: usize = 1024;
+
+/// The lanes of a packet reduced by halves: `(p0 ∘ p2) ∘ (p1 ∘ p3)` for four lanes (AVX's
+/// `predux`/`predux_mul`: the high 128 bits onto the low ones, then within them).
+fn predux<W: Copy>(mut p: Vec<W>, f: impl Fn(W, W) -> W) -> W {
+    while p.len() > 1 {
+        let half = p.len() / 2;
+        let (lo, hi) = p.split_at_mut(half);
+        for (x, &y) in lo.iter_mut().zip(hi.iter()) {
+            *x = f(*x, y);
+        }
+        p.truncate(half);
+    }
+    p[0]
+}
+
+/// A contiguous lane reduced by Eigen's vectorized `InnerMostDimReducer` at commit f612df27
+/// (Paddle's pinned Eigen) with packets of `width` lanes, the lane starting at element
+/// `first` of the array. `tree` (a sum: not exactly
+/// associative, not stateful): a lane of more than 1024 packets is split at the packet
+/// boundary after its middle and each part reduced alone, combined onto the identity in
+/// order; a shorter one runs two packet accumulators over pairs of packets, the odd packet
+/// onto the first, the second onto the first, the tail element by element onto the
+/// identity, then `tail ∘ predux(packet)`. Without `tree` (a product, a mean) one
+/// accumulator takes every whole packet.
+pub(crate) fn eigen_packets<W: Copy>(
+    vals: &[W],
+    init: W,
+    (width, first): (usize, usize),
+    tree: bool,
+    f: impl Fn(W, W) -> W + Copy,
+) -> W {
+    let n = vals.len();
+    if tree && n > width * EIGEN_LEAF {
+        // the split is aligned on the packets of the whole array (`first` is the lane's start)
+        let split = ((first + n.div_ceil(2)).div_ceil(width) * width - first).min(n);
+        let left = f(
+            init,
+            eigen_packets(&vals[..split], init, (width, first), tree, f),
+        );
+        return f(
+            left,
+            eigen_packets(&vals[split..], init, (width, first + split), tree, f),
+        );
+    }
+    let whole = n / width * width;
+    let pairs = if tree { n / (2 * width) * 2 * width } else { 0 };
+    let lanes = |a: &mut Vec<W>, packet: &[W]| {
+        for (x, &y) in a.iter_mut().zip(packet) {
+            *x = f(*x, y);
+        }
+    };
+    let (mut p, mut q) = (vec![init; width], vec![init; width]);
+    for pair in vals[..pairs].chunks(2 * width) {
+        lanes(&mut p, &pair[..width]);
+        lanes(&mut q, &pair[width..]);
+    }
+    for packet in vals[pairs..whole].chunks(width) {
+        lanes(&mut p, packet);
+    }
+    if tree {
+        lanes(&mut p, &q);
+    }
+    let tail = fold(&vals[whole..], init, f);
+    f(tail, predux(p, f))
+}
+
+/// Eigen's `InnerMostDimReducer` for a type without packets (Paddle's complex numbers): a
+/// lane of more than 1024 values is split at `n / 2` and each half reduced alone, combined
+/// onto the identity in order (`tree`, a sum); else folded in order from the identity.
+pub(crate) fn eigen_scalar<W: Copy>(
+    vals: &[W],
+    init: W,
+    tree: bool,
+    f: impl Fn(W, W) -> W + Copy,
+) -> W {
+    let n = vals.len();
+    if tree && n > EIGEN_LEAF {
+        let left = f(init, eigen_scalar(&vals[..n / 2], init, tree, f));
+        return f(left, eigen_scalar(&vals[n / 2..], init, tree, f));
+    }
+    fold(vals, init, f)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -288,5 +374,35 @@ mod tests {
         let s = xla_scan(&y, 0.0, |a, b| a + b);
         assert_eq!(s[15], 16_777_216.0);
         assert_eq!(s[31], 16_777_232.0);
+    }
+
+    #[test]
+    fn eigen_two_accumulators_then_tree() {
+        // width 2, 7 values: pairs of packets [0, 4) into p and q, packet [4, 6) into p, q onto
+        // p, the tail [6] onto the identity, then tail + (p0 + p1)
+        let mut x = vec![1.0f32; 7];
+        x[0] = 16_777_216.0;
+        let add = |a: f32, b: f32| a + b;
+        let p = [(16_777_216.0f32 + 1.0) + 1.0, (0.0f32 + 1.0) + 1.0];
+        let p = [p[0] + 1.0, p[1] + 1.0];
+        assert_eq!(
+            eigen_packets(&x, 0.0, (2, 0), true, add),
+            (0.0 + 1.0) + (p[0] + p[1])
+        );
+        // one accumulator: the product's order
+        let y: Vec<f64> = (1..=9).map(f64::from).collect();
+        let mul = |a: f64, b: f64| a * b;
+        assert_eq!(eigen_packets(&y, 1.0, (4, 0), false, mul), 362_880.0);
+        // 2049 packets of one value: split after packet 1025
+        let z = vec![1.0f64; 2049];
+        assert_eq!(eigen_packets(&z, 0.0, (1, 0), true, |a, b| a + b), 2049.0);
+        let mut w = vec![1.0f32; 1026];
+        w[0] = 16_777_216.0;
+        // halves [0, 513) (the ones absorbed) and [513, 1026) (513 ones), 2^24 + 513 a tie to even
+        assert_eq!(
+            eigen_scalar(&w, 0.0, true, |a, b| a + b),
+            16_777_216.0 + 512.0
+        );
+        assert_eq!(eigen_scalar(&w, 0.0, false, |a, b| a + b), 16_777_216.0);
     }
 }

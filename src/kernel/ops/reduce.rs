@@ -187,6 +187,15 @@ fn prod_lane<T: Work>(x: &[T], lanes: Lanes, l: usize, s: &OpSemantics) -> T {
     if ordered::<T>(s) {
         return T::narrow(order::xla_tree(&vals(), one::<T>(), reduce_mul::<T>(s)));
     }
+    if s.summation == Summation::EigenTree && T::DTYPE.is_inexact() {
+        return T::narrow(eigen_tree_lane::<T>(
+            x,
+            lanes,
+            l,
+            (one::<T>(), T::W::mul),
+            false,
+        ));
+    }
     let m = mul::<T>(s.complex_mul_fma && !(lanes.stride == 1 && s.prod_contiguous_plain));
     if s.summation == Summation::Eigen && lanes.stride == 1 && T::DTYPE.is_inexact() {
         return T::narrow(eigen_lane::<T>(
@@ -250,6 +259,16 @@ fn mean_lane<T: Work>(x: &[T], lanes: Lanes, l: usize, s: &OpSemantics) -> T {
             crate::kernel::cast::cast::<f64, T>(sum / lanes.len as f64)
         };
     }
+    if s.summation == Summation::EigenTree && T::DTYPE.is_inexact() {
+        // Eigen's `MeanReducer` is stateful: one packet accumulator, no tree; a complex mean
+        // is the sum times `1 / n` (Paddle's recordings: not the sum divided by `n`)
+        let sum = eigen_tree_lane::<T>(x, lanes, l, (T::W::zero(), T::W::add), false);
+        return T::narrow(if T::DTYPE.is_complex() {
+            T::W::mul(sum, T::W::div(T::W::from_num(true), count))
+        } else {
+            T::W::div(sum, count)
+        });
+    }
     if ordered::<T>(s) {
         // XLA divides the sum in the working type (jnp.mean: half types in f32)
         return T::narrow(T::W::div(sum_lane::<T>(x, lanes, l, s), count));
@@ -298,6 +317,28 @@ fn eigen_lane<T: Work>(
     let width = if size == 2 { 8 } else { 32 / size };
     let round = move |v: T::W| if half { T::narrow(v).widen() } else { v };
     order::eigen_inner(&vals, init, width, move |a, b| round(f(a, b)), (f, round))
+}
+
+/// Lane `l` reduced as Paddle's pinned Eigen reduces it ([`Summation::EigenTree`]): a
+/// contiguous lane of float32/float64 (float16/bfloat16 in float32: Paddle's `sum` casts them
+/// first) by packets ([`order::eigen_packets`], `tree` for a sum), of complex numbers (no
+/// packets) by [`order::eigen_scalar`]; a lane across rows in order from the identity
+/// (`GenericDimReducer`, `InnerMostDimPreserver`).
+pub(crate) fn eigen_tree_lane<T: Work>(
+    x: &[T],
+    lanes: Lanes,
+    l: usize,
+    (init, f): (T::W, fn(T::W, T::W) -> T::W),
+    tree: bool,
+) -> T::W {
+    let vals: Vec<T::W> = lanes.lane(l).map(|i| x[i].widen()).collect();
+    if lanes.stride > 1 {
+        return vals.iter().fold(init, |a, &v| f(a, v));
+    }
+    match crate::kernel::eigen::avx_packet_width(T::DTYPE) {
+        Some(width) => order::eigen_packets(&vals, init, (width, l * lanes.len), tree, f),
+        None => order::eigen_scalar(&vals, init, tree, f),
+    }
 }
 
 /// Whether the framework orders a reduction of `T` its own way ([`order`]), not NumPy's or
@@ -374,6 +415,9 @@ pub(crate) fn sum_lane<T: Work>(x: &[T], lanes: Lanes, l: usize, s: &OpSemantics
     if ordered::<T>(s) {
         let vals: Vec<T::W> = lanes.lane(l).map(|i| x[i].widen()).collect();
         return order::xla_tree(&vals, T::W::zero(), T::W::add);
+    }
+    if s.summation == Summation::EigenTree && T::DTYPE.is_inexact() {
+        return eigen_tree_lane::<T>(x, lanes, l, (T::W::zero(), T::W::add), true);
     }
     if lanes.stride == 1 {
         return lane_sum::<T>(&x[l * lanes.len..(l + 1) * lanes.len], s);

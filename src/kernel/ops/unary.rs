@@ -397,6 +397,22 @@ macro_rules! unary_complex {
                     Square if s.complex_mul_fma => <$c as FusedMul>::mul_fused(z, z),
                     Square => <$c as Arith>::mul(z, z),
                     Reciprocal if s.complex_reciprocal_divides => complex_divide(<$c>::new(1.0, 0.0), z, s),
+                    // `1 / z` by Smith's algorithm as NumPy's division writes it, without its
+                    // zero-divisor case and without fused multiply-adds; an infinite `z`
+                    // without NaN gives `+0+0j` (observed: `reciprocal(-inf+1j)` is `0j`)
+                    Reciprocal if s.complex_reciprocal_smith => {
+                        if (r.is_infinite() || i.is_infinite()) && !(r.is_nan() || i.is_nan()) {
+                            <$c>::new(0.0, 0.0)
+                        } else if i.abs() <= r.abs() {
+                            let q = i / r;
+                            let scl = 1.0 / (r + i * q);
+                            <$c>::new((1.0 + 0.0 * q) * scl, (0.0 - q) * scl)
+                        } else {
+                            let q = r / i;
+                            let scl = 1.0 / (i + r * q);
+                            <$c>::new((q + 0.0) * scl, (0.0 * q - 1.0) * scl)
+                        }
+                    }
                     Reciprocal => {
                         if i.abs() <= r.abs() {
                             let q = i / r;
@@ -455,7 +471,9 @@ macro_rules! unary_complex {
                         <$c>::new(l.ln(), i.atan2(r + 1.0))
                     }
                     Log2 if s.complex_log_base_complex_div => {
-                        complex_divide(f::$log(z), <$c>::new(std::f64::consts::LN_2 as $f, 0.0), s)
+                        let l = f::$log(z);
+                        let (a, b) = div_annex_g_real(l.re, l.im, std::f64::consts::LN_2 as $f);
+                        <$c>::new(a, b)
                     }
                     Log2 | Log10 if s.complex_log_base_divides => {
                         let l = f::$log(z);
@@ -667,6 +685,25 @@ fn c10_div_fused<F: num_traits::Float>(a: F, b: F, c: F, d: F) -> (F, F) {
         let scl = F::one() / c.mul_add(rat, d);
         (a.mul_add(rat, b) * scl, b.mul_add(rat, -a) * scl)
     }
+}
+
+/// `(a + bi) / (k + 0i)` for a positive finite `k` as libgcc's C99 Annex G division
+/// (`__divsc3`/`__divdc3`, what `std::complex`'s `operator/` compiles to) computes it:
+/// `r = 0 / k`, `((b·r + a) / k, (b − a·r) / k)`, and where both parts are NaN but a part of
+/// the dividend is infinite, its recovery `∞ · (a'·k, b'·k)` with `a'`, `b'` the parts as
+/// `±1` (infinite) or `±0` (Paddle's complex `log2`: `log2(inf+nanj)` is `inf+nanj`).
+fn div_annex_g_real<F: num_traits::Float>(a: F, b: F, k: F) -> (F, F) {
+    let r = F::zero() / k;
+    let (x, y) = ((b * r + a) / k, (b - a * r) / k);
+    if !(x.is_nan() && y.is_nan() && (a.is_infinite() || b.is_infinite())) {
+        return (x, y);
+    }
+    let unit = |v: F| if v.is_infinite() { F::one() } else { F::zero() }.copysign(v);
+    let (a, b) = (unit(a), unit(b));
+    (
+        F::infinity() * (a * k + b * F::zero()),
+        F::infinity() * (b * k - a * F::zero()),
+    )
 }
 
 /// `a / b` by the semantics' complex division ([`OpSemantics::complex_div`]).

@@ -20,7 +20,14 @@ pub(crate) fn run(
     lanes: Lanes,
 ) -> Option<Array> {
     if args.compute.is_integer() && s.int_stats_f32 {
-        return Some(with_dtype!(args.compute, T => paddle_int::<T>(take_sqrt, args, lanes)));
+        return Some(with_dtype!(args.compute, T => paddle_int::<T>(take_sqrt, s, args, lanes)));
+    }
+    if s.summation == Summation::EigenTree {
+        match args.compute {
+            DType::Float32 => return Some(paddle_float::<f32>(take_sqrt, s, args, lanes)),
+            DType::Float64 => return Some(paddle_float::<f64>(take_sqrt, s, args, lanes)),
+            _ => {}
+        }
     }
     if args.compute.is_integer() && s.summation == Summation::XlaTree {
         // `jnp.std` refuses an integer `dtype=`
@@ -31,7 +38,9 @@ pub(crate) fn run(
         return None;
     }
     Some(match s.summation {
-        Summation::Pairwise | Summation::Eigen => numpy(take_sqrt, s, args, lanes),
+        Summation::Pairwise | Summation::Eigen | Summation::EigenTree => {
+            numpy(take_sqrt, s, args, lanes)
+        }
         Summation::Cascade => torch(take_sqrt, s, args, lanes),
         Summation::XlaTree => {
             let x = cast_array(args.inputs[0], args.compute);
@@ -127,7 +136,7 @@ pub(crate) fn f32_mean<T: Work>(lane: impl Iterator<Item = T>, len: usize) -> T 
 }
 
 /// Paddle's integer `var` (and `std`, its float32 root): see [`OpSemantics::int_stats_f32`].
-fn paddle_int<T: Work>(take_sqrt: bool, args: &Args<'_>, lanes: Lanes) -> Array {
+fn paddle_int<T: Work>(take_sqrt: bool, s: &OpSemantics, args: &Args<'_>, lanes: Lanes) -> Array {
     let x = cast_array(args.inputs[0], T::DTYPE);
     let x = T::slice(x.view()).expect("cast");
     let div = lanes.len.saturating_sub(1) as f32;
@@ -140,10 +149,65 @@ fn paddle_int<T: Work>(take_sqrt: bool, args: &Args<'_>, lanes: Lanes) -> Array 
         cast::<f32, T>(cast::<T, f32>(T::narrow(total)) / div)
     });
     if take_sqrt {
-        Array::from(vars.map(|v| cast::<T, f32>(v).sqrt()).collect::<Vec<f32>>())
+        let vars = vars.map(|v| cast::<T, f32>(v)).collect();
+        Array::from(paddle_roots(vars, DType::Float32, s))
     } else {
         T::array(vars.collect())
     }
+}
+
+/// Paddle's float32/float64 `var` (`python/paddle/tensor/stat.py`: `u = mean(x, axis,
+/// keepdim=True)`, `sum(pow(x − u, 2), axis) / (n − 1)`; `std` is `sqrt` of it), each step
+/// a kernel of its own: the means by Eigen's `MeanReducer`, the squares by Paddle's `pow`
+/// (Eigen's packet `pow` over the whole array's packets, the C library's `pow` — the exact
+/// square — on the tail: [`packet_pow`](crate::kernel::eigen_pow::packet_pow)), their sums by
+/// Eigen's `SumReducer` ([`Summation::EigenTree`]), the quotient by `n − 1` (at least 0) in
+/// the dtype, and the roots by Paddle's `sqrt` (Eigen's fast packet root on float32's
+/// packets of the output, [`OpSemantics::packet`]).
+fn paddle_float<F>(take_sqrt: bool, s: &OpSemantics, args: &Args<'_>, lanes: Lanes) -> Array
+where
+    F: Work<W = F> + crate::kernel::eigen_pow::EigenPow,
+{
+    use super::reduce::eigen_tree_lane;
+    let x = cast_array(args.inputs[0], F::DTYPE);
+    let x = F::slice(x.view()).expect("cast");
+    let add: fn(F, F) -> F = |a, b| a + b;
+    let n = F::from(lanes.len).expect("count");
+    let packets = |len: usize, width: usize| len - len % width;
+    let width = crate::kernel::eigen::avx_packet_width(F::DTYPE).expect("float");
+    let mut squares = vec![F::zero(); x.len()];
+    for l in 0..lanes.count() {
+        let mean = eigen_tree_lane::<F>(x, lanes, l, (F::zero(), add), false) / n;
+        for i in lanes.lane(l) {
+            let d = x[i] - mean;
+            let two = F::one() + F::one();
+            squares[i] = if i < packets(x.len(), width) {
+                crate::kernel::eigen_pow::packet_pow(d, two)
+            } else {
+                d * d
+            };
+        }
+    }
+    let corrected = (n - F::from(s.var_correction).expect("ddof")).max(F::zero());
+    let vars: Vec<F> = (0..lanes.count())
+        .map(|l| eigen_tree_lane::<F>(&squares, lanes, l, (F::zero(), add), true) / corrected)
+        .collect();
+    if !take_sqrt {
+        return F::array(vars);
+    }
+    F::array(paddle_roots(vars, F::DTYPE, s))
+}
+
+/// `std`'s roots of the variances as Paddle's `sqrt` takes them: Eigen's fast packet root on
+/// the whole packets of a float32 output ([`OpSemantics::packet`]), the exact root elsewhere.
+fn paddle_roots<F: num_traits::Float>(vars: Vec<F>, dtype: DType, s: &OpSemantics) -> Vec<F> {
+    let root = s.packet(super::OpClass::Unary(Unary::Sqrt), dtype);
+    let packets = root.map_or(0, |(w, _)| vars.len() - vars.len() % w);
+    let roots = vars.iter().enumerate().map(|(k, &v)| match root {
+        Some((_, f)) if k < packets => F::from(f(v.to_f32().expect("f32"))).expect("f32"),
+        _ => v.sqrt(),
+    });
+    roots.collect()
 }
 
 /// The sum of the squared deviations as XLA computes it: a reduction it rewrites into windows
