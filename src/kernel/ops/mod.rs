@@ -609,6 +609,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         numpy_loops: false,
         atan2_svml: false,
         log10_svml: false,
+        svml_unary: false,
         // `Sign` returns a zero operand as it is (ufuncs.h: `if (abs_a == 0) return a;`)
         sign_zero_keeps_sign: true,
         ..OP_SEMANTICS_NUMPY
