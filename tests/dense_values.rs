@@ -40,13 +40,11 @@ const NAN_TORCH: &str = "PyTorch's vector math (SLEEF, MKL VML) gives a NaN of a
 const NAN_HALF: &str =
     "PyTorch's AVX-512 float32 -> float16/bfloat16 conversion writes a NaN as 0xffff: not modelled";
 
-/// The vendor of the CPU the fixtures were recorded on (an AMD EPYC).
-const RECORDED_ON: &str = "AuthenticAMD";
-
 const ESTIMATE: &str = "MKL's sqrt starts from the CPU's 12-bit estimate (rsqrtss), whose bits are each vendor's own: the fixtures hold an AMD CPU's values (promote::kernel::eigen::cpu_vendor)";
 
-/// Allowances that hold only on a CPU of another vendor than [`RECORDED_ON`]'s, for the kernels
-/// that start from the CPU's estimates (not required to be used).
+/// Allowances for the kernels that start from the CPU's estimates, on any CPU and not required
+/// to be used: the fixtures hold an AMD EPYC's values, and another vendor's CPU (this project's
+/// machines have been AMD and Intel guests) gives a few values an ulp or two apart.
 #[rustfmt::skip]
 const ESTIMATES: &[Allowance] = &[
     ("torch", "sqrt", "float32", 26, 1, ESTIMATE),
@@ -54,14 +52,11 @@ const ESTIMATES: &[Allowance] = &[
     ("torch", "sqrt", "int8", 9, 1, ESTIMATE),
 ];
 
-/// The allowance of (framework, op, input dtype): [`ALLOWED`]'s, else on a CPU of another
-/// vendor than the recording one's [`ESTIMATES`]'.
+/// The allowance of (framework, op, input dtype): [`ALLOWED`]'s, else [`ESTIMATES`]'.
 fn allowance(framework: &str, op: &str, dt: &str) -> Option<&'static Allowance> {
-    let other_vendor = promote::kernel::eigen::cpu_vendor() != RECORDED_ON;
-    let estimates = ESTIMATES.iter().filter(|_| other_vendor);
     ALLOWED
         .iter()
-        .chain(estimates)
+        .chain(ESTIMATES)
         .find(|a| a.0 == framework && a.1 == op && a.2 == dt)
 }
 
