@@ -21,7 +21,7 @@ use num_traits::Float;
 
 /// The per-type parts of Eigen's `pow`: the mantissa's `log2`, `exp2` on `[-½, ½]`, the
 /// `frexp`/`ldexp` pair and the Veltkamp split constant.
-pub trait EigenPow: Float {
+pub(crate) trait EigenPow: Float {
     /// `2^s + 1`, `s = ⌈digits / 2⌉` (`veltkamp_splitting`).
     const SPLIT: Self;
     /// `max_exponent · ln 2 / epsilon`: a `|y|` from here on over- or underflows any `x ≠ 1`.
@@ -306,7 +306,7 @@ fn pow_impl<F: EigenPow>(x: F, y: F) -> F {
 /// `y = 0`, `x = −1` with an even or infinite `y` give 1; NaN operands and a negative `x`
 /// with a non-integer finite `y` NaN; zeros and infinities by the signs; a huge `|y|` over or
 /// under flows), else [`pow_impl`] of `|x|`, negated for a negative `x` and an odd `y`.
-pub fn packet_pow<F: EigenPow>(x: F, y: F) -> F {
+pub(crate) fn packet_pow<F: EigenPow>(x: F, y: F) -> F {
     let (zero, one, inf) = (F::zero(), F::one(), F::infinity());
     let ax = x.abs();
     let y_int = y.floor() == y;

@@ -229,17 +229,22 @@ macro_rules! binary_float {
                             }
                         }
                     }
+                    Binary::Logaddexp if s.xla_real_fns => {
+                        // JAX's lax_other.logaddexp: amax + log1p(exp(-|delta|)), XLA's own
+                        // exp and log1p
+                        if a.is_infinite() && a == b {
+                            a
+                        } else {
+                            let m = if a < b { b } else { a };
+                            m + crate::kernel::xla_math::log1p((-(a - b).abs()).xla_exp())
+                        }
+                    }
                     Binary::Logaddexp => {
                         if a.is_infinite() && a == b {
                             a
                         } else {
                             let m = if a < b { b } else { a };
-                            let e = -(a - b).abs();
-                            // JAX's lax_other.logaddexp: amax + log1p(exp(-|delta|))
-                            match s.xla_real_fns {
-                                true => m + crate::kernel::xla_math::log1p(e.xla_exp()),
-                                false => m + e.exp().ln_1p(),
-                            }
+                            m + (-(a - b).abs()).exp().ln_1p()
                         }
                     }
                     Binary::Fmax | Binary::Fmin => {

@@ -890,7 +890,9 @@ impl OpSemantics {
             OpClass::Unary(Unary::Log) => crate::kernel::eigen::packet_log,
             OpClass::Unary(Unary::Arctan) => crate::kernel::eigen::packet_atan,
             OpClass::Unary(Unary::Arcsin) => crate::kernel::eigen::packet_asin,
-            OpClass::Unary(Unary::Expm1) if self.eigen_packet_fns => crate::kernel::eigen::packet_expm1,
+            OpClass::Unary(Unary::Expm1) if self.eigen_packet_fns => {
+                crate::kernel::eigen::packet_expm1
+            }
             OpClass::Unary(Unary::Log1p) => crate::kernel::eigen::packet_log1p,
             OpClass::Unary(Unary::Expm1) => crate::kernel::eigen::expm1_f32,
             _ => packet_reciprocal,
