@@ -1245,7 +1245,7 @@ pub fn log_f32(x0: f32) -> f32 {
     // frexp of a normal float: the mantissa in [0.5, 1)
     let e = ((v.to_bits() >> 23) & 0xff) as f32 - 126.0;
     let m = f32::from_bits((v.to_bits() & !0x7f80_0000) | 0.5f32.to_bits());
-    let (x, e) = if m < 0.707_106_781_186_547_524 {
+    let (x, e) = if m < std::f32::consts::FRAC_1_SQRT_2 {
         ((m - 1.0) + m, e - 1.0)
     } else {
         (m - 1.0, e)

@@ -7,15 +7,8 @@
 //! fraction, `exp2` of the fraction by another polynomial, then scaled by `pldexp`. Without
 //! FMA, `twoprod` is Dekker's product of Veltkamp halves and every `pmadd` rounds twice.
 //! The elements past the last whole packet take the C library's `pow` (Paddle's `var`
-//! squares its deviations with it: `pow(2.4, 2)` is not always `2.4 · 2.4`).
-//!
-//! ```
-//! use promote::kernel::eigen_pow::packet_pow;
-//! assert_eq!(packet_pow(3.0f32, 2.0), 9.0);
-//! assert_eq!(packet_pow(-1.5f64, 2.0), 2.25);
-//! // one ulp under the square (Paddle: paddle.pow of 6.488875 in a packet is 42.105495)
-//! assert_eq!(packet_pow(6.488875f32, 2.0), 42.105495);
-//! ```
+//! squares its deviations with it: `pow(2.4, 2)` is not always `2.4 · 2.4`; the unit test
+//! `squares_as_paddle_packets` pins examples).
 
 use num_traits::Float;
 
@@ -242,7 +235,7 @@ impl EigenPow for f64 {
         exp2_tail(
             madd(odd, x, even),
             x,
-            (0.693147180559945286, 4.81927865669806721e-17),
+            (std::f64::consts::LN_2, 4.81927865669806721e-17),
         )
     }
 

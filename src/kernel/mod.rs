@@ -10,7 +10,7 @@
 //! * [`xla_math`]: StableHLO's complex `sqrt`, `log`, `log1p` expanders and XLA's real `log1p`;
 //! * [`sleef`]: SLEEF's vectorized functions as PyTorch runs them (`fmod`);
 //! * [`eigen`]: Eigen's packet math functions as Paddle runs them (`exp`, fast `sqrt`);
-//! * [`eigen_pow`]: Eigen's packet `pow` as Paddle runs it (its `var` squares with it);
+//! * `eigen_pow`: Eigen's packet `pow` as Paddle runs it (its `var` squares with it);
 //! * [`dispatch`]: the one table from an op's kernel name to its kernel;
 //! * [`matmul`]: n-d `matmul` with each framework's order of summation;
 //! * [`exec`]: chunked, cast-on-the-fly, parallel execution of a plan;
@@ -50,7 +50,7 @@ pub mod data;
 pub mod dispatch;
 #[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod eigen;
-pub mod eigen_pow;
+pub(crate) mod eigen_pow;
 pub mod eval;
 pub mod exec;
 pub mod library_casts;

@@ -319,6 +319,9 @@ fn eigen_lane<T: Work>(
     order::eigen_inner(&vals, init, width, move |a, b| round(f(a, b)), (f, round))
 }
 
+/// A reduction's step: the running value and the next element to the new running value.
+type Step<W> = fn(W, W) -> W;
+
 /// Lane `l` reduced as Paddle's pinned Eigen reduces it ([`Summation::EigenTree`]): a
 /// contiguous lane of float32/float64 (float16/bfloat16 in float32: Paddle's `sum` casts them
 /// first) by packets ([`order::eigen_packets`], `tree` for a sum), of complex numbers (no
@@ -328,7 +331,7 @@ pub(crate) fn eigen_tree_lane<T: Work>(
     x: &[T],
     lanes: Lanes,
     l: usize,
-    (init, f): (T::W, fn(T::W, T::W) -> T::W),
+    (init, f): (T::W, Step<T::W>),
     tree: bool,
 ) -> T::W {
     let vals: Vec<T::W> = lanes.lane(l).map(|i| x[i].widen()).collect();

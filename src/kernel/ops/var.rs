@@ -160,7 +160,7 @@ fn paddle_int<T: Work>(take_sqrt: bool, s: &OpSemantics, args: &Args<'_>, lanes:
 /// keepdim=True)`, `sum(pow(x − u, 2), axis) / (n − 1)`; `std` is `sqrt` of it), each step
 /// a kernel of its own: the means by Eigen's `MeanReducer`, the squares by Paddle's `pow`
 /// (Eigen's packet `pow` over the whole array's packets, the C library's `pow` — the exact
-/// square — on the tail: [`packet_pow`](crate::kernel::eigen_pow::packet_pow)), their sums by
+/// square — on the tail: `eigen_pow::packet_pow`), their sums by
 /// Eigen's `SumReducer` ([`Summation::EigenTree`]), the quotient by `n − 1` (at least 0) in
 /// the dtype, and the roots by Paddle's `sqrt` (Eigen's fast packet root on float32's
 /// packets of the output, [`OpSemantics::packet`]).
