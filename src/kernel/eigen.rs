@@ -622,6 +622,16 @@ fn polevl<F: num_traits::Float>(x: F, coeff: &[F]) -> F {
     coeff[1..].iter().fold(coeff[0], |acc, &c| acc * x + c)
 }
 
+/// Eigen's `ptanh_float`/`ptanh_double` after their constants: `a` clamped to `±bound`, then
+/// `(x + x³·α(x²)) / β(x²)`, each product and sum rounded (no FMA).
+fn odd_rational<F: num_traits::Float>(a: F, bound: F, alpha: &[F], beta: &[F]) -> F {
+    let x = pmax(pmin(a, bound), -bound);
+    let x2 = x * x;
+    let x3 = x2 * x;
+    let p = x3 * polevl(x2, alpha) + x;
+    p / polevl(x2, beta)
+}
+
 /// `exp` of a float32 as the Eigen TensorFlow 2.21 pins computes it in a packet
 /// (`pexp_float`, `GenericPacketMathFunctions.h`; AVX without FMA, every step rounded):
 /// `x` capped at 88.723, `m = floor(x · log2(e) + ½)`, `r = x − m·ln 2` in two steps, a
@@ -1071,7 +1081,7 @@ pub fn packet_exp_f64(x: f64) -> f64 {
 #[allow(clippy::excessive_precision)]
 pub fn tanh_f32(a: f32) -> f32 {
     crate::kernel::xla::under_daz_ftz(|| {
-        let x = pmax(pmin(a, 7.907_389_640_808_105_47), -7.907_389_640_808_105_47);
+        let bound = 7.907_389_640_808_105_47;
         let alpha = [
             1.394_553_628e-8f32,
             2.102_733_560e-5,
@@ -1085,10 +1095,7 @@ pub fn tanh_f32(a: f32) -> f32 {
             4.673_548_340e-1,
             1.0,
         ];
-        let x2 = x * x;
-        let x3 = x2 * x;
-        let p = x3 * polevl(x2, &alpha) + x;
-        p / polevl(x2, &beta)
+        odd_rational(a, bound, &alpha, &beta)
     })
 }
 
@@ -1104,7 +1111,7 @@ pub fn tanh_f32(a: f32) -> f32 {
 #[allow(clippy::excessive_precision)]
 pub fn tanh_f64(a: f64) -> f64 {
     crate::kernel::xla::under_daz_ftz(|| {
-        let x = pmax(pmin(a, 17.714_196_154_005_176), -17.714_196_154_005_176);
+        let bound = 17.714_196_154_005_176;
         let alpha = [
             2.615_800_786_048_223_0e-23,
             7.653_486_226_874_931_9e-19,
@@ -1128,10 +1135,7 @@ pub fn tanh_f64(a: f64) -> f64 {
             4.851_805_297_361_760_360e-1,
             1.0,
         ];
-        let x2 = x * x;
-        let x3 = x2 * x;
-        let p = x3 * polevl(x2, &alpha) + x;
-        p / polevl(x2, &beta)
+        odd_rational(a, bound, &alpha, &beta)
     })
 }
 
