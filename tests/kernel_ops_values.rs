@@ -71,8 +71,6 @@ fn allowance(framework: &str, op: &str, dt: &str) -> Option<&'static Allowance> 
 }
 
 const ALLOWED: &[Allowance] = &[
-    ("numpy", "absolute", "float32", 20, 1, "NumPy's AVX-512 complex absolute (its own scaled square root in loops_unary_complex) against the C library's hypot"),
-    ("numpy", "absolute", "float64", 22, 1, "NumPy's AVX-512 complex absolute (its own scaled square root in loops_unary_complex) against the C library's hypot"),
     ("numpy", "angle", "float64", 4, 1, "NumPy's angle is arctan2(imag, real) through its SIMD arctan2 (SVML on AVX-512), not the C library's atan2"),
     ("numpy", "arcsin", "float64", 2, 1, "NumPy's AVX-512 arcsin for float64 (SVML or its own SIMD loop) is not correctly rounded; the kernels call the C library's"),
     ("numpy", "arctan2", "float64", 24, 1, "NumPy's AVX-512 arctan2 for float64 (SVML or its own SIMD loop) is not correctly rounded; the kernels call the C library's"),

@@ -16,7 +16,7 @@
 //! assert_eq!(<bool as UnaryElem>::same(Unary::Sqrt, true, numpy), None);
 //! ```
 
-use super::{with_slice, Args, ComplexSign, OpSemantics};
+use super::{with_slice, Args, ComplexAbs, ComplexSign, OpSemantics};
 use crate::kernel::array::{Array, Element, C32, C64};
 use crate::kernel::cast::Num;
 use crate::kernel::compute::{Arith, ComplexDiv, FusedMul};
@@ -140,7 +140,7 @@ pub trait UnaryElem: Arith {
         None
     }
     /// [`UnaryElem::part`] as the semantics compute it (complex `absolute`:
-    /// [`OpSemantics::complex_abs_xla`]).
+    /// [`OpSemantics::complex_abs`]).
     fn part_as(op: Unary, x: Self, _s: &OpSemantics) -> Option<Self::Part> {
         Self::part(op, x)
     }
@@ -590,20 +590,19 @@ where
     (e * cos, e * sin)
 }
 
-/// `|re + im·i|` as the semantics compute it: the C library's `hypot`, or XLA's
-/// ([`OpSemantics::complex_abs_xla`]).
+/// `|re + im·i|` as the semantics compute it ([`OpSemantics::complex_abs`]).
 fn complex_abs<F: num_traits::Float + XlaComplexAbs>(re: F, im: F, s: &OpSemantics) -> F {
-    if s.complex_abs_xla {
-        F::xla_complex_abs(re, im)
-    } else {
-        re.hypot(im)
-    }
+    s.complex_abs.of(re, im)
 }
 
 /// The parts of a complex `sign` ([`OpSemantics::complex_sign`]).
 fn complex_sign<F: num_traits::Float + XlaComplexAbs>(r: F, i: F, s: &OpSemantics) -> (F, F) {
     let (zero, one, nan) = (F::zero(), F::one(), F::nan());
-    let a = complex_abs(r, i, s);
+    // NumPy's complex `sign` divides by `npy_hypot` (loops.c.src), not its SIMD `absolute`
+    let a = match s.complex_abs {
+        ComplexAbs::NumpySimd => r.hypot(i),
+        how => how.of(r, i),
+    };
     let unit = |x: F| if x > zero { one } else { -one };
     match s.complex_sign {
         ComplexSign::DivideByAbsKeepZero if a == zero => (r, i),
