@@ -471,3 +471,24 @@ fn each_builtin_policy_names_the_semantics_its_recordings_replay_with() {
         }
     }
 }
+
+/// PyTorch's complex `square` depends on an element's position: its vector loop (blocks of 16
+/// complex64) multiplies plainly, its scalar remainder with fused multiply-adds (observed on
+/// torch 2.15.0; `OpSemantics::complex_square_vec_body`).
+#[test]
+fn torch_complex_square_differs_between_vector_body_and_remainder() {
+    let policy = builtin("torch").unwrap();
+    let data: Vec<String> = vec!["(32.97-10.34j)".to_string(); 17];
+    let q = serde_json::json!({"op": "square", "operands": [{"dtype": "complex64", "data": data}]});
+    let got = eval_value(&*policy, &q).unwrap();
+    let text = promote::kernel::value::format_array(got.data.view());
+    assert_eq!(
+        text[..16],
+        vec!["(980.1054-681.81964j)".to_string(); 16][..]
+    );
+    assert_eq!(text[16], "(980.10535-681.81964j)");
+    // numpy: one rule for every element (its fused complex product)
+    let numpy = eval_value(&*builtin("numpy").unwrap(), &q).unwrap();
+    let text = promote::kernel::value::format_array(numpy.data.view());
+    assert!(text.iter().all(|t| t == &text[0]), "{text:?}");
+}

@@ -154,9 +154,11 @@ pub trait UnaryElem: Arith {
     fn eigen_sign(_x: Self, _packet: bool) -> Option<Self> {
         None
     }
-    /// A complex `sqrt` or `log` as Eigen computes it in a whole packet (`packet`) or after
-    /// the last one ([`OpSemantics::complex_fns_eigen`]); `None` for another op or type.
-    fn eigen_complex(_op: Unary, _x: Self, _packet: bool) -> Option<Self> {
+    /// A complex op whose vector loop and scalar remainder differ, in a whole packet
+    /// (`packet`) or after the last one: `sqrt`, `log`, `exp` as Eigen computes them
+    /// ([`OpSemantics::complex_fns_eigen`]), `square` as PyTorch's loop does
+    /// ([`OpSemantics::complex_square_vec_body`]); `None` for another op or type.
+    fn packet_complex(_op: Unary, _x: Self, _packet: bool) -> Option<Self> {
         None
     }
 }
@@ -436,7 +438,7 @@ macro_rules! unary_complex {
                     // TensorFlow's `Atan` of a complex: the C library's `catan` under DAZ/FTZ,
                     // its operand unflushed (`atan(5e-324+1j)` is `372.91318314125056j`)
                     Arctan if s.complex_fns_eigen => crate::kernel::xla::under_daz_ftz(|| f::$atan(z)),
-                    Sqrt | Log if s.complex_fns_eigen => Self::eigen_complex(op, z, true)?,
+                    Sqrt | Log if s.complex_fns_eigen => Self::packet_complex(op, z, true)?,
                     Expm1 if s.complex_expm1_by_exp => {
                         let e = f::$exp(z);
                         <$c>::new(e.re - 1.0, e.im - 0.0)
@@ -499,7 +501,7 @@ macro_rules! unary_complex {
                     _ => return None,
                 })
             }
-            fn eigen_complex(op: Unary, z: $c, packet: bool) -> Option<$c> {
+            fn packet_complex(op: Unary, z: $c, packet: bool) -> Option<$c> {
                 use crate::kernel::eigen as e;
                 let (a, b) = match (op, packet) {
                     (Unary::Sqrt, true) => e::complex_sqrt(z.re, z.im),
@@ -507,6 +509,10 @@ macro_rules! unary_complex {
                     (Unary::Log, true) => e::complex_log(z.re, z.im),
                     (Unary::Log, false) => e::complex_log_scalar(z.re, z.im),
                     (Unary::Exp, true) => ($pexp)?(z.re, z.im),
+                    // PyTorch's vectorized `z * z` multiplies plainly, its scalar remainder is
+                    // c10's `operator*` as GCC contracts it (fused multiply-adds)
+                    (Unary::Square, true) => return Some(<$c as Arith>::mul(z, z)),
+                    (Unary::Square, false) => return Some(<$c as FusedMul>::mul_fused(z, z)),
                     _ => return None,
                 };
                 Some(<$c>::new(a, b))
@@ -708,9 +714,8 @@ fn div_annex_g_real<F: num_traits::Float>(a: F, b: F, k: F) -> (F, F) {
 /// `a / b` by the semantics' complex division ([`OpSemantics::complex_div`]).
 fn complex_divide<C: Arith>(a: C, b: C, s: &OpSemantics) -> C {
     match s.complex_div {
-        // PyTorch's `reciprocal` is its own kernel, not `divide`'s contracted loop: its
-        // recordings (tests/fixtures/eval-ops/torch.jsonl.gz) replay with the plain division
-        ComplexDiv::Smith | ComplexDiv::SmithFused => C::div(a, b),
+        ComplexDiv::Smith => C::div(a, b),
+        ComplexDiv::SmithFused => C::div_smith_fused(a, b),
         ComplexDiv::SmithPlain => C::div_smith_plain(a, b),
         ComplexDiv::ScaledByMax => C::div_scaled(a, b, s.ftz),
         ComplexDiv::XlaSmith => C::xla_div(a, b),
@@ -738,11 +743,12 @@ where
         } else if let (Unary::Sinh, DType::Float32, Some(limit)) = (op, T::DTYPE, s.sinh_f32_limit) {
             map_same::<T>(x, |v| T::W::sinh_below(v, limit as f32))
         } else if let Some(width) = s.complex_packet_width(op, T::DTYPE) {
-            // Eigen's complex packet function, then its scalar one on the tail
+            // a complex packet function (Eigen's, PyTorch's vector loop), then the scalar one on
+            // the tail
             let packets = x.len() - x.len() % width;
             let each = |(k, v): (usize, &T)| {
                 let w = v.widen();
-                T::W::eigen_complex(op, w, k < packets).or_else(|| T::W::same(op, w, s)).map(T::narrow)
+                T::W::packet_complex(op, w, k < packets).or_else(|| T::W::same(op, w, s)).map(T::narrow)
             };
             x.iter().enumerate().map(each).collect::<Option<Vec<T>>>().map(T::array)
         } else if let Some((width, packet)) = s.packet_f64(op, T::DTYPE) {
