@@ -188,8 +188,6 @@ const ALLOWED: &[Allowance] = &[
     ("paddle", "hypot", "float64", 1, 1, "Paddle's hypot is sqrt(pow(x, 2) + pow(y, 2)): its pow on packets is Eigen's (kernel::eigen_pow), not yet applied to the binary kernel (hypot(1e-07, 1e-07) is 1 ulp off)"),
     ("paddle", "sin", "float32", 22, 1, "Paddle's float32 sin is SLEEF's (in libphi_core.so): Sleef_sinf8_u35 on packets of 8, Sleef_sinf1_u35 on the tail (their bits, called from Python, match); SLEEF's trigonometry is not ported"),
     ("paddle", "sin", "float64", 3, 1, "Paddle's float64 sin is SLEEF's Sleef_sind_u10 (in libphi_core.so: 4000 probed values match it); SLEEF's trigonometry is not ported"),
-    ("tf", "log1p", "complex128", 41, 8, "Eigen's std_fallback::log1p of a complex as the kernels run it (log1p(-1+0j) and the other special cases exact), with the C library's cabs/log/atan2 and libgcc's __divdc3/__muldc3 for std::complex's operators: TensorFlow's build computes z·(l/(u−1)) a few ulps apart (its compiler's complex division not identified)"),
-    ("tf", "log1p", "complex64", 37, 8, "Eigen's std_fallback::log1p of a complex as the kernels run it (log1p(-1+0j) and the other special cases exact), with the C library's cabsf/logf/atan2f and libgcc's __divsc3/__mulsc3 for std::complex's operators: TensorFlow's build computes z·(l/(u−1)) a few ulps apart (its compiler's complex division not identified)"),
     ("tf", "mean", "complex128", 1, 1, "TensorFlow's mean adds in another order: Eigen's tree reduction (half types accumulate in float32)"),
     ("tf", "mean", "complex64", 1, 1, "TensorFlow's mean adds in another order: Eigen's tree reduction (half types accumulate in float32)"),
 ];
