@@ -1,4 +1,5 @@
-//! NumPy 2.4.6's own AVX-512 loops for float32 `exp`, `log` and float32/float64 `tanh`,
+//! NumPy 2.4.6's own AVX-512 loops for float32 `exp`, `log`, `sin`, `cos` and float32/float64
+//! `tanh`,
 //! element by element and bit for bit (our code; the constants and tables are NumPy's, copied
 //! as data).
 //!
@@ -8,6 +9,9 @@
 //!   minimax polynomial, up to 2.52 ulps from `exp` ([`exp_f32`]);
 //! - float32 `log` is `simd_log_FLOAT` (the same file): a 5/5 rational polynomial of the
 //!   significand ([`log_f32`]);
+//! - float32 `sin` and `cos` are `simd_sincos_f32` (loops_trigonometric.dispatch.cpp):
+//!   Cody-Waite reduction by `π/2` and two polynomials, the C library's beyond its range
+//!   ([`sin_f32`], [`cos_f32`]);
 //! - float32 and float64 `tanh` are `simd_tanh_f32`/`simd_tanh_f64`
 //!   (loops_hyperbolic.dispatch.cpp.src, converted from SVML's `svml_z0_tanh_{s,d}_la.s`):
 //!   a polynomial per interval of `|x|` ([`tanh_f32`], [`tanh_f64`]).
@@ -196,6 +200,81 @@ pub fn tanh_f64(x: f64) -> f64 {
     f64::from_bits(r.to_bits() | sign)
 }
 
+/// Which of `sin` and `cos` [`sin_cos_f32`] computes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Trig {
+    Sin,
+    Cos,
+}
+
+/// `sin` in float32 as NumPy's AVX-512 `simd_sincos_f32` computes it (see [`sin_cos_f32`]).
+///
+/// ```
+/// use promote::kernel::numpy_simd::sin_f32;
+/// assert_eq!(sin_f32(-0.0).to_bits(), (-0.0f32).to_bits());
+/// assert_eq!(sin_f32(1.0), 0.841471); // the C library's sinf(1) is 0.84147096
+/// assert!(sin_f32(f32::NAN).is_nan());
+/// ```
+pub fn sin_f32(x: f32) -> f32 {
+    sin_cos_f32(x, Trig::Sin)
+}
+
+/// `cos` in float32 as NumPy's AVX-512 `simd_sincos_f32` computes it (see [`sin_cos_f32`]).
+///
+/// ```
+/// use promote::kernel::numpy_simd::cos_f32;
+/// assert_eq!(cos_f32(0.0), 1.0);
+/// assert_eq!(cos_f32(1e6), 1e6f32.cos()); // beyond 71476.0625: the C library's cosf
+/// ```
+pub fn cos_f32(x: f32) -> f32 {
+    sin_cos_f32(x, Trig::Cos)
+}
+
+/// NumPy 2.4.6's float32 `sin`/`cos` (`simd_sincos_f32`, loops_trigonometric.dispatch.cpp,
+/// taken on an FMA CPU for every element: contiguous, strided and 1-element arrays): a NaN is
+/// `NPY_NANF` (+NaN); beyond Cody-Waite's range (`|x| > 117435.992` for `sin`,
+/// `> 71476.0625` for `cos`, infinities included) the C library's `sinf`/`cosf`; otherwise
+/// `x` reduced by `q·π/2` (`q = rint(x·2/π)`, three fused steps), a degree-9 odd polynomial
+/// for `sin` and degree-8 even one for `cos` of the remainder (fused, NumPy's coefficients),
+/// chosen and negated by the quadrant (`0 − v`: a negated zero is `+0`).
+fn sin_cos_f32(x: f32, op: Trig) -> f32 {
+    if x.is_nan() {
+        return f32::from_bits(0x7fc0_0000);
+    }
+    let max = if op == Trig::Cos {
+        71476.0625
+    } else {
+        117435.992
+    };
+    if x.abs() > max {
+        return if op == Trig::Cos { x.cos() } else { x.sin() };
+    }
+    let magic = f32::from_bits(0x4b40_0000); // 0x1.8p+23: adding it rounds to an integer
+    let q = (x * f32::from_bits(0x3f22_f983) + magic) - magic; // 2/π
+    let r = q.mul_add(f32::from_bits(0xbfc9_0fd8), x); // −π/2, high
+    let r = q.mul_add(f32::from_bits(0xb4a8_885a), r); // medium
+    let r = q.mul_add(f32::from_bits(0xa7c2_34c4), r); // low
+    let r2 = r * r;
+    let cos = [0xbab6_036eu32, 0x3d2a_aa9e, 0xbf00_0000, 0x3f80_0000]
+        .iter()
+        .fold(f32::from_bits(0x37cc_730b), |p, &c| {
+            p.mul_add(r2, f32::from_bits(c))
+        });
+    let sin = [0xb950_35ddu32, 0x3c08_88cd, 0xbe2a_aaab]
+        .iter()
+        .fold(f32::from_bits(0x363e_9dde), |p, &c| {
+            p.mul_add(r2, f32::from_bits(c))
+        });
+    let sin = sin.mul_add(r2, 0.0).mul_add(r, r);
+    let quadrant = q as i32 + i32::from(op == Trig::Cos);
+    let v = if quadrant & 1 == 0 { sin } else { cos };
+    if quadrant & 2 == 2 {
+        0.0 - v
+    } else {
+        v
+    }
+}
+
 /// NumPy's float64 `tanh` table (`lut16x18`): row 0 is each interval's `b`, rows 1..=17 its
 /// `c0..=c16`.
 #[rustfmt::skip]
@@ -367,6 +446,36 @@ const TANH_F32: [[u32; 32]; 8] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Bits NumPy 2.4.6 gives on an AVX-512 CPU (both sides of the Cody-Waite limits).
+    #[test]
+    fn sin_and_cos_are_numpys() {
+        let xs = [1.0f32, 2.5, -3.7, 100.0, 71476.0, 80000.0, 117435.99, 2e5];
+        let sin = [
+            0x3f576aa5u32,
+            0x3f193579,
+            0x3f07a358,
+            0xbf01a12e,
+            0xbf7f9dd4,
+            0x3f1c55c4,
+            0xbdef7be3,
+            0xbd92555f,
+        ];
+        let cos = [
+            0x3f0a5140u32,
+            0xbf4d17bf,
+            0xbf591d15,
+            0x3f5cc0ee,
+            0x3d601c54,
+            0xbf4ab84c,
+            0xbf7e3e64,
+            0x3f7f587e,
+        ];
+        for ((&x, &s), &c) in xs.iter().zip(&sin).zip(&cos) {
+            assert_eq!(sin_f32(x).to_bits(), s, "sin {x}");
+            assert_eq!(cos_f32(x).to_bits(), c, "cos {x}");
+        }
+    }
 
     #[test]
     fn close_to_the_c_library_and_edges_behave() {

@@ -986,7 +986,7 @@ impl OpSemantics {
     /// SVML's float32 `log10` for float16 and float32 ([`OpSemantics::log10_svml`]), its
     /// `tan`, `arcsin`, `arctan`, `expm1`, `sinh`, `log2`, `log1p` ([`OpSemantics::svml_unary`]), MKL's float32 `tanh`
     /// and `expm1` ([`OpSemantics::tanh_f32_mkl`], [`OpSemantics::expm1_f32_mkl`]),
-    /// NumPy's own float32 `exp`, `log` and float32/float64 `tanh` loops
+    /// NumPy's own float32 `exp`, `log`, `sin`, `cos` and float32/float64 `tanh` loops
     /// ([`OpSemantics::numpy_loops`]; a float16 `tanh` is SVML's, not these); `None`
     /// elsewhere.
     pub(crate) fn own_fn(&self, op: Unary, compute: DType) -> Option<OwnFn> {
@@ -1028,6 +1028,8 @@ impl OpSemantics {
             (Unary::Exp, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::exp_f32),
             (Unary::Log, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::log_f32),
             (Unary::Tanh, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::tanh_f32),
+            (Unary::Sin, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::sin_f32),
+            (Unary::Cos, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::cos_f32),
             // Eigen's `ptanh_float`, also its scalar `numext::tanh(float)` (TensorFlow)
             (Unary::Tanh, DType::Float32) if self.eigen_packet_fns => {
                 OwnFn::F32(crate::kernel::eigen::tanh_f32)
