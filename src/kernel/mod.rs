@@ -65,16 +65,7 @@ pub mod ops;
 pub mod simd;
 #[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod sleef;
-pub mod svml_asin;
-pub mod svml_atan;
-pub mod svml_atan2;
-pub mod svml_exp;
-pub mod svml_expm1;
-pub mod svml_log10;
-pub mod svml_log1p;
-pub mod svml_log2;
-pub mod svml_sinh;
-pub mod svml_tan;
+pub mod svml;
 pub mod value;
 #[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod xla;

@@ -207,7 +207,8 @@ enum Trig {
     Cos,
 }
 
-/// `sin` in float32 as NumPy's AVX-512 `simd_sincos_f32` computes it (see [`sin_cos_f32`]).
+/// `sin` in float32 as NumPy's AVX-512 `simd_sincos_f32` computes it (the C library's `sinf`
+/// beyond `|x| = 117435.992`; a NaN is `+NaN`).
 ///
 /// ```
 /// use promote::kernel::numpy_simd::sin_f32;
@@ -219,7 +220,8 @@ pub fn sin_f32(x: f32) -> f32 {
     sin_cos_f32(x, Trig::Sin)
 }
 
-/// `cos` in float32 as NumPy's AVX-512 `simd_sincos_f32` computes it (see [`sin_cos_f32`]).
+/// `cos` in float32 as NumPy's AVX-512 `simd_sincos_f32` computes it (the C library's `cosf`
+/// beyond `|x| = 71476.0625`; a NaN is `+NaN`).
 ///
 /// ```
 /// use promote::kernel::numpy_simd::cos_f32;
@@ -241,11 +243,12 @@ fn sin_cos_f32(x: f32, op: Trig) -> f32 {
     if x.is_nan() {
         return f32::from_bits(0x7fc0_0000);
     }
-    let max = if op == Trig::Cos {
-        71476.0625
+    // NumPy's `71476.0625f` and `117435.992f` (117435.9921875 as a float)
+    let max = f32::from_bits(if op == Trig::Cos {
+        0x478b_9a08
     } else {
-        117435.992
-    };
+        0x47e5_5dff
+    });
     if x.abs() > max {
         return if op == Trig::Cos { x.cos() } else { x.sin() };
     }

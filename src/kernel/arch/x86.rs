@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use super::Path;
 use crate::kernel::narrow::fast::FastF32;
-use crate::kernel::svml_exp;
+use crate::kernel::svml;
 
 /// AVX2 + FMA + F16C (and the bit-manipulation extensions that come with them).
 pub fn has_avx2() -> bool {
@@ -215,15 +215,15 @@ unsafe fn store_half_line(d: *mut __m256i, v: __m256i, stream: bool) {
 }
 
 /// `exp` of 16 float16 values at a time: each widened to float32 and sent through SVML's
-/// float32 `exp` as [`svml_exp::expf`] computes it (a fused multiply-add rounded toward zero
+/// float32 `exp` as [`svml::exp::expf`] computes it (a fused multiply-add rounded toward zero
 /// for `N`, its fraction's bits indexing the two 32-entry tables with `vpermi2ps`, the result
 /// scaled by `2^⌊N⌋` with `vscalefps`), then rounded once to float16: the same operations in
 /// the same order as the scalar code. The lanes that the scalar code treats apart are taken
 /// from `table` (indexed by the input's bits): `±0` (whose `T` is exactly 1), `|x|` of at
-/// least [`svml_exp::CALLOUT`] (SVML's scalar path), infinities and NaN.
+/// least [`svml::exp::CALLOUT`] (SVML's scalar path), infinities and NaN.
 ///
 /// Without `NEAR`, that is all: the other lanes have the bits of the table built from
-/// [`svml_exp::expf`]. With `NEAR`, for a table of another correctly rounded-ish `exp` (SVML's
+/// [`svml::exp::expf`]. With `NEAR`, for a table of another correctly rounded-ish `exp` (SVML's
 /// float32 result is within 4 ulps), the lanes whose float32 result is within
 /// [`EXP_NEAR_HALF`] units in the last place of a float16 rounding boundary, or below float16's
 /// smallest normal, are taken from `table` too. Either way the caller checks on every pattern
@@ -244,19 +244,19 @@ pub unsafe fn exp_f16<const NEAR: bool>(x: &[u16], table: &[u16], out: &mut [u16
     let table32 = |t: &[u32; 32], half: usize| {
         _mm512_castsi512_ps(_mm512_loadu_si512(t.as_ptr().add(16 * half) as *const _))
     };
-    let (tl, th) = (&svml_exp::TL, &svml_exp::TH);
+    let (tl, th) = (&svml::exp::TL, &svml::exp::TH);
     let [tl0, tl1, th0, th1] = [(tl, 0), (tl, 1), (th, 0), (th, 1)].map(|(t, h)| table32(t, h));
     let (log2e, ln2_hi, ln2_lo) = (
-        bits(svml_exp::LOG2E.to_bits()),
-        bits(svml_exp::LN2_HI.to_bits()),
-        bits(svml_exp::LN2_LO.to_bits()),
+        bits(svml::exp::LOG2E.to_bits()),
+        bits(svml::exp::LN2_HI.to_bits()),
+        bits(svml::exp::LN2_LO.to_bits()),
     );
     // 1.5 · 2^13: float32's grid there is 2^-10, so the sum keeps N's 10 fractional bits
     let shifter = _mm512_set1_ps(12_288.0);
     // |x| - 1 (as bits, wrapping) at least this: ±0, |x| >= CALLOUT, infinities, NaN
     let abs = _mm512_set1_epi32(0x7fff_ffff);
     let one = _mm512_set1_epi32(1);
-    let apart = _mm512_set1_epi32(svml_exp::CALLOUT.to_bits() as i32 - 1);
+    let apart = _mm512_set1_epi32(svml::exp::CALLOUT.to_bits() as i32 - 1);
     let low_bits = _mm512_set1_epi32(0x1fff);
     let near = _mm512_set1_epi32(0x1000 - EXP_NEAR_HALF);
     let near_width = _mm512_set1_epi32(2 * EXP_NEAR_HALF);

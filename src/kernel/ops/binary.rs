@@ -24,7 +24,7 @@
 
 use half::{bf16, f16};
 
-use crate::kernel::svml_atan2::SvmlAtan2;
+use crate::kernel::svml::atan2::SvmlAtan2;
 
 use super::{with_slice, Args, OpError, OpSemantics};
 use crate::kernel::array::{Array, Element, C32, C64};

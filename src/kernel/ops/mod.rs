@@ -333,20 +333,20 @@ pub struct OpSemantics {
     /// `simd_tanh_f64`).
     pub numpy_loops: bool,
     /// float32 `arctan2` (not a half type's) is SVML's `__svml_atan2f16`
-    /// ([`crate::kernel::svml_atan2`]: NumPy's AVX-512 loop in loops_umath_fp).
+    /// ([`crate::kernel::svml::atan2`]: NumPy's AVX-512 loop in loops_umath_fp).
     pub atan2_svml: bool,
     /// float16 and float32 `log10` are SVML's `__svml_log10f16`
-    /// ([`crate::kernel::svml_log10`]: NumPy's AVX-512 loops in loops_half and
+    /// ([`crate::kernel::svml::log10`]: NumPy's AVX-512 loops in loops_half and
     /// loops_umath_fp).
     pub log10_svml: bool,
     /// float16 and float32 `tan`, `arcsin`, `arctan`, `expm1` and `sinh` are SVML's
     /// `__svml_tanf16`, `__svml_asinf16`, `__svml_atanf16`, `__svml_expm1f16`,
-    /// `__svml_sinhf16` ([`crate::kernel::svml_tan`], [`crate::kernel::svml_asin`],
-    /// [`crate::kernel::svml_atan`], [`crate::kernel::svml_expm1`],
-    /// [`crate::kernel::svml_sinh`]: NumPy's AVX-512 loops in loops_umath_fp; a float16
+    /// `__svml_sinhf16` ([`crate::kernel::svml::tan`], [`crate::kernel::svml::asin`],
+    /// [`crate::kernel::svml::atan`], [`crate::kernel::svml::expm1`],
+    /// [`crate::kernel::svml::sinh`]: NumPy's AVX-512 loops in loops_umath_fp; a float16
     /// widened to float32, the result rounded back); and float32 `log2`, `log1p` are
-    /// `__svml_log2f16`, `__svml_log1pf16` ([`crate::kernel::svml_log2`],
-    /// [`crate::kernel::svml_log1p`]; NumPy's float16 ones match the C library's).
+    /// `__svml_log2f16`, `__svml_log1pf16` ([`crate::kernel::svml::log2`],
+    /// [`crate::kernel::svml::log1p`]; NumPy's float16 ones match the C library's).
     pub svml_unary: bool,
     /// float32 `tanh` is MKL's `vmsTanh` (VML_HA), modelled as `tanh` in float64 rounded once
     /// ([`crate::kernel::mkl::tanh_f32`]: PyTorch's `vml::vtanh`, `IMPLEMENT_VML_MKL(tanh,
@@ -363,7 +363,7 @@ pub struct OpSemantics {
     /// tools/oracle/record_values_dense.py, tests/fixtures/eval-dense/numpy.txt.gz).
     pub domain_nan_negative: bool,
     /// float16 `exp` is SVML's float32 `exp` rounded to float16
-    /// ([`crate::kernel::svml_exp::expf`]: NumPy's AVX-512 float16 loop).
+    /// ([`crate::kernel::svml::exp::expf`]: NumPy's AVX-512 float16 loop).
     pub exp_f16_svml: bool,
     /// `hypot` is JAX 0.10.2's `jnp.hypot`: `hi · sqrt(1 + (lo / hi)²)` of the magnitudes
     /// (`hi` where it is 0, inf where either is), each op rounded to a half type and flushed
@@ -993,25 +993,25 @@ impl OpSemantics {
         use crate::kernel::numpy_simd;
         Some(match (op, compute) {
             (Unary::Exp, DType::Float16) if self.exp_f16_svml => {
-                OwnFn::F32(crate::kernel::svml_exp::expf)
+                OwnFn::F32(crate::kernel::svml::exp::expf)
             }
             (Unary::Log10, DType::Float16 | DType::Float32) if self.log10_svml => {
-                OwnFn::F32(crate::kernel::svml_log10::log10f)
+                OwnFn::F32(crate::kernel::svml::log10::log10f)
             }
             (Unary::Tan, DType::Float16 | DType::Float32) if self.svml_unary => {
-                OwnFn::F32(crate::kernel::svml_tan::tanf)
+                OwnFn::F32(crate::kernel::svml::tan::tanf)
             }
             (Unary::Arcsin, DType::Float16 | DType::Float32) if self.svml_unary => {
-                OwnFn::F32(crate::kernel::svml_asin::asinf)
+                OwnFn::F32(crate::kernel::svml::asin::asinf)
             }
             (Unary::Arctan, DType::Float16 | DType::Float32) if self.svml_unary => {
-                OwnFn::F32(crate::kernel::svml_atan::atanf)
+                OwnFn::F32(crate::kernel::svml::atan::atanf)
             }
             (Unary::Sinh, DType::Float16 | DType::Float32) if self.svml_unary => {
-                OwnFn::F32(crate::kernel::svml_sinh::sinhf)
+                OwnFn::F32(crate::kernel::svml::sinh::sinhf)
             }
             (Unary::Expm1, DType::Float16 | DType::Float32) if self.svml_unary => {
-                OwnFn::F32(crate::kernel::svml_expm1::expm1f)
+                OwnFn::F32(crate::kernel::svml::expm1::expm1f)
             }
             (Unary::Tanh, DType::Float32) if self.tanh_f32_mkl => {
                 OwnFn::F32(crate::kernel::mkl::tanh_f32)
@@ -1020,10 +1020,10 @@ impl OpSemantics {
                 OwnFn::F32(crate::kernel::mkl::expm1_f32)
             }
             (Unary::Log2, DType::Float32) if self.svml_unary => {
-                OwnFn::F32(crate::kernel::svml_log2::log2f)
+                OwnFn::F32(crate::kernel::svml::log2::log2f)
             }
             (Unary::Log1p, DType::Float32) if self.svml_unary => {
-                OwnFn::F32(crate::kernel::svml_log1p::log1pf)
+                OwnFn::F32(crate::kernel::svml::log1p::log1pf)
             }
             (Unary::Exp, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::exp_f32),
             (Unary::Log, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::log_f32),

@@ -21,7 +21,7 @@ use crate::kernel::array::{Array, Element, C32, C64};
 use crate::kernel::cast::Num;
 use crate::kernel::compute::{Arith, ComplexDiv, FusedMul};
 use crate::kernel::exec::Work;
-use crate::kernel::svml_atan2::SvmlAtan2;
+use crate::kernel::svml::atan2::SvmlAtan2;
 use crate::kernel::xla::XlaComplexAbs;
 use crate::kernel::xla_complex::XlaComplex;
 use crate::kernel::xla_math::{self, XlaReal};

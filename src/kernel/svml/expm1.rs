@@ -5,7 +5,7 @@
 //! one `-0.99999994`).
 //!
 //! The algorithm (source: github.com/numpy/SVML, `linux/avx512/svml_z0_expm1_s_la.s`; our own
-//! code, its 32-entry low-part table copied as data, the high parts those of [`svml_exp`]):
+//! code, its 32-entry low-part table copied as data, the high parts those of [`svml::exp`]):
 //!
 //! 1. `N = x · log2(e)` rounded to 5 fractional bits (a fused multiply-add with `1.5 · 2^18`);
 //!    its low 5 bits index `Th = 2^(j/32)` and its low part `Tl`;
@@ -17,15 +17,15 @@
 //! `88.72`, else `e^x` by a degree-5 polynomial in unfused float32 steps. `-inf` gives `-1`,
 //! a NaN comes back quieted.
 //!
-//! [`svml_exp`]: crate::kernel::svml_exp
+//! [`svml::exp`]: crate::kernel::svml::exp
 //!
 //! ```
-//! use promote::kernel::svml_expm1::expm1f;
+//! use promote::kernel::svml::expm1::expm1f;
 //! assert_eq!(expm1f(0.0), 0.0);
 //! assert!((expm1f(-17.0) + 1.0).abs() <= f32::EPSILON); // -1 or the next float above
 //! ```
 
-use crate::kernel::svml_exp::{LN2_HI, LN2_LO, LOG2E, TH};
+use crate::kernel::svml::exp::{LN2_HI, LN2_LO, LOG2E, TH};
 
 /// `x` from which SVML leaves its vector path for the scalar one (`0x42ad496b`, 86.64).
 pub const CALLOUT: f32 = f32::from_bits(0x42ad_496b);
@@ -46,7 +46,7 @@ const TL: [u32; 32] = [
 /// `e^x − 1` in float32, bit for bit as SVML's `__svml_expm1f16` (see the module notes).
 ///
 /// ```
-/// use promote::kernel::svml_expm1::expm1f;
+/// use promote::kernel::svml::expm1::expm1f;
 /// assert_eq!(expm1f(f32::NEG_INFINITY), -1.0);
 /// assert_eq!(expm1f(89.0), f32::INFINITY);
 /// assert_eq!(expm1f(-0.0).to_bits(), (-0.0f32).to_bits());
