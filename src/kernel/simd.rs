@@ -128,6 +128,12 @@ pub mod pw {
                 r[j] = r[j] + f(c[j]);
             }
         }
+        // A barrier between the lanes and NumPy's sum of them (`black_box` is the identity):
+        // without it LLVM's SLP vectoriser shapes the loop's registers for that sum (lanes
+        // 0,2,4,6 apart from 1,3,5,7) and pays six shuffles per chunk for it; with it the loop
+        // is one vector addition per chunk, about 2.4x as fast in cache (same additions, same
+        // bits). Measured on a 1e5-element float32 block, AVX-512 path: 0.20 -> 0.08 ns/element.
+        let r = std::hint::black_box(r);
         let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
         for &x in &a[full..] {
             res = res + f(x);
