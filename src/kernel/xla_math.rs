@@ -722,6 +722,12 @@ mod tests {
         for (f, x, want) in f32s {
             assert_eq!(f(x), want, "{x}");
         }
+        // XLA's float64 exp, where the C library's is a last bit apart
+        assert_eq!((-4.957255381519417f64).xla_exp(), 0.007032202082049075);
+        assert_eq!((-0.9806942033773112f64).xla_exp(), 0.37505064703276025);
+        assert_eq!(1.9397687890786983f64.xla_exp(), 6.957142217402067);
+        assert_eq!(700.0f64.xla_exp(), 1.0142320547350045e304);
+        assert_eq!((-700.0f64).xla_exp(), 9.85967654375977e-305);
         assert_eq!(0.3f64.xla_tanh(), 0.29131261245159085);
         assert_eq!((-3.2f64).xla_tanh(), -0.9966823978396512);
         assert_eq!(0.001f64.xla_tanh(), 0.0009999996666668);
