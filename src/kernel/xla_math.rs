@@ -600,7 +600,7 @@ fn exp_f64(x: f64) -> f64 {
     if x.is_nan() {
         return x;
     }
-    let xc = x.min(HI).max(LO);
+    let xc = x.clamp(LO, HI);
     let n = xc.mul_add(std::f64::consts::LOG2_E, 0.5).floor();
     let g = (-n).mul_add(C2, (-n).mul_add(C1, xc));
     let gg = g * g;
