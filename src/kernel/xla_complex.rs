@@ -63,7 +63,7 @@ pub trait XlaComplex: Copy {
     /// XLA's complex `atan2(y, x)` (`EmitComplexBinaryOp`, `kAtan2`, as JAX 0.10.2's XLA
     /// emits `jnp.arctan2` of complex operands: `stablehlo.atan2` itself):
     /// `−i · log((x + i·y) / sqrt(x² + y²))`, the square root by XLA's own `EmitComplexSqrt`
-    /// ([`emit_sqrt`]), the quotient by [`XlaOps::xla_div`], `|·|` by
+    /// (`emit_sqrt` here), the quotient by [`XlaOps::xla_div`], `|·|` by
     /// [`XlaComplexAbs::xla_complex_abs`], XLA's real `log`; the C library's `atan2`,
     /// `sincos` and `pow` (the symbols of the compiled kernel).
     fn xla_atan2(y: Self, x: Self) -> Self;
