@@ -21,6 +21,7 @@
 
 use super::array::{C32, C64};
 use super::compute::Arith;
+use super::xla::{XlaComplexAbs, XlaOps};
 use super::xla_math::{self, XlaReal};
 
 /// XLA's complex `exp`, `expm1`, `log`, `sqrt`, `sin`, `sinh`, `cos`, `tan`, `tanh` and
@@ -59,6 +60,19 @@ pub trait XlaComplex: Copy {
     fn xla_atan(z: Self) -> Self;
     /// CHLO's complex `asin` ([`xla_math::complex_asin`]).
     fn xla_asin(z: Self) -> Self;
+    /// XLA's complex `atan2(y, x)` (`EmitComplexBinaryOp`, `kAtan2`, as JAX 0.10.2's XLA
+    /// emits `jnp.arctan2` of complex operands: `stablehlo.atan2` itself):
+    /// `−i · log((x + i·y) / sqrt(x² + y²))`, the square root by XLA's own `EmitComplexSqrt`
+    /// (`emit_sqrt` here), the quotient by [`XlaOps::xla_div`], `|·|` by
+    /// [`XlaComplexAbs::xla_complex_abs`], XLA's real `log`; the C library's `atan2`,
+    /// `sincos` and `pow` (the symbols of the compiled kernel).
+    fn xla_atan2(y: Self, x: Self) -> Self;
+    /// JAX 0.10.2's complex `logaddexp` (`jax/_src/lax/other.py`): with `m` the larger
+    /// operand by [`XlaOps::xla_max`], `m + log1p(exp((a + b) − 2m))` by
+    /// [`XlaComplex::xla_exp`] and [`XlaComplex::xla_log1p`], the imaginary part wrapped
+    /// into `[−π, π]` (`_wrap_between`: `rem(t + π, 2π)`, plus `2π` below zero, minus `π`;
+    /// `rem` the C library's `fmod`).
+    fn xla_logaddexp(a: Self, b: Self) -> Self;
 }
 
 macro_rules! xla_complex {
@@ -131,10 +145,78 @@ macro_rules! xla_complex {
                 let (re, im) = xla_math::complex_asin(z.re, z.im);
                 <$c>::new(re, im)
             }
+            fn xla_atan2(y: $c, x: $c) -> $c {
+                let f = |v: $f| v.flush();
+                // x² + y², each square (a² − b², 2ab) with the first product fused
+                let square = |z: $c| (f(z.re.mul_add(z.re, -f(z.im * z.im))), f(f(z.im * z.re) * 2.0));
+                let ((x2r, x2i), (y2r, y2i)) = (square(x), square(y));
+                let (dr, di) = emit_sqrt::<$f>(f(x2r + y2r), f(x2i + y2i));
+                // x + i·y, i·y as the complex product (0 + 1i)(y): (y.re·0 − y.im, y.re + y.im·0)
+                let iy = (f(y.re.mul_add(0.0, -y.im)), f(y.im.mul_add(0.0, y.re)));
+                let num = <$c>::new(f(x.re + iy.0), f(x.im + iy.1));
+                let q = <$c as XlaOps>::xla_div(num, <$c>::new(dr, di));
+                let l = <$f as XlaComplexAbs>::xla_complex_abs(q.re, q.im).xla_log();
+                let a = f(q.im.atan2(q.re));
+                // −i · (l + a·i): (l·0 − a·(−1), l·(−1) + a·0)
+                <$c>::new(f(l.mul_add(0.0, a)), f(a.mul_add(0.0, -l)))
+            }
+            fn xla_logaddexp(a: $c, b: $c) -> $c {
+                let f = |v: $f| v.flush();
+                let m = <$c as XlaOps>::xla_max(a, b);
+                // (a + b) − m·(2 + 0i), the product's parts exact: (2·m.re − 0·m.im, 0·m.re + 2·m.im)
+                let twice = (f(m.re.mul_add(2.0, -(m.im * 0.0))), f(m.re.mul_add(0.0, m.im * 2.0)));
+                let delta = <$c>::new(f(f(a.re + b.re) - twice.0), f(f(a.im + b.im) - twice.1));
+                let l = Self::xla_log1p(Self::xla_exp(delta));
+                let (re, t) = (f(m.re + l.re), f(m.im + l.im));
+                let pi = std::f64::consts::PI as $f;
+                let two_pi = (2.0 * std::f64::consts::PI) as $f;
+                let rem = crate::kernel::xla::under_daz_ftz(|| f(t + pi) % two_pi);
+                let rem = if rem < 0.0 { f(rem + two_pi) } else { rem };
+                <$c>::new(re, f(rem + -pi))
+            }
         }
     )*};
 }
 xla_complex!(C32, f32; C64, f64);
+
+/// XLA's `EmitComplexSqrt` (`xla/service/elemental_ir_emitter.cc`; the complex `atan2`'s
+/// root, not StableHLO's expander of `sqrt`): `r = sqrt(max) · pow(1 + (min/max)², ¼)` of the
+/// parts' magnitudes (`min` where NaN), `θ = atan2(b, a)/2`, `(r·cos θ, r·sin θ)` (the
+/// imaginary part 0 where `sin θ` is), with C99's infinite cases and `(0, 0)` where `r` is 0.
+fn emit_sqrt<F: XlaReal>(a: F, b: F) -> (F, F) {
+    let f = |v: F| v.flush();
+    let c = |v: f64| F::from(v).expect("a small constant");
+    let (aa, ab, inf) = (a.abs(), b.abs(), F::infinity());
+    let (mx, mn) = if aa.is_nan() || ab.is_nan() {
+        (F::nan(), F::nan())
+    } else {
+        (aa.max(ab), aa.min(ab))
+    };
+    let q = f(mn / mx);
+    let r = f(f(mx.sqrt()) * f(f(q.mul_add(q, F::one())).powf(c(0.25))));
+    let r = if r.is_nan() { mn } else { r };
+    let theta = f(f(b.atan2(a)) * c(0.5));
+    let (sin, cos) = (f(theta.sin()), f(theta.cos()));
+    let im = if sin == c(0.0) { c(0.0) } else { f(r * sin) };
+    let b_finite_or_nan = ab != inf;
+    let re = if a == -inf && !ab.is_nan() && b_finite_or_nan {
+        c(0.0)
+    } else {
+        f(r * cos)
+    };
+    let re = if ab == inf || a == inf { inf } else { re };
+    let im = if r.is_nan() { F::nan() } else { im };
+    let im = if ab == inf || a == -inf {
+        inf.copysign(b)
+    } else {
+        im
+    };
+    if r == c(0.0) {
+        (c(0.0), c(0.0))
+    } else {
+        (re, im)
+    }
+}
 
 /// `(sinh y, cosh y, sin x, cos x)` as JAX's `_sin_complex`/`_cos_complex` compute them:
 /// `(expm1(y) − expm1(−y)) · 0.5` and `((expm1(y) + expm1(−y)) + 2) · 0.5` (XLA turns the
@@ -199,4 +281,33 @@ fn tanh_parts<F: XlaReal>(a: F, b: F) -> (F, F) {
         imag
     };
     (real, imag)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Values JAX 0.10.2 gives on this CPU (`jax.jit(jnp.arctan2)`, `jnp.logaddexp` of
+    /// arrays; x64 on for complex128).
+    #[test]
+    fn recorded_binary_values() {
+        let (a, b) = (C32::new(1.0, 2.0), C32::new(0.5, 1.0));
+        assert_eq!(C32::xla_atan2(a, b), C32::new(1.1071486473083496, 0.0));
+        assert_eq!(
+            C32::xla_logaddexp(a, b),
+            C32::new(1.3523647785186768, 1.633009672164917)
+        );
+        let (a, b) = (C64::new(3.0, -1.0), C64::new(-2.0, 0.25));
+        assert_eq!(
+            C64::xla_atan2(a, b),
+            C64::new(2.134470321982476, 0.08984350022697436)
+        );
+        let l = C64::xla_logaddexp(a, b);
+        assert_eq!(l, C64::new(3.002142727483649, -0.9936194350151171));
+        let (a, b) = (C64::new(1.0, 2.0), C64::new(0.5, 1.0));
+        assert_eq!(
+            C64::xla_atan2(a, b),
+            C64::new(1.1071487177940906, 3.33066907387547e-16)
+        );
+    }
 }

@@ -412,8 +412,8 @@ pub fn complex_asin<F: XlaReal>(sx: F, sy: F) -> (F, F) {
 /// `exp`: float32 is the Cephes polynomial XLA's CPU backend puts in place of every
 /// `expf`/`llvm.exp.f32` (`GenerateVF32Exp`, `polynomial_approximations.cc`: the input clamped
 /// to [−87.8, 88.8], `n = ⌊x·log2(e) + ½⌋` clamped to [−127, 127], Cody and Waite's
-/// `x − n·0.693359375 + n·2.12194440e−4`, a degree-5 polynomial, `z · 2^n`); float64 is the
-/// C library's `exp`. `tanh`: XLA's `xla.tanh` intrinsic (`xla/codegen/intrinsic/tanh.cc`,
+/// `x − n·0.693359375 + n·2.12194440e−4`, a degree-5 polynomial, `z · 2^n`); float64 is its
+/// `xla.exp.f64` intrinsic (a rational function, [`XlaReal::xla_exp`] of `f64`). `tanh`: XLA's `xla.tanh` intrinsic (`xla/codegen/intrinsic/tanh.cc`,
 /// after Eigen's `ptanh_float`/`ptanh_double`): an odd rational function of the input
 /// clamped to ±7.99881172 (float32) or ±17.714196154005176 (float64), `x` itself below
 /// 0.0004 (float32), ±1 from 20 on. Every product-sum is a fused multiply-add (LLVM
@@ -549,7 +549,7 @@ impl XlaReal for f64 {
         self.ln().flush()
     }
     fn xla_exp(self) -> f64 {
-        self.exp().flush()
+        exp_f64(self)
     }
     fn xla_tanh(self) -> f64 {
         const NUM: [f64; 10] = [
@@ -577,6 +577,46 @@ impl XlaReal for f64 {
             1.0,
         ];
         tanh_rational(self, 17.714_196_154_005_176, &NUM, &DEN)
+    }
+}
+
+/// XLA's float64 `exp` on the CPU (the `xla.exp.f64` intrinsic JAX 0.10.2's jaxlib emits for
+/// `jnp.exp`, read from its LLVM IR, `XLA_FLAGS=--xla_dump_to`): the input clamped to
+/// [−708.396…, 709.782…] (0 below, inf above), `n = ⌊x·log2(e) + ½⌋`, Cody and Waite's
+/// `g = x − n·c1 − n·c2`, Cephes' rational `1 + 2·g·P(g²) / (Q(g²) − g·P(g²))`, scaled by
+/// `2^⌊n/4⌋` three times and by `2^(n − 3⌊n/4⌋)`; every product-sum a fused multiply-add.
+/// Bit for bit with `jnp.exp` on 42,000 operands of [−750, 710].
+fn exp_f64(x: f64) -> f64 {
+    const LO: f64 = -708.396_418_532_264_1; // 0xC086232BDD7ABCD2
+    const HI: f64 = 709.782_712_893_384; // 0x40862E42FEFA39EF
+    const C1: f64 = 0.693_145_751_953_125;
+    const C2: f64 = 1.428_606_820_309_417_3e-6;
+    const P: [f64; 2] = [1.261_771_930_748_105_8e-4, 3.029_944_077_074_419_5e-2];
+    const Q: [f64; 3] = [
+        3.001_985_051_386_644_6e-6,
+        2.524_483_403_496_841e-3,
+        2.272_655_482_081_550_3e-1,
+    ];
+    if x.is_nan() {
+        return x;
+    }
+    let xc = x.clamp(LO, HI);
+    let n = xc.mul_add(std::f64::consts::LOG2_E, 0.5).floor();
+    let g = (-n).mul_add(C2, (-n).mul_add(C1, xc));
+    let gg = g * g;
+    let p = gg.mul_add(P[0], P[1]).mul_add(gg, 1.0) * g;
+    let q = gg.mul_add(Q[0], Q[1]).mul_add(gg, Q[2]).mul_add(gg, 2.0);
+    let r = (p / (q - p)).mul_add(2.0, 1.0);
+    let ni = (n as i64).clamp(-2099, 2099);
+    let pow2 = |k: i64| f64::from_bits(((k + 1023) as u64) << 52);
+    let b = pow2(ni >> 2);
+    let y = r * b * b * b * pow2(ni - 3 * (ni >> 2));
+    if x < LO {
+        0.0
+    } else if x > HI {
+        f64::INFINITY
+    } else {
+        y
     }
 }
 
@@ -682,6 +722,12 @@ mod tests {
         for (f, x, want) in f32s {
             assert_eq!(f(x), want, "{x}");
         }
+        // XLA's float64 exp, where the C library's is a last bit apart
+        assert_eq!((-4.957255381519417f64).xla_exp(), 0.007032202082049075);
+        assert_eq!((-0.9806942033773112f64).xla_exp(), 0.37505064703276025);
+        assert_eq!(1.9397687890786983f64.xla_exp(), 6.957142217402067);
+        assert_eq!(700.0f64.xla_exp(), 1.0142320547350045e304);
+        assert_eq!((-700.0f64).xla_exp(), 9.85967654375977e-305);
         assert_eq!(0.3f64.xla_tanh(), 0.29131261245159085);
         assert_eq!((-3.2f64).xla_tanh(), -0.9966823978396512);
         assert_eq!(0.001f64.xla_tanh(), 0.0009999996666668);

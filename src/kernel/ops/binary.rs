@@ -2,7 +2,7 @@
 //!
 //! * shifts: a shift by a negative amount or by the width or more gives 0 (`left_shift`), or
 //!   the sign fill (`right_shift`), as NumPy's `npy_lshift`/`npy_rshift` and PyTorch do;
-//! * `fmod` of ints truncates (C's `%`), by 0 gives 0; `divmod` is `(floor_divide, remainder)`
+//! * `fmod` of ints truncates (C's `%`), by 0 gives 0 (JAX's of two bools: the dividend); `divmod` is `(floor_divide, remainder)`
 //!   as the semantics compute those two ops (`kernel::compute::binary`: JAX's integer division
 //!   by zero, its float floor division, flushing);
 //! * `nextafter` steps the storage type's bits (float16 by NumPy's `npy_half_nextafter`), the
@@ -16,7 +16,7 @@
 //! use promote::kernel::ops::OP_SEMANTICS;
 //! use promote::kernel::Semantics;
 //! let (s, sem) = (&OP_SEMANTICS[0], &Semantics::NUMPY);
-//! let c = Ctx { s, sem, tie_second: false, half: None, vectorized: false };
+//! let c = Ctx { s, sem, tie_second: false, half: None, vectorized: false, fmod_zero_keeps_dividend: false };
 //! assert_eq!(<i8 as BinaryElem>::binary(Binary::LeftShift, 1, 8, &c), Some(0));
 //! assert_eq!(<i8 as BinaryElem>::binary(Binary::RightShift, -5, 9, &c), Some(-1));
 //! assert_eq!(<f64 as BinaryElem>::binary(Binary::Heaviside, 0.0, 0.5, &c), Some(0.5));
@@ -31,6 +31,7 @@ use crate::kernel::array::{Array, Element, C32, C64};
 use crate::kernel::compute::{Arith, Half, IntDivZero, KernelError, Semantics};
 use crate::kernel::exec::Work;
 use crate::kernel::xla::{under_daz_ftz, XlaOps};
+use crate::kernel::xla_complex::XlaComplex;
 use crate::kernel::xla_math::XlaReal;
 use crate::{with_dtype, DType};
 
@@ -90,6 +91,9 @@ pub struct Ctx<'a> {
     /// The element lies in the framework's vectorized loop, not its scalar tail (see
     /// [`OpSemantics::sleef_step_bytes`]).
     pub vectorized: bool,
+    /// An integer `fmod` by zero gives the dividend (see
+    /// [`OpSemantics::fmod_bool_zero_keeps_dividend`]), not 0.
+    pub fmod_zero_keeps_dividend: bool,
 }
 
 /// SLEEF's functions of a working float type ([`OpSemantics::sleef_step_bytes`]).
@@ -126,8 +130,10 @@ pub trait BinaryElem: Arith {
 }
 
 impl BinaryElem for bool {
-    fn binary(op: Binary, a: bool, b: bool, _c: &Ctx<'_>) -> Option<bool> {
+    fn binary(op: Binary, a: bool, b: bool, c: &Ctx<'_>) -> Option<bool> {
         match op {
+            // std::copysign(double(a), double(b)): b is never negative
+            Binary::Copysign if c.s.int_copysign_via_double => Some(a),
             Binary::Fmax => Some(a | b),
             Binary::Fmin => Some(a & b),
             Binary::Heaviside => Some(if a { true } else { b }),
@@ -158,9 +164,13 @@ macro_rules! binary_int {
                     Binary::RightShift => {
                         if amount < BITS { a >> amount } else if a < 0 { (0 as $t).wrapping_sub(1) } else { 0 }
                     }
+                    Binary::Copysign if c.s.int_copysign_via_double => {
+                        crate::kernel::cast::cast::<f64, $t>((a as f64).copysign(b as f64))
+                    }
                     Binary::Fmax => a.max(b),
                     Binary::Fmin => a.min(b),
-                    Binary::Fmod => if b == 0 { 0 } else { a.wrapping_rem(b) },
+                    Binary::Fmod if b == 0 => if c.fmod_zero_keeps_dividend { a } else { 0 },
+                    Binary::Fmod => a.wrapping_rem(b),
                     // PyTorch's `a == 0 ? b : (a > 0)`
                     Binary::Heaviside => if a == 0 { b } else if a > 0 { 1 } else { 0 },
                     _ => return None,
@@ -188,6 +198,7 @@ macro_rules! binary_float {
                         <$t as SvmlAtan2>::svml_atan2(a, b)
                     }
                     Binary::Arctan2 => a.atan2(b),
+                    // Paddle's float32/float64 hypot is `paddle_hypot` (squares by position)
                     Binary::Hypot if s.hypot_by_squares => (a * a + b * b).sqrt(),
                     Binary::Hypot if s.hypot_jnp => {
                         // jnp.hypot, each lax op rounded (half types) and flushed (FTZ); XLA
@@ -294,6 +305,17 @@ macro_rules! binary_complex {
                     return Some(if pick || nan(b) { a } else { b });
                 }
                 Some(match op {
+                    // Paddle's math.py hypot on complex tensors: `pow(x, 2)` is std::pow of
+                    // complex numbers (the C library's cpow: pow(1j, 2) is -1-8.7e-08j in
+                    // complex64), the sum, then its complex sqrt as Paddle's sqrt computes it
+                    Binary::Hypot if c.s.hypot_by_squares => {
+                        let two = <$c>::new(2.0, 0.0);
+                        let (x, y) = (<$c as Arith>::pow_libm(a, two), <$c as Arith>::pow_libm(b, two));
+                        let sum = <$c>::new(x.re + y.re, x.im + y.im);
+                        <$c as super::unary::UnaryElem>::same(super::unary::Unary::Sqrt, sum, c.s)?
+                    }
+                    Binary::Arctan2 if c.s.complex_fns_xla => <$c as XlaComplex>::xla_atan2(a, b),
+                    Binary::Logaddexp if c.s.complex_fns_xla => <$c as XlaComplex>::xla_logaddexp(a, b),
                     Binary::Fmax => if nan(b) || (!nan(a) && ge) { a } else { b },
                     Binary::Fmin => if nan(b) || (!nan(a) && le) { a } else { b },
                     Binary::FloatPower if c.sem.complex_pow_xla => <$c as XlaOps>::xla_pow(a, b),
@@ -490,20 +512,15 @@ where
             _ => None,
         },
         vectorized: false,
+        fmod_zero_keeps_dividend: s.fmod_bool_zero_keeps_dividend
+            && args.inputs.iter().all(|v| v.dtype().is_bool()),
     };
-    if let Some((width, packet)) = s.packet(super::OpClass::Binary(op), T::DTYPE) {
-        // Paddle's float32 hypot: the squares' sum, then Eigen's packet sqrt by position
-        let packets = n - n % width;
-        let sums = match integer_square_sums(args, n) {
-            Some(sums) => sums,
-            None => {
-                with_slice!(args.inputs[0], DType::Float32, f32, x => with_slice!(args.inputs[1], DType::Float32, f32, y => {
-                    zip_map(x, y, n, |a, b| Some(a * a + b * b))?
-                }))
-            }
-        };
-        let root = |(k, v): (usize, f32)| if k < packets { packet(v) } else { v.sqrt() };
-        return Some(f32::array(sums.into_iter().enumerate().map(root).collect()));
+    if op == Binary::Hypot && s.hypot_by_squares {
+        match T::DTYPE {
+            DType::Float32 => return Some(paddle_hypot::<f32>(args, n, s)),
+            DType::Float64 => return Some(paddle_hypot::<f64>(args, n, s)),
+            _ => {}
+        }
     }
     // the elements the framework's vectorized loop covers, the rest its scalar tail
     let step = match op {
@@ -527,6 +544,42 @@ where
             T::W::binary(op, a.widen(), b.widen(), ctx).map(T::narrow)
         }).map(T::array)
     }))
+}
+
+/// Paddle's float `hypot`, `sqrt(pow(x, 2) + pow(y, 2))` ([`OpSemantics::hypot_by_squares`]),
+/// each op a kernel of its own: `pow` squares each operand by Eigen's packet `pow` on its
+/// whole AVX packets and the C library's (the exact square) on the rest
+/// ([`crate::kernel::eigen_pow::packet_pow`]: `hypot(1e-07, 1e-07)` in float64 is not the
+/// exact squares' root), the sum broadcasts, and `sqrt` is Eigen's fast packet root on a
+/// float32 result's packets ([`OpSemantics::packet`]), the exact root elsewhere. Integer
+/// operands are squared in their dtype ([`integer_square_sums`]).
+fn paddle_hypot<F>(args: &Args<'_>, n: usize, s: &OpSemantics) -> Array
+where
+    F: Work<W = F> + crate::kernel::eigen_pow::EigenPow,
+{
+    let width = crate::kernel::eigen::avx_packet_width(F::DTYPE).expect("a float dtype");
+    let squares = |v: crate::kernel::array::View<'_>| -> Vec<F> {
+        with_slice!(v, F::DTYPE, F, x => {
+            let packets = x.len() - x.len() % width;
+            let two = F::one() + F::one();
+            let square = |(i, &d): (usize, &F)| if i < packets { crate::kernel::eigen_pow::packet_pow(d, two) } else { d * d };
+            x.iter().enumerate().map(square).collect()
+        })
+    };
+    let sums: Vec<F> = match integer_square_sums(args, n) {
+        Some(sums) => sums.into_iter().map(|v| F::from(v).expect("f32")).collect(),
+        None => {
+            let (x, y) = (squares(args.inputs[0]), squares(args.inputs[1]));
+            zip_map(&x, &y, n, |p, q| Some(p + q)).expect("sums")
+        }
+    };
+    let root = s.packet(super::OpClass::Binary(Binary::Hypot), F::DTYPE);
+    let packets = root.map_or(0, |(w, _)| n - n % w);
+    let roots = sums.into_iter().enumerate().map(|(k, v)| match root {
+        Some((_, f)) if k < packets => F::from(f(v.to_f32().expect("f32"))).expect("f32"),
+        _ => v.sqrt(),
+    });
+    F::array(roots.collect())
 }
 
 /// Paddle's `pow(x, 2) + pow(y, 2)` of integer operands of one dtype

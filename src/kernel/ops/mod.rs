@@ -157,7 +157,8 @@ pub struct OpSemantics {
     pub int_stats_f32: bool,
     /// `negative` is Paddle's `scale(x, −1) + 0`: a real `-0.0 + 0.0` is `0.0`
     /// (`negative(0.0)` is `0.0`), a complex operand is multiplied by `(−1+0j)` as a complex
-    /// number (`negative(inf+nanj)` is `nan+nanj`).
+    /// number (`negative(inf+nanj)` is `nan+nanj`), a bool is returned as it is (`−1·True` is
+    /// nonzero: `negative([False, True])` is `[False, True]`).
     pub negative_by_scale: bool,
     /// A real `angle` of NaN is 0 (TensorFlow: `where(x < 0, π, 0)`), where
     /// [`OpSemantics::real_angle_by_sign`] holds.
@@ -209,10 +210,22 @@ pub struct OpSemantics {
     /// calls `fmodf`/`fmod` from its runtime: `fmod(1, 1e-45)` is NaN, `fmod(1e-45, 1)` is
     /// `1e-45`).
     pub fmod_under_daz: bool,
+    /// An integer `fmod` of two bool operands (read in their promoted dtype: the policy's
+    /// `promoted_inputs`) by zero gives the dividend, not 0: JAX 0.10.2's `jnp.fmod`
+    /// (`jax/_src/numpy/ufuncs.py`) patches a zero divisor to 1 only where `result_type` is an
+    /// integer, which two bools' is not, and XLA's integer `x rem 0` is `x`
+    /// (`jnp.fmod(True, False)` is 1; `jnp.fmod(1, 0)` is 0).
+    pub fmod_bool_zero_keeps_dividend: bool,
+    /// bool and integer `copysign` is C++'s `std::copysign` of the operands as double,
+    /// converted back as C casts a double on x86-64 ([`crate::kernel::cast`]: Paddle's
+    /// `CopySignFunctor`, `paddle/phi/kernels/funcs/elementwise_functor.h`; `copysign(-128, 1)`
+    /// is -128 in int8, `copysign(2**63 - 1, 1)` is `-2**63` in int64, `copysign(2**53 + 1, 1)`
+    /// is `2**53`).
+    pub int_copysign_via_double: bool,
     /// Float `exp`, `expm1`, `log`, `log2`, `log10`, `log1p`, `sinh` and `tanh` are XLA's own
     /// ([`crate::kernel::xla_math`]: float32 `exp` and `log` are XLA's inlined Cephes
-    /// polynomials (`log2`, `log10`: `log` times `1/ln 2`, `log10(e)`), `tanh`
-    /// its rational `xla.tanh`, `expm1` its `EmitExpm1` through them, `log1p` its
+    /// polynomials (`log2`, `log10`: `log` times `1/ln 2`, `log10(e)`), float64 `exp` its
+    /// rational `xla.exp.f64`, `tanh` its rational `xla.tanh`, `expm1` its `EmitExpm1` through them, `log1p` its
     /// `EmitLog1p`, Cephes' rational function below `√2 − 1` (JAX 0.10.2's
     /// `log1p(-0.40949588291044)` is 80 ulp from the C library's), `sinh` CHLO's
     /// decomposition through `expm1` and `exp`); `logaddexp`'s `log1p(exp(−|a − b|))` too.
@@ -249,7 +262,9 @@ pub struct OpSemantics {
     /// `tan`, `tanh`, `arcsin`, `arctan` by XLA's, StableHLO's and JAX's formulas
     /// ([`crate::kernel::xla_complex::XlaComplex`]); `log2` multiplies the parts of `log` by
     /// `1 / ln 2`, `log10` by `log10(e)` (JAX's `jnp.log2`/`log10`: a division by the constant
-    /// `log(2)` that XLA turns into a product by its reciprocal).
+    /// `log(2)` that XLA turns into a product by its reciprocal); complex `arctan2` and
+    /// `logaddexp` too ([`crate::kernel::xla_complex::XlaComplex::xla_atan2`],
+    /// [`crate::kernel::xla_complex::XlaComplex::xla_logaddexp`]).
     pub complex_fns_xla: bool,
     /// Complex `log2` divides `log(z)` by `ln 2 + 0i` as a complex number, by C99 Annex G's
     /// division (libgcc's `__divsc3`/`__divdc3`, `std::complex`'s `operator/`; Paddle:
@@ -378,7 +393,8 @@ pub struct OpSemantics {
     /// math.py), each op rounded to the dtype.
     pub logaddexp_paddle: bool,
     /// `hypot` is Paddle's `sqrt(pow(x, 2) + pow(y, 2))` (python/paddle/tensor/math.py), each
-    /// op rounded to the dtype; integer operands (the policy's `promoted_inputs`) are squared
+    /// op rounded to the dtype (complex operands too: the C library's `cpow`, its `sqrt`);
+    /// integer operands (the policy's `promoted_inputs`) are squared
     /// and added in their own dtype, wrapping, and the root is taken of that sum as float32
     /// (`hypot(-2**31, 7)` is 7: the int32 square of `-2**31` wraps to 0).
     pub hypot_by_squares: bool,
@@ -606,6 +622,8 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     narrow_ops: "",
     selects_compare_flushed: false,
     fmod_under_daz: false,
+    fmod_bool_zero_keeps_dividend: false,
+    int_copysign_via_double: false,
     xla_real_fns: false,
     atan2_under_daz: false,
     atan2_eigen: false,
@@ -756,6 +774,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         narrow_reads_raw: &["reciprocal"],
         selects_compare_flushed: true,
         fmod_under_daz: true,
+        fmod_bool_zero_keeps_dividend: true,
         xla_real_fns: true,
         atan2_under_daz: true,
         asin_by_atan2: true,
@@ -857,6 +876,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         argmax_skips_nan: true,
         complex_sign: ComplexSign::DivideByAbs,
         int_fmax_via_float: true,
+        int_copysign_via_double: true,
         complex_log_base_complex_div: true,
         complex_log_base_divides: true,
         complex_reciprocal_smith: true,

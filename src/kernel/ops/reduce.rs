@@ -160,7 +160,11 @@ fn typed<T: Work>(op: Reduce, s: &OpSemantics, args: &Args<'_>, lanes: Lanes) ->
                 T::narrow(sum_lane::<T>(x, lanes, l, s))
             }),
             Reduce::Prod => each(&|l| prod_lane::<T>(x, lanes, l, s)),
-            Reduce::Mean if T::DTYPE.is_bool() => return None,
+            // a mean computed in bool (Paddle's `mean` of a bool tensor answers a bool): the
+            // mean cast to bool, nonzero where any element is (or the lane is empty: 0/0)
+            Reduce::Mean if T::DTYPE.is_bool() => Array::from(
+                (0..n).map(|l| lanes.len == 0 || lane(l).any(|v| v.nonzero())).collect::<Vec<_>>(),
+            ),
             Reduce::Mean => each(&|l| mean_lane::<T>(x, lanes, l, s)),
             Reduce::Max | Reduce::Min if ordered::<T>(s) && s.selects_compare_flushed && T::DTYPE.is_complex() => {
                 each(&|l| T::narrow(xla_complex_extremum::<T>(op == Reduce::Max, lane(l))))

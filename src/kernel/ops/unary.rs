@@ -165,9 +165,11 @@ pub trait UnaryElem: Arith {
 
 impl UnaryElem for bool {
     type Part = bool;
-    fn same(op: Unary, x: bool, _s: &OpSemantics) -> Option<bool> {
+    fn same(op: Unary, x: bool, s: &OpSemantics) -> Option<bool> {
         use Unary::*;
         match op {
+            // Paddle's scale(x, -1) + 0 of a bool: -1·True is nonzero, True
+            Negative if s.negative_by_scale => Some(x),
             Positive | Absolute | Sign | Square | Floor | Ceil | Trunc | Round | Real | Conj => {
                 Some(x)
             }
