@@ -12,6 +12,18 @@
 //! assert_eq!(fmod_f64(-7.5, 2.0), -1.5);
 //! ```
 
+mod atan2;
+mod df;
+mod exp;
+mod pow;
+mod rempitab;
+mod trig;
+
+pub use atan2::{atan2_f32, atan2_f64};
+pub use exp::{expm1_f64, sinh_f64};
+pub use pow::pow_f64;
+pub use trig::{packets_f32, packets_f64, Trig};
+
 /// A float type SLEEF's `fmod` runs on (its double-float arithmetic, `df.h`/`dd.h`).
 trait SleefFloat: num_traits::Float {
     /// `DBL_MIN`/`FLT_MIN`.
