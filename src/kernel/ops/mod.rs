@@ -272,12 +272,16 @@ pub struct OpSemantics {
     /// (PyTorch's `Vectorized<float>::sinh` is SLEEF's `xsinhf`, whose double-float `exp`
     /// stays finite up to 89: [`crate::kernel::sleef::SINH_F32_LIMIT`]).
     pub sinh_f32_limit: Option<u32>,
-    /// Float `fmod` and float64 `logaddexp` run SLEEF's functions
-    /// ([`crate::kernel::sleef`]: `fmod` is NaN where its quotient overflows,
-    /// `fmod(1.0, 1e-45)`; `logaddexp` through its `exp` and `log1p`) on the elements a
-    /// vectorized loop covers, the C library's on the rest: the loop takes this many bytes of
-    /// the compute dtype per step (PyTorch's `vectorized_loop`, two 64-byte `Vectorized`
-    /// registers on AVX-512: the first `n − n mod (128 / size)` elements; 0: never).
+    /// Float `fmod`, `arctan2`, float64 `logaddexp`, `float_power` and `sinh` run SLEEF's
+    /// functions ([`crate::kernel::sleef`]: `fmod` is NaN where its quotient overflows,
+    /// `fmod(1.0, 1e-45)`; `logaddexp` through its `exp` and `log1p`; `atan2_u1`, `pow`,
+    /// `sinh` bit for bit as `libtorch_cpu.so`'s `Sleef_*8_u10`/`*16_u10` give them) on the
+    /// elements a vectorized loop covers, the C library's on the rest: the loop takes this many
+    /// bytes of the compute dtype per step (PyTorch's `vectorized_loop`, two 64-byte
+    /// `Vectorized` registers on AVX-512: the first `n − n mod (128 / size)` elements; 0:
+    /// never). Where it is set, float64 `expm1` and `log1p` are SLEEF's on every element
+    /// ([`OpSemantics::own_fn`]: PyTorch's `vml::vexpm1`, `vml::vlog1p` map the vector
+    /// function over the tail too).
     pub sleef_step_bytes: usize,
     /// float32 and float64 `sin` and `cos` are SLEEF's (`xsinf`/`xcosf` u35, `xsin_u1`/`xcos_u1`:
     /// [`crate::kernel::sleef::packets_f32`], [`crate::kernel::sleef::packets_f64`]) on vectors
@@ -924,7 +928,8 @@ impl OpSemantics {
             _ => return None,
         };
         let real = matches!(compute, DType::Float32 | DType::Float64);
-        (real && self.sleef_trig_bytes > 0).then(|| (trig, self.sleef_trig_bytes / compute.itemsize()))
+        (real && self.sleef_trig_bytes > 0)
+            .then(|| (trig, self.sleef_trig_bytes / compute.itemsize()))
     }
 
     /// The packet width and function of a float64 `op` where [`OpSemantics::eigen_packet_fns`]

@@ -787,12 +787,16 @@ fn sleef_trig<T: Work>(trig: crate::kernel::sleef::Trig, width: usize, x: &[T]) 
         let v: Vec<f32> = x.iter().map(|v| v.widen().re_f32()).collect();
         let mut o = vec![0.0f32; v.len()];
         packets_f32(trig, &v, width, &mut o);
-        o.into_iter().map(|r| T::narrow(T::W::from_num(r))).collect()
+        o.into_iter()
+            .map(|r| T::narrow(T::W::from_num(r)))
+            .collect()
     } else {
         let v: Vec<f64> = x.iter().map(|v| v.widen().re_f64()).collect();
         let mut o = vec![0.0f64; v.len()];
         packets_f64(trig, &v, width, &mut o);
-        o.into_iter().map(|r| T::narrow(T::W::from_num(r))).collect()
+        o.into_iter()
+            .map(|r| T::narrow(T::W::from_num(r)))
+            .collect()
     };
     T::array(out)
 }

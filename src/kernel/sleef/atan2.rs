@@ -5,6 +5,9 @@
 //! `|y| / x` to an octant by a double-float quotient, a polynomial in its square, then the
 //! special cases of the infinities, zeros and NaNs. Each lane is computed alone.
 
+// SLEEF's constants as its sources write them (digits past the float's precision included)
+#![allow(clippy::excessive_precision, clippy::approx_constant)]
+
 use super::df::{self, Pair};
 use num_traits::Float;
 
@@ -68,17 +71,42 @@ impl Atan2Float for f64 {
         let p8 = |a: [f64; 4], b: [f64; 4]| x4.mul_add(p4(a), p4(b));
         let u = x8.mul_add(
             p8(
-                [1.06298484191448746607415e-05, -0.000125620649967286867384336, 0.00070557664296393412389774, -0.00251865614498713360352999],
-                [0.00646262899036991172313504, -0.0128281333663399031014274, 0.0208024799924145797902497, -0.0289002344784740315686289],
+                [
+                    1.06298484191448746607415e-05,
+                    -0.000125620649967286867384336,
+                    0.00070557664296393412389774,
+                    -0.00251865614498713360352999,
+                ],
+                [
+                    0.00646262899036991172313504,
+                    -0.0128281333663399031014274,
+                    0.0208024799924145797902497,
+                    -0.0289002344784740315686289,
+                ],
             ),
             p8(
-                [0.0359785005035104590853656, -0.041848579703592507506027, 0.0470843011653283988193763, -0.0524914210588448421068719],
-                [0.0587946590969581003860434, -0.0666620884778795497194182, 0.0769225330296203768654095, -0.0909090442773387574781907],
+                [
+                    0.0359785005035104590853656,
+                    -0.041848579703592507506027,
+                    0.0470843011653283988193763,
+                    -0.0524914210588448421068719,
+                ],
+                [
+                    0.0587946590969581003860434,
+                    -0.0666620884778795497194182,
+                    0.0769225330296203768654095,
+                    -0.0909090442773387574781907,
+                ],
             ),
         );
-        let u = [0.111111108376896236538123, -0.142857142756268568062339, 0.199999999997977351284817, -0.333333333333317605173818]
-            .iter()
-            .fold(u, |u, &c| u.mul_add(x, c));
+        let u = [
+            0.111111108376896236538123,
+            -0.142857142756268568062339,
+            0.199999999997977351284817,
+            -0.333333333333317605173818,
+        ]
+        .iter()
+        .fold(u, |u, &c| u.mul_add(x, c));
         df::add_pp(s, df::mul_pf(df::mul_pp(s, t), u))
     }
 }
@@ -91,7 +119,11 @@ fn atan2k<F: Atan2Float>(y: F, x: F) -> Pair<F> {
     if x < y {
         q += 1;
     }
-    let (s, t) = if x < y { ((-x, F::zero()), (y, F::zero())) } else { ((y, F::zero()), (x, F::zero())) };
+    let (s, t) = if x < y {
+        ((-x, F::zero()), (y, F::zero()))
+    } else {
+        ((y, F::zero()), (x, F::zero()))
+    };
     let s = df::div(s, t);
     let t = df::normalize(df::squ(s));
     let t = F::series(s, t);
@@ -121,7 +153,11 @@ fn inf2<F: Float>(d: F, m: F) -> F {
 
 /// `xatan2f_u1`/`xatan2_u1` of `y` and `x`.
 fn atan2_u1<F: Atan2Float>(y: F, x: F) -> F {
-    let (y, x) = if x.abs() < F::TINY { (y * F::SCALE, x * F::SCALE) } else { (y, x) };
+    let (y, x) = if x.abs() < F::TINY {
+        (y * F::SCALE, x * F::SCALE)
+    } else {
+        (y, x)
+    };
     let d = atan2k(y.abs(), x);
     let mut r = mul_sign(d.0 + d.1, x);
     if x.is_infinite() || x == F::zero() {
@@ -131,7 +167,11 @@ fn atan2_u1<F: Atan2Float>(y: F, x: F) -> F {
         r = F::FRAC_PI_2 - inf2(x, mul_sign(F::FRAC_PI_4, x));
     }
     if y == F::zero() {
-        r = if x.is_sign_negative() { F::PI } else { F::zero() };
+        r = if x.is_sign_negative() {
+            F::PI
+        } else {
+            F::zero()
+        };
     }
     if x.is_nan() || y.is_nan() {
         F::NAN_ONES

@@ -3,6 +3,9 @@
 //! `getexp`/`getmant`, FMA): `exp(y · log|x|)` with `log` and `exp` in double-double
 //! arithmetic (`logk`, `expk`), then the sign and the special cases of C99's `pow`.
 
+// SLEEF's constants as its sources write them (digits past the float's precision included)
+#![allow(clippy::excessive_precision, clippy::approx_constant)]
+
 use super::df::{self, Pair};
 
 /// `ln 2` as a double-double.
@@ -31,7 +34,11 @@ fn get_exp(d: f64) -> f64 {
 /// `[0.75, 1.5)`.
 fn get_mant(d: f64) -> f64 {
     let d = d.abs();
-    let d = if d < f64::MIN_POSITIVE { d * 18446744073709551616.0 } else { d };
+    let d = if d < f64::MIN_POSITIVE {
+        d * 18446744073709551616.0
+    } else {
+        d
+    };
     let m = f64::from_bits((d.to_bits() & ((1u64 << 52) - 1)) | (0x3ffu64 << 52));
     if m >= 1.5 {
         m * 0.5
@@ -77,9 +84,19 @@ fn logk(d: f64) -> Pair<f64> {
 #[allow(clippy::excessive_precision)]
 fn expk(d: Pair<f64>) -> f64 {
     let dq = ((d.0 + d.1) * std::f64::consts::LOG2_E).round_ties_even();
-    let q = if dq.abs() < 2147483648.0 { dq as i32 } else { i32::MIN };
-    let s = df::add2_pf(d, dq * -0.693_147_180_559_662_956_511_601_805_686_950_683_593_75);
-    let s = df::add2_pf(s, dq * -0.282_352_905_630_315_771_225_884_481_750_134_360_255_254_120_68e-12);
+    let q = if dq.abs() < 2147483648.0 {
+        dq as i32
+    } else {
+        i32::MIN
+    };
+    let s = df::add2_pf(
+        d,
+        dq * -0.693_147_180_559_662_956_511_601_805_686_950_683_593_75,
+    );
+    let s = df::add2_pf(
+        s,
+        dq * -0.282_352_905_630_315_771_225_884_481_750_134_360_255_254_120_68e-12,
+    );
     let s = df::normalize(s);
     let (x, x2) = (s.0, s.0 * s.0);
     let (x4, x8) = (x2 * x2, x2 * x2 * (x2 * x2));
@@ -98,7 +115,10 @@ fn expk(d: Pair<f64>) -> f64 {
             0.500000000000000999200722,
         ]),
     );
-    let u = x8.mul_add(x.mul_add(2.51069683420950419527139e-08, 2.76286166770270649116855e-07), p8);
+    let u = x8.mul_add(
+        x.mul_add(2.51069683420950419527139e-08, 2.76286166770270649116855e-07),
+        p8,
+    );
     let t = df::add_pp(df::add_fp(1.0, s), df::mul_pf(df::squ(s), u));
     let u = ldexp2(t.0 + t.1, q);
     if d.0 < -1000.0 {
@@ -130,7 +150,11 @@ pub fn pow_f64(x: f64, y: f64) -> f64 {
     let yisint = y.round_ties_even() == y;
     let yisodd = yisint && (y * 0.5).round_ties_even() != y * 0.5;
     let d = df::mul_pf(logk(x.abs()), y);
-    let mut r = if d.0 > 709.782712893384 { f64::INFINITY } else { expk(d) };
+    let mut r = if d.0 > 709.782712893384 {
+        f64::INFINITY
+    } else {
+        expk(d)
+    };
     r *= if x > 0.0 {
         1.0
     } else if !yisint {
@@ -142,10 +166,20 @@ pub fn pow_f64(x: f64, y: f64) -> f64 {
     };
     let efx = mul_sign(x.abs() - 1.0, y);
     if y.is_infinite() {
-        r = if efx < 0.0 { 0.0 } else if efx == 0.0 { 1.0 } else { f64::INFINITY };
+        r = if efx < 0.0 {
+            0.0
+        } else if efx == 0.0 {
+            1.0
+        } else {
+            f64::INFINITY
+        };
     }
     if x.is_infinite() || x == 0.0 {
-        let m = if y.is_sign_negative() ^ (x == 0.0) { 0.0 } else { f64::INFINITY };
+        let m = if y.is_sign_negative() ^ (x == 0.0) {
+            0.0
+        } else {
+            f64::INFINITY
+        };
         r = mul_sign(m, if yisodd { x } else { 1.0 });
     }
     if x.is_nan() || y.is_nan() {

@@ -10,6 +10,9 @@
 //! Payne–Hanek reduction `rempif`/`rempi`. An element's value thus depends on the other
 //! elements of its packet; the scalar build (`purecfma`) is one lane alone.
 
+// SLEEF's constants as its sources write them (digits past the float's precision included)
+#![allow(clippy::excessive_precision, clippy::approx_constant)]
+
 use super::df::{self, Pair};
 use super::rempitab;
 use std::f64::consts::FRAC_1_PI;
@@ -165,7 +168,8 @@ fn rempif(a: f32) -> (Pair<f32>, i32) {
     let q = if ex > 90 - 25 { -64 } else { 0 };
     let a = f32::from_bits((a.to_bits() as i32).wrapping_add(q << 23) as u32);
     ex = ex.max(0);
-    let row = |k: usize| f32::from_bits(rempitab::SP[(ex as usize * 4 + k).min(rempitab::SP.len() - 1)]);
+    let row =
+        |k: usize| f32::from_bits(rempitab::SP[(ex as usize * 4 + k).min(rempitab::SP.len() - 1)]);
     let mut x = df::mul(a, row(0));
     let (h, mut q) = rempisubf(x.0);
     x = df::normalize((h, x.1));
@@ -175,7 +179,13 @@ fn rempif(a: f32) -> (Pair<f32>, i32) {
     x = df::normalize((h, x.1));
     x = df::add2_pp(x, df::mul_pf((row(2), row(3)), a));
     x = df::normalize(x);
-    x = df::mul_pp(x, (3.1415927410125732422 * 2.0, -8.7422776573475857731e-08 * 2.0));
+    x = df::mul_pp(
+        x,
+        (
+            3.1415927410125732422 * 2.0,
+            -8.7422776573475857731e-08 * 2.0,
+        ),
+    );
     if a.abs() < 0.7 {
         x = (a, 0.0);
     }
@@ -219,7 +229,11 @@ fn sinf_u35(d: f32, r: Reduction) -> f32 {
             mul_sign(3.1415927410125732422f32 * -0.5, df.0),
             mul_sign(-8.7422776573475857731e-08f32 * -0.5, df.0),
         );
-        let df = if qi & 1 == 1 { df::add2_pp(df, adj) } else { df };
+        let df = if qi & 1 == 1 {
+            df::add2_pp(df, adj)
+        } else {
+            df
+        };
         let x = df.0 + df.1;
         (q, if d.is_finite() { x } else { NAN32 })
     };
@@ -246,7 +260,11 @@ fn cosf_u35(d: f32, r: Reduction) -> f32 {
             mul_sign(3.1415927410125732422f32 * -0.5, y),
             mul_sign(-8.7422776573475857731e-08f32 * -0.5, y),
         );
-        let df = if qi & 1 == 0 { df::add2_pp(df, adj) } else { df };
+        let df = if qi & 1 == 0 {
+            df::add2_pp(df, adj)
+        } else {
+            df
+        };
         let x = df.0 + df.1;
         (q, if d.is_finite() { x } else { NAN32 })
     };
@@ -266,7 +284,8 @@ fn rempi(a: f64) -> (Pair<f64>, i32) {
     let q: i64 = if ex > 700 - 55 { -64 } else { 0 };
     let a = f64::from_bits((a.to_bits() as i64).wrapping_add(q << 52) as u64);
     ex = ex.max(0);
-    let row = |k: usize| f64::from_bits(rempitab::DP[(ex as usize * 4 + k).min(rempitab::DP.len() - 1)]);
+    let row =
+        |k: usize| f64::from_bits(rempitab::DP[(ex as usize * 4 + k).min(rempitab::DP.len() - 1)]);
     let mut x = df::mul(a, row(0));
     let (h, mut q) = rempisub(x.0);
     x = df::normalize((h, x.1));
@@ -276,7 +295,10 @@ fn rempi(a: f64) -> (Pair<f64>, i32) {
     x = df::normalize((h, x.1));
     x = df::add2_pp(x, df::mul_pf((row(2), row(3)), a));
     x = df::normalize(x);
-    x = df::mul_pp(x, (3.141592653589793116 * 2.0, 1.2246467991473532072e-16 * 2.0));
+    x = df::mul_pp(
+        x,
+        (3.141592653589793116 * 2.0, 1.2246467991473532072e-16 * 2.0),
+    );
     if a.abs() < 0.7 {
         x = (a, 0.0);
     }
@@ -293,7 +315,13 @@ const PI_B2: f64 = 1.2246467991473532072e-16;
 
 /// The long Cody–Waite reduction of `d` by `dqh + dql` times `π·half` (`xsin_u1`, `xcos_u1`),
 /// starting from `u = d − dqh·PI_A·half` and the first sum `start`.
-fn cody_waite_long(u: f64, dqh: f64, dql: f64, half: f64, start: fn(f64, f64) -> Pair<f64>) -> Pair<f64> {
+fn cody_waite_long(
+    u: f64,
+    dqh: f64,
+    dql: f64,
+    half: f64,
+    start: fn(f64, f64) -> Pair<f64>,
+) -> Pair<f64> {
     let s = start(u, dql * (-PI_A * half));
     let s = df::add2_pf(s, dqh * (-PI_B * half));
     let s = df::add2_pf(s, dql * (-PI_B * half));
@@ -321,7 +349,10 @@ fn poly_f64(t: Pair<f64>) -> f64 {
     let p2 = x.mul_add(2.72052416138529567917983e-15, -7.6429259411395447190023e-13);
     let p4 = s2.mul_add(
         x.mul_add(1.60589370117277896211623e-10, -2.5052106814843123359368e-08),
-        x.mul_add(2.75573192104428224777379e-06, -0.000198412698412046454654947),
+        x.mul_add(
+            2.75573192104428224777379e-06,
+            -0.000198412698412046454654947,
+        ),
     );
     let u = s4.mul_add(p2, p4).mul_add(x, 0.00833333333333318056201922);
     let inner = df::add(-0.166666666666666657414808, u * x);
@@ -364,10 +395,15 @@ fn cos_u10(d: f64, r: Reduction) -> f64 {
             let dql = d.mul_add(FRAC_1_PI, -0.5).round_ties_even();
             let dql = 2.0f64.mul_add(dql, 1.0);
             let s = df::add2(d, dql * (-PI_A2 * 0.5));
-            (dql.round_ties_even() as i32, df::add_pf(s, dql * (-PI_B2 * 0.5)))
+            (
+                dql.round_ties_even() as i32,
+                df::add_pf(s, dql * (-PI_B2 * 0.5)),
+            )
         }
         Reduction::Long => {
-            let dqh = d.mul_add(FRAC_1_PI / 8388608.0, -FRAC_1_PI / 16777216.0).trunc();
+            let dqh = d
+                .mul_add(FRAC_1_PI / 8388608.0, -FRAC_1_PI / 16777216.0)
+                .trunc();
             let ql = (d * FRAC_1_PI + dqh.mul_add(-8388608.0, -0.5)).round_ties_even() as i32;
             let dqh = dqh * 16777216.0;
             let ql = ql + ql + 1;
@@ -418,8 +454,13 @@ mod tests {
 
     #[test]
     fn float64_values_probed() {
-        let x = [0x3f30ebaea6075175u64, 0xbf42def674c5e5ec, 0xbeb51f70153370a4, 0x6d6db265f62de906]
-            .map(f64::from_bits);
+        let x = [
+            0x3f30ebaea6075175u64,
+            0xbf42def674c5e5ec,
+            0xbeb51f70153370a4,
+            0x6d6db265f62de906,
+        ]
+        .map(f64::from_bits);
         let mut out = [0.0f64; 4];
         packets_f64(Trig::Cos, &x, 4, &mut out);
         assert_eq!(out[1].to_bits(), 0x3fefffffa6f8c9f7);
