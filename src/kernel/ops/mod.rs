@@ -280,7 +280,7 @@ pub struct OpSemantics {
     /// bytes of the compute dtype per step (PyTorch's `vectorized_loop`, two 64-byte
     /// `Vectorized` registers on AVX-512: the first `n − n mod (128 / size)` elements; 0:
     /// never). Where it is set, float64 `expm1` and `log1p` are SLEEF's on every element
-    /// ([`OpSemantics::own_fn`]: PyTorch's `vml::vexpm1`, `vml::vlog1p` map the vector
+    /// (`OpSemantics::own_fn`: PyTorch's `vml::vexpm1`, `vml::vlog1p` map the vector
     /// function over the tail too).
     pub sleef_step_bytes: usize,
     /// float32 and float64 `sin` and `cos` are SLEEF's (`xsinf`/`xcosf` u35, `xsin_u1`/`xcos_u1`:
