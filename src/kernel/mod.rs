@@ -8,7 +8,8 @@
 //! * [`xla`]: XLA's CPU element operations where they differ (the `xla-cpu` semantics);
 //! * [`xla_complex`]: XLA's complex element functions (`exp`, `log`, `sqrt`, `sin`, ...);
 //! * [`xla_math`]: StableHLO's complex `sqrt`, `log`, `log1p` expanders and XLA's real `log1p`;
-//! * [`sleef`]: SLEEF's vectorized functions as PyTorch runs them (`fmod`);
+//! * [`sleef`]: SLEEF's vectorized functions as PyTorch and Paddle run them (`fmod`, `sin`,
+//!   `cos`, `atan2`, `pow`, `expm1`, `log1p`, `sinh`);
 //! * [`eigen`]: Eigen's packet math functions as Paddle runs them (`exp`, fast `sqrt`);
 //! * `eigen_pow`: Eigen's packet `pow` as Paddle runs it (its `var` squares with it);
 //! * [`dispatch`]: the one table from an op's kernel name to its kernel;

@@ -103,6 +103,12 @@ trait Sleef: Sized {
     const HAS_LOGADDEXP: bool;
     fn fmod(a: Self, b: Self) -> Self;
     fn logaddexp(a: Self, b: Self) -> Self;
+    /// `Sleef_atan2f16_u10`/`Sleef_atan2d8_u10` (`Vectorized<T>::atan2`).
+    fn atan2(a: Self, b: Self) -> Self;
+    /// Whether [`Sleef::pow`] is SLEEF's (float64 only: `float_power` computes in double).
+    const HAS_POW: bool;
+    /// `Sleef_powd8_u10` (`Vectorized<double>::pow`).
+    fn pow(a: Self, b: Self) -> Self;
 }
 impl Sleef for f32 {
     const HAS_LOGADDEXP: bool = false;
@@ -112,6 +118,13 @@ impl Sleef for f32 {
     fn logaddexp(a: f32, _b: f32) -> f32 {
         a
     }
+    fn atan2(a: f32, b: f32) -> f32 {
+        crate::kernel::sleef::atan2_f32(a, b)
+    }
+    const HAS_POW: bool = false;
+    fn pow(a: f32, b: f32) -> f32 {
+        a.powf(b)
+    }
 }
 impl Sleef for f64 {
     const HAS_LOGADDEXP: bool = true;
@@ -120,6 +133,13 @@ impl Sleef for f64 {
     }
     fn logaddexp(a: f64, b: f64) -> f64 {
         crate::kernel::sleef::logaddexp_f64(a, b)
+    }
+    fn atan2(a: f64, b: f64) -> f64 {
+        crate::kernel::sleef::atan2_f64(a, b)
+    }
+    const HAS_POW: bool = true;
+    fn pow(a: f64, b: f64) -> f64 {
+        crate::kernel::sleef::pow_f64(a, b)
     }
 }
 
@@ -197,6 +217,7 @@ macro_rules! binary_float {
                     Binary::Arctan2 if s.atan2_svml && c.half.is_none() && <$t as SvmlAtan2>::PORTED => {
                         <$t as SvmlAtan2>::svml_atan2(a, b)
                     }
+                    Binary::Arctan2 if c.vectorized && s.sleef_step_bytes > 0 => <$t as Sleef>::atan2(a, b),
                     Binary::Arctan2 => a.atan2(b),
                     // Paddle's float32/float64 hypot is `paddle_hypot` (squares by position)
                     Binary::Hypot if s.hypot_by_squares => (a * a + b * b).sqrt(),
@@ -269,6 +290,9 @@ macro_rules! binary_float {
                     Binary::Fmod => a % b,
                     // JAX's `float_power` is `lax.pow`, as its `power` of floats
                     Binary::FloatPower if c.sem.float_pow_under_daz => <$t as XlaOps>::xla_pow(a, b),
+                    Binary::FloatPower if c.vectorized && s.sleef_step_bytes > 0 && <$t as Sleef>::HAS_POW => {
+                        <$t as Sleef>::pow(a, b)
+                    }
                     Binary::FloatPower => a.powf(b),
                     Binary::Heaviside => {
                         if a.is_nan() {
@@ -525,6 +549,11 @@ where
     // the elements the framework's vectorized loop covers, the rest its scalar tail
     let step = match op {
         Binary::Fmod | Binary::Logaddexp => s.sleef_step_bytes / T::DTYPE.itemsize().max(1),
+        // PyTorch's `atan2_kernel` and `pow_tensor_tensor_kernel`: `Vectorized<T>::atan2`,
+        // `Vectorized<double>::pow` (SLEEF) in their vectorized loops
+        Binary::Arctan2 | Binary::FloatPower if s.sleef_step_bytes > 0 => {
+            s.sleef_step_bytes / T::DTYPE.itemsize().max(1)
+        }
         // Eigen's packets of float32/float64 (its half types have no packet atan)
         Binary::Arctan2 if s.atan2_eigen && matches!(T::DTYPE, DType::Float32 | DType::Float64) => {
             crate::kernel::eigen::avx_packet_width(T::DTYPE).unwrap_or(0)

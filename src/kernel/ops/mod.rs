@@ -292,13 +292,24 @@ pub struct OpSemantics {
     /// (PyTorch's `Vectorized<float>::sinh` is SLEEF's `xsinhf`, whose double-float `exp`
     /// stays finite up to 89: [`crate::kernel::sleef::SINH_F32_LIMIT`]).
     pub sinh_f32_limit: Option<u32>,
-    /// Float `fmod` and float64 `logaddexp` run SLEEF's functions
-    /// ([`crate::kernel::sleef`]: `fmod` is NaN where its quotient overflows,
-    /// `fmod(1.0, 1e-45)`; `logaddexp` through its `exp` and `log1p`) on the elements a
-    /// vectorized loop covers, the C library's on the rest: the loop takes this many bytes of
-    /// the compute dtype per step (PyTorch's `vectorized_loop`, two 64-byte `Vectorized`
-    /// registers on AVX-512: the first `n − n mod (128 / size)` elements; 0: never).
+    /// Float `fmod`, `arctan2`, float64 `logaddexp`, `float_power` and `sinh` run SLEEF's
+    /// functions ([`crate::kernel::sleef`]: `fmod` is NaN where its quotient overflows,
+    /// `fmod(1.0, 1e-45)`; `logaddexp` through its `exp` and `log1p`; `atan2_u1`, `pow`,
+    /// `sinh` bit for bit as `libtorch_cpu.so`'s `Sleef_*8_u10`/`*16_u10` give them) on the
+    /// elements a vectorized loop covers, the C library's on the rest: the loop takes this many
+    /// bytes of the compute dtype per step (PyTorch's `vectorized_loop`, two 64-byte
+    /// `Vectorized` registers on AVX-512: the first `n − n mod (128 / size)` elements; 0:
+    /// never). Where it is set, float64 `expm1` and `log1p` are SLEEF's on every element
+    /// (`OpSemantics::own_fn`: PyTorch's `vml::vexpm1`, `vml::vlog1p` map the vector
+    /// function over the tail too).
     pub sleef_step_bytes: usize,
+    /// float32 and float64 `sin` and `cos` are SLEEF's (`xsinf`/`xcosf` u35, `xsin_u1`/`xcos_u1`:
+    /// [`crate::kernel::sleef::packets_f32`], [`crate::kernel::sleef::packets_f64`]) on vectors
+    /// of this many bytes, each vector's argument reduction chosen by its largest element, and
+    /// SLEEF's scalar build on the `len mod` elements after the last whole vector (0: never;
+    /// Paddle 3.3.1's CPU kernels call `Sleef_sinf8_u35`, `Sleef_sind4_u10`, ... of AVX2's 32
+    /// bytes and `Sleef_sinf1_u35` on the tail: probed through ctypes on `libphi_core.so`).
+    pub sleef_trig_bytes: usize,
     /// float32 `sqrt` (and the root of Paddle's `hypot`) runs Eigen 3.3's fast packet square
     /// root on the first `len − len % n` elements, `n` this packet width (0: never), and the
     /// C library's on the rest ([`crate::kernel::eigen::packet_sqrt`]: Paddle's `SqrtFunctor`, an Eigen
@@ -640,6 +651,7 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     sinh_overflows_with_exp: false,
     sinh_f32_limit: None,
     sleef_step_bytes: 0,
+    sleef_trig_bytes: 0,
     sqrt_f32_packet: 0,
     sqrt_mkl: false,
     reciprocal_f32_packet: 0,
@@ -883,6 +895,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         tanh_eigen_fast: true,
         expm1_f32_packet: 8,
         sqrt_f32_packet: 8,
+        sleef_trig_bytes: 32,
         exp_eigen: true,
         int64_trunc_via_double: true,
         logaddexp_paddle: true,
@@ -902,7 +915,8 @@ impl OpSemantics {
     pub(crate) fn by_position(&self, op: OpClass, compute: DType) -> bool {
         let sign = matches!(op, OpClass::Unary(u) if self.sign_packet_width(u, compute).is_some());
         let complex = matches!(op, OpClass::Unary(u)
-            if self.complex_packet_width(u, compute).is_some() || self.packet_f64(u, compute).is_some());
+            if self.complex_packet_width(u, compute).is_some() || self.packet_f64(u, compute).is_some()
+                || self.sleef_trig(u, compute).is_some());
         sign || complex || self.packet(op, compute).is_some_and(|(width, _)| width > 1)
     }
 
@@ -983,11 +997,34 @@ impl OpSemantics {
         (width > 0).then_some((width, f as PacketFn))
     }
 
+    /// SLEEF's function of a float32/float64 `sin` or `cos` and its vector's width in elements
+    /// where [`OpSemantics::sleef_trig_bytes`] is set.
+    pub(crate) fn sleef_trig(
+        &self,
+        op: Unary,
+        compute: DType,
+    ) -> Option<(crate::kernel::sleef::Trig, usize)> {
+        use crate::kernel::sleef::Trig;
+        let trig = match op {
+            Unary::Sin => Trig::Sin,
+            Unary::Cos => Trig::Cos,
+            _ => return None,
+        };
+        let real = matches!(compute, DType::Float32 | DType::Float64);
+        (real && self.sleef_trig_bytes > 0)
+            .then(|| (trig, self.sleef_trig_bytes / compute.itemsize()))
+    }
+
     /// The packet width and function of a float64 `op` where [`OpSemantics::eigen_packet_fns`]
     /// holds (Eigen's `pexp_double`, `plog_double`, `patan`, `pexpm1`, `plog1p` on AVX packets
-    /// of 4).
+    /// of 4), and of PyTorch's float64 `sinh` ([`OpSemantics::sleef_step_bytes`]).
     pub(crate) fn packet_f64(&self, op: Unary, compute: DType) -> Option<(usize, PacketFn64)> {
         use crate::kernel::eigen as e;
+        if (op, compute) == (Unary::Sinh, DType::Float64) && self.sleef_step_bytes > 0 {
+            // PyTorch's `sinh_kernel` (`cpu_kernel_vec`): `Vectorized<double>::sinh`
+            // (`Sleef_sinhd8_u10`) in its vectorized loop, `std::sinh` on the tail
+            return Some((self.sleef_step_bytes / 8, crate::kernel::sleef::sinh_f64));
+        }
         let f = match op {
             _ if !self.eigen_packet_fns || compute != DType::Float64 => return None,
             Unary::Log => e::packet_log_f64 as PacketFn64,
@@ -1044,6 +1081,15 @@ impl OpSemantics {
             }
             (Unary::Log1p, DType::Float32) if self.svml_unary => {
                 OwnFn::F32(crate::kernel::svml::log1p::log1pf)
+            }
+            // PyTorch's `vml::vlog1p` and `vml::vexpm1` map `Vectorized<double>::log1p`,
+            // `::expm1` (SLEEF's `Sleef_log1pd8_u10`, `Sleef_expm1d8_u10`) over every element,
+            // the tail in a partial vector
+            (Unary::Log1p, DType::Float64) if self.sleef_step_bytes > 0 => {
+                OwnFn::F64(crate::kernel::sleef::log1p_f64)
+            }
+            (Unary::Expm1, DType::Float64) if self.sleef_step_bytes > 0 => {
+                OwnFn::F64(crate::kernel::sleef::expm1_f64)
             }
             (Unary::Exp, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::exp_f32),
             (Unary::Log, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::log_f32),

@@ -800,12 +800,36 @@ where
                 Some(T::narrow(r))
             };
             x.iter().enumerate().map(each).collect::<Option<Vec<T>>>().map(T::array)
+        } else if let Some((trig, width)) = s.sleef_trig(op, T::DTYPE) {
+            Some(sleef_trig::<T>(trig, width, x))
         } else if let Some(f) = s.own_fn(op, T::DTYPE) {
             map_same::<T>(x, |v| Some(f.of(v)))
         } else {
             map_same::<T>(x, |v| T::W::same(op, v, s))
         }
     })
+}
+
+/// SLEEF's `sin`/`cos` of a float32 or float64 slice in vectors of `width`
+/// ([`OpSemantics::sleef_trig_bytes`]).
+fn sleef_trig<T: Work>(trig: crate::kernel::sleef::Trig, width: usize, x: &[T]) -> Array {
+    use crate::kernel::sleef::{packets_f32, packets_f64};
+    let out: Vec<T> = if T::DTYPE == DType::Float32 {
+        let v: Vec<f32> = x.iter().map(|v| v.widen().re_f32()).collect();
+        let mut o = vec![0.0f32; v.len()];
+        packets_f32(trig, &v, width, &mut o);
+        o.into_iter()
+            .map(|r| T::narrow(T::W::from_num(r)))
+            .collect()
+    } else {
+        let v: Vec<f64> = x.iter().map(|v| v.widen().re_f64()).collect();
+        let mut o = vec![0.0f64; v.len()];
+        packets_f64(trig, &v, width, &mut o);
+        o.into_iter()
+            .map(|r| T::narrow(T::W::from_num(r)))
+            .collect()
+    };
+    T::array(out)
 }
 
 /// `f` over a slice in the working type, narrowed once per element; `None` if `f` refuses.

@@ -1,8 +1,13 @@
-//! SLEEF's vectorized functions as PyTorch's CPU kernels run them (`Vectorized<float>::fmod`
-//! is `Sleef_fmodf16`, `Vectorized<double>::fmod` is `Sleef_fmodd8`, on its AVX-512 build with
-//! FMA), each written after the SLEEF source it reproduces (`src/libm/sleefsimdsp.c`,
-//! `src/libm/sleefsimddp.c`, SLEEF 3.6 to 3.9, where these functions are unchanged) and
-//! checked bit for bit against `tests/fixtures/eval-ops/torch.jsonl.gz`.
+//! SLEEF's vectorized functions as PyTorch's and Paddle's CPU kernels run them
+//! (`Vectorized<float>::fmod` is `Sleef_fmodf16`, `Vectorized<double>::atan2`
+//! `Sleef_atan2d8_u10`, on PyTorch's AVX-512 build with FMA; Paddle's `sin`/`cos` call
+//! `Sleef_sinf8_u35`, `Sleef_sind4_u10` of its AVX2 build), each written after the SLEEF source
+//! it reproduces (`src/libm/sleefsimdsp.c`, `src/libm/sleefsimddp.c`, SLEEF 3.6 to 3.9, where
+//! these functions are unchanged) and checked bit for bit against the frameworks' own SLEEF
+//! symbols (called through ctypes on `libtorch_cpu.so`, `libphi_core.so`) and
+//! `tests/fixtures/eval-ops/`: `fmod`, `exp`/`log1p`/`logaddexp` here, the double-float
+//! arithmetic in `df`, `sin`/`cos` in `trig` (with `rempitab`), `atan2`, float64 `pow`,
+//! `expm1` and `sinh`.
 //!
 //! ```
 //! use promote::kernel::sleef::{fmod_f32, fmod_f64};
@@ -11,6 +16,18 @@
 //! assert_eq!(fmod_f32(100.0, 0.1), 100.0f32 % 0.1);
 //! assert_eq!(fmod_f64(-7.5, 2.0), -1.5);
 //! ```
+
+mod atan2;
+mod df;
+mod exp;
+mod pow;
+mod rempitab;
+mod trig;
+
+pub use atan2::{atan2_f32, atan2_f64};
+pub use exp::{expm1_f64, sinh_f64};
+pub use pow::pow_f64;
+pub use trig::{packets_f32, packets_f64, Trig};
 
 /// A float type SLEEF's `fmod` runs on (its double-float arithmetic, `df.h`/`dd.h`).
 trait SleefFloat: num_traits::Float {
@@ -300,6 +317,40 @@ mod tests {
         assert!(fmod_f32(1.0, 1e-45).is_nan());
         // the scaled quotient 7·2^54 / (1e-310·2^54) overflows: SLEEF's NaN, the C library's is exact
         assert!(fmod_f64(7.0, 1e-310).is_nan());
+    }
+
+    /// Values SLEEF gives that the C library does not (probed on `libtorch_cpu.so`'s
+    /// `Sleef_atan2f16_u10`, `Sleef_atan2d8_u10`, `Sleef_powd8_u10`, `Sleef_expm1d8_u10`,
+    /// `Sleef_sinhd8_u10`).
+    #[test]
+    fn probed_values() {
+        let f = f32::from_bits;
+        assert_eq!(
+            atan2_f32(f(0x40a8dac1), f(0x40eb7d38)).to_bits(),
+            0x3f1f3fed
+        );
+        assert_eq!(
+            atan2_f32(f(0xc0f4bebd), f(0x40bf5a5f)).to_bits(),
+            0xbf683fc8
+        );
+        let d = f64::from_bits;
+        let (y, x) = (d(0xc0229c76188b6a45), d(0xc011c1f92d62c15a));
+        assert_eq!(atan2_f64(y, x).to_bits(), 0xc00020a18aba2d47);
+        let (a, b) = (d(0x40180f57dac799ef), d(0xc00688f3bb1e5b3c));
+        assert_eq!(pow_f64(a, b).to_bits(), 0x3f7a24a19c0fa8f4);
+        let (a, b) = (d(0x4022f77111ff16b8), d(0x40137280f4cc61ae));
+        assert_eq!(pow_f64(a, b).to_bits(), 0x40eb71fe99667569);
+        assert_eq!(
+            expm1_f64(d(0x4076d7cfcef6af8e)).to_bits(),
+            0x60e3893778096e27
+        );
+        assert_eq!(
+            sinh_f64(d(0x4083de89714b0982)).to_bits(),
+            0x7933909a3dbd6b51
+        );
+        // NaN operands give the NaN with every bit set
+        assert_eq!(atan2_f32(f32::NAN, 0.0).to_bits(), u32::MAX);
+        assert_eq!(pow_f64(f64::NAN, 2.0).to_bits(), u64::MAX);
     }
 
     #[test]
