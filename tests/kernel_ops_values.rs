@@ -235,7 +235,6 @@ fn is_reduction(op: &str) -> bool {
 /// (framework, op, compute dtype, why): ops a framework computes for a dtype that the kernels
 /// refuse (`unsupported`), each with the reason.
 const UNSUPPORTED: &[(&str, &str, &str, &str)] = &[
-    ("torch", "logaddexp", "complex64|complex128", "PyTorch's complex logaddexp (its own case analysis of infinities in _log_add_exp_helper) has no kernel here"),
     ("jax", "arctan2|logaddexp", "complex64", "jnp.arctan2 and jnp.logaddexp compute complex operands by their own complex formulas; no kernel here"),
     ("jax-x64", "arctan2|logaddexp", "complex64|complex128", "jnp.arctan2 and jnp.logaddexp compute complex operands by their own complex formulas; no kernel here"),
     ("paddle", "negative", "bool", "Paddle's negative (scale) of bool returns the operand unchanged; eval refuses a bool negative as NumPy does"),
