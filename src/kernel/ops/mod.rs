@@ -636,7 +636,13 @@ pub const TORCH_NANS: &[nans::NanRule] = {
         of_nan: nans::NanOut,
         of_domain: nans::NanOut,
     ) -> NanRule {
-        NanRule { ops, dtypes, lanes, of_nan, of_domain }
+        NanRule {
+            ops,
+            dtypes,
+            lanes,
+            of_nan,
+            of_domain,
+        }
     }
     &[
         // MKL VML: every element
@@ -647,10 +653,28 @@ pub const TORCH_NANS: &[nans::NanRule] = {
         rule(&["log1p"], &[F32, F16], All, Keep, AllOnes),
         rule(&["log", "log2", "log10"], &[F16], All, Keep, QuietOperand),
         rule(&["arcsin"], &[F16], All, Keep, AgainstOperandSign),
-        rule(&["cos", "sin", "tan", "tanh"], &[F16], All, AllOnes, AllOnes),
+        rule(
+            &["cos", "sin", "tan", "tanh"],
+            &[F16],
+            All,
+            AllOnes,
+            AllOnes,
+        ),
         // a NaN mask blended in, SLEEF's all-ones NaN: cpu_kernel_vec's body
-        rule(&["maximum", "minimum"], &[F16, F32, F64], Body(64), AllOnes, Keep),
-        rule(&["power", "float_power"], &[F16, F32, F64], Body(128), AllOnes, Positive),
+        rule(
+            &["maximum", "minimum"],
+            &[F16, F32, F64],
+            Body(64),
+            AllOnes,
+            Keep,
+        ),
+        rule(
+            &["power", "float_power"],
+            &[F16, F32, F64],
+            Body(128),
+            AllOnes,
+            Positive,
+        ),
         rule(&["arctan2"], &[F16, F32, F64], Body(128), AllOnes, Keep),
         rule(&["sinh"], &[F16, F64], Body(128), AllOnes, Keep),
         rule(&["square"], &[F16], Body(128), AllOnes, Keep),
@@ -667,8 +691,16 @@ pub const TORCH_NANS: &[nans::NanRule] = {
         ),
         rule(
             &[
-                "angle", "add", "subtract", "multiply", "divide", "maximum", "minimum", "fmod",
-                "remainder", "floor_divide",
+                "angle",
+                "add",
+                "subtract",
+                "multiply",
+                "divide",
+                "maximum",
+                "minimum",
+                "fmod",
+                "remainder",
+                "floor_divide",
             ],
             &[BF16],
             Body(64),
@@ -676,7 +708,15 @@ pub const TORCH_NANS: &[nans::NanRule] = {
             Keep,
         ),
         rule(
-            &["reciprocal", "square", "sinh", "hypot", "logaddexp", "power", "arctan2"],
+            &[
+                "reciprocal",
+                "square",
+                "sinh",
+                "hypot",
+                "logaddexp",
+                "power",
+                "arctan2",
+            ],
             &[BF16],
             Body(128),
             Keep,

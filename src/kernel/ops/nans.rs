@@ -324,6 +324,9 @@ mod tests {
         assert_eq!(a, 0xffc0_0000);
         let a = wide_nan::<f32>(NanOut::AgainstOperandSign, 0, (-2.5f32).wide());
         assert_eq!(a, 0x7fc0_0000);
-        assert_eq!(wide_nan::<f64>(NanOut::Positive, 0, 0), 0x7ff8_0000_0000_0000);
+        assert_eq!(
+            wide_nan::<f64>(NanOut::Positive, 0, 0),
+            0x7ff8_0000_0000_0000
+        );
     }
 }
