@@ -394,7 +394,7 @@ pub struct OpSemantics {
     /// `Log1pFunctor`: `(static_cast<T>(1) + x).log()`; `log1p(-0-0j)` is `0j`).
     pub complex_log1p_by_log: bool,
     /// Where the framework's vector code writes a NaN of its own, not the C library's
-    /// ([`nans::NanRule`], applied to every result by [`nans::apply`]; PyTorch's MKL VML,
+    /// ([`nans::NanRule`], applied to every result by `exec::execute_into`; PyTorch's MKL VML,
     /// SLEEF, `maximum`'s blend and AVX-512 half conversions: [`TORCH_NANS`]).
     pub nans: &'static [nans::NanRule],
     /// Complex `logaddexp` is PyTorch's `_log_add_exp_helper`, its own case analysis of NaNs

@@ -3,7 +3,7 @@
 //! convert float32 to float16/bfloat16 with AVX-512 instructions; the NaN that comes out is not
 //! the C library's `−nan`/`+nan`. A [`NanRule`] names the ops and compute dtypes it holds for,
 //! the elements the vector code computes ([`Lanes`]), and the NaN it writes there for a NaN
-//! operand and for a NaN of ordinary operands ([`NanOut`]). [`apply`] rewrites the NaNs of a
+//! operand and for a NaN of ordinary operands ([`NanOut`]). `apply` rewrites the NaNs of a
 //! computed result by the first rule of the op; every other value stays as computed.
 //!
 //! ```
