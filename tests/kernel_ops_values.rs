@@ -208,7 +208,6 @@ fn is_reduction(op: &str) -> bool {
 /// (framework, op, compute dtype, why): ops a framework computes for a dtype that the kernels
 /// refuse (`unsupported`), each with the reason.
 const UNSUPPORTED: &[(&str, &str, &str, &str)] = &[
-    ("torch", "logaddexp", "complex64|complex128", "PyTorch's complex logaddexp (its own case analysis of infinities in _log_add_exp_helper) has no kernel here"),
 ];
 
 /// (framework, op, input dtype, why): calls the policy resolves (the framework's tracing or

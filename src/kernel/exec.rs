@@ -250,7 +250,12 @@ pub fn execute_into(
             dtype: plan.compute,
         });
     }
-    (super::dispatch::kernel(plan.op)?.run)(plan, inputs, out, sem)
+    let mut out = out;
+    (super::dispatch::kernel(plan.op)?.run)(plan, inputs, out.reborrow(), sem)?;
+    // the framework's own NaNs (PyTorch's vector code: `OpSemantics::nans`)
+    let nans = super::ops::OpSemantics::of(sem).nans;
+    super::ops::nans::apply(nans, plan.op.info().kernel, plan.compute, inputs, out);
+    Ok(())
 }
 
 /// The kernel of the 21 elementwise binary ops of the spec's version 1.

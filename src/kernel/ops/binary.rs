@@ -345,6 +345,7 @@ macro_rules! binary_complex {
                     Binary::FloatPower if c.sem.complex_pow_xla => <$c as XlaOps>::xla_pow(a, b),
                     Binary::FloatPower if c.sem.complex_pow_libm => <$c as Arith>::pow_libm(a, b),
                     Binary::FloatPower => <$c as Arith>::pow(a, b),
+                    Binary::Logaddexp if c.s.complex_logaddexp_torch => torch_logaddexp(a, b, c.s)?,
                     _ => return None,
                 })
             }
@@ -352,6 +353,67 @@ macro_rules! binary_complex {
     )*};
 }
 binary_complex!(C32, C64);
+
+/// PyTorch's complex `logaddexp` ([`OpSemantics::complex_logaddexp_torch`]):
+/// `_log_add_exp_helper` of aten/src/ATen/native/cpu/LogAddExp.h, run element by element
+/// (`cpu_kernel`). The operands ordered by their real parts (`_logcumsumexp_minmax`: a NaN
+/// part makes both that operand, the second first); a NaN gives `nan+nanj` (the positive quiet
+/// NaN); equal infinite real parts give the smaller operand where negative, else
+/// `log(exp(min) + exp(max))`; otherwise `log1p(exp(min − max)) + max`, with the C library's
+/// complex `exp` and `log` and c10's complex `log1p` ([`OpSemantics::complex_log1p_torch`]).
+fn torch_logaddexp<C, F>(x: C, y: C, s: &OpSemantics) -> Option<C>
+where
+    C: super::unary::UnaryElem + ComplexOf<F>,
+    F: num_traits::Float,
+{
+    use super::unary::Unary;
+    let nan = |z: C| z.re().is_nan() || z.im().is_nan();
+    let (min, max) = if nan(y) {
+        (y, y)
+    } else if nan(x) {
+        (x, x)
+    } else if x.re() < y.re() {
+        (x, y)
+    } else {
+        (y, x)
+    };
+    if nan(min) {
+        return Some(C::of(F::nan(), F::nan()));
+    }
+    let (exp, log) = (
+        |z: C| C::same(Unary::Exp, z, s),
+        |z: C| C::same(Unary::Log, z, s),
+    );
+    if !min.re().is_finite() && min.re() == max.re() {
+        if min.re() < F::zero() {
+            return Some(min);
+        }
+        let (a, b) = (exp(min)?, exp(max)?);
+        return log(C::of(a.re() + b.re(), a.im() + b.im()));
+    }
+    let e = exp(C::of(min.re() - max.re(), min.im() - max.im()))?;
+    let l = C::same(Unary::Log1p, e, s)?;
+    Some(C::of(l.re() + max.re(), l.im() + max.im()))
+}
+
+/// A complex number of parts `F`, built and read.
+trait ComplexOf<F>: Copy {
+    fn of(re: F, im: F) -> Self;
+    fn re(self) -> F;
+    fn im(self) -> F;
+}
+
+impl<F: Copy> ComplexOf<F> for num_complex::Complex<F> {
+    fn of(re: F, im: F) -> Self {
+        num_complex::Complex::new(re, im)
+    }
+    fn re(self) -> F {
+        self.re
+    }
+    fn im(self) -> F {
+        self.im
+    }
+}
 
 /// Paddle's int32/int64 `fmax`/`fmin` (`max`: fmax, else fmin): int32 through `float` and
 /// `lrint` (a `long`, converted to `int` modulo 2³²), int64 through `double` and `llrint`

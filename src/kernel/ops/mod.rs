@@ -26,6 +26,7 @@
 pub mod binary;
 mod fast;
 mod lookup;
+pub mod nans;
 pub(crate) mod order;
 pub(crate) mod reduce;
 #[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
@@ -424,6 +425,14 @@ pub struct OpSemantics {
     /// Complex `log1p` is `log((1+0j) + z)` by the C library's complex `log` (Paddle's
     /// `Log1pFunctor`: `(static_cast<T>(1) + x).log()`; `log1p(-0-0j)` is `0j`).
     pub complex_log1p_by_log: bool,
+    /// Where the framework's vector code writes a NaN of its own, not the C library's
+    /// ([`nans::NanRule`], applied to every result by `exec::execute_into`; PyTorch's MKL VML,
+    /// SLEEF, `maximum`'s blend and AVX-512 half conversions: [`TORCH_NANS`]).
+    pub nans: &'static [nans::NanRule],
+    /// Complex `logaddexp` is PyTorch's `_log_add_exp_helper`, its own case analysis of NaNs
+    /// and infinities ([`binary`]'s `torch_logaddexp`: `logaddexp(-inf+1j, -inf+2j)` is
+    /// `-inf+1j`, a NaN part gives `nan+nanj`).
+    pub complex_logaddexp_torch: bool,
 }
 
 /// A float32 function of Eigen's packets ([`OpSemantics::sqrt_f32_packet`],
@@ -592,6 +601,8 @@ pub enum Scan {
 /// NumPy's record (and the default of the others' fields).
 const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     name: "numpy",
+    nans: &[],
+    complex_logaddexp_torch: false,
     sign_nan_is_nan: true,
     heaviside_nan_is_nan: true,
     var_correction: 0,
@@ -679,6 +690,126 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     complex_log1p_by_log: false,
 };
 
+/// PyTorch 2.15's NaNs on AVX-512 ([`OpSemantics::nans`]), probed on its CPU kernels (whole
+/// arrays, their tails and 1-element arrays; tests/fixtures/eval-dense/torch.txt.gz): float32
+/// and float64 `log`, `log2`, `log10`, `arcsin` and float64 `log1p` are MKL VML's (`vml::vlog`,
+/// `IMPLEMENT_VML_MKL` in aten/src/ATen/cpu/vml.h: every element, `log(-1)` is `+nan`,
+/// `asin(2)` `-nan`, float64 `log1p(-nan)` `+nan`); float32 `log1p` and the half types'
+/// `vml` functions are SLEEF's through float32 (`Vectorized<Half>::log` and so on: the last
+/// partial vector too); `maximum`/`minimum` blend an all-ones NaN into the lanes of a NaN
+/// operand (vec512_float.h), SLEEF's `pow`, `atan2` and float64 `sinh` return one, in the
+/// body of `cpu_kernel_vec` (one or two 64-byte registers a step, the rest the C library's);
+/// float32 results convert to bfloat16 with every NaN `0xffff` in a vector lane
+/// (`cvtfp32_bf16`) and `0x7fc0` in a scalar one, to float16 keeping the payload's top bits
+/// (`vcvtps2ph`) or not (c10's scalar conversion).
+///
+/// ```
+/// use promote::kernel::ops::TORCH_NANS;
+/// use promote::DType;
+/// assert!(TORCH_NANS.iter().any(|r| r.holds("log", DType::Float32)));
+/// ```
+pub const TORCH_NANS: &[nans::NanRule] = {
+    use nans::{Lanes::*, NanOut::*, NanRule};
+    const BF16: DType = DType::BFloat16;
+    const F16: DType = DType::Float16;
+    const F32: DType = DType::Float32;
+    const F64: DType = DType::Float64;
+    const fn rule(
+        ops: &'static [&'static str],
+        dtypes: &'static [DType],
+        lanes: nans::Lanes,
+        of_nan: nans::NanOut,
+        of_domain: nans::NanOut,
+    ) -> NanRule {
+        NanRule {
+            ops,
+            dtypes,
+            lanes,
+            of_nan,
+            of_domain,
+        }
+    }
+    &[
+        // MKL VML: every element
+        rule(&["log", "log2", "log10"], &[F32, F64], All, Keep, Positive),
+        rule(&["log1p"], &[F64], All, Positive, Positive),
+        rule(&["arcsin"], &[F32, F64], All, Keep, Negative),
+        // SLEEF's float32 functions through vml's map
+        rule(&["log1p"], &[F32, F16], All, Keep, AllOnes),
+        rule(&["log", "log2", "log10"], &[F16], All, Keep, QuietOperand),
+        rule(&["arcsin"], &[F16], All, Keep, AgainstOperandSign),
+        rule(
+            &["cos", "sin", "tan", "tanh"],
+            &[F16],
+            All,
+            AllOnes,
+            AllOnes,
+        ),
+        // a NaN mask blended in, SLEEF's all-ones NaN: cpu_kernel_vec's body
+        rule(
+            &["maximum", "minimum"],
+            &[F16, F32, F64],
+            Body(64),
+            AllOnes,
+            Keep,
+        ),
+        rule(
+            &["power", "float_power"],
+            &[F16, F32, F64],
+            Body(128),
+            AllOnes,
+            Positive,
+        ),
+        rule(&["arctan2"], &[F16, F32, F64], Body(128), AllOnes, Keep),
+        rule(&["sinh"], &[F16, F64], Body(128), AllOnes, Keep),
+        rule(&["square"], &[F16], Body(128), AllOnes, Keep),
+        // bfloat16: the conversion decides (every NaN of a vector lane is 0xffff)
+        rule(
+            &[
+                "arcsin", "arctan", "ceil", "cos", "exp", "expm1", "floor", "log", "log10",
+                "log1p", "log2", "round", "sin", "sqrt", "tan", "tanh", "trunc",
+            ],
+            &[BF16],
+            All,
+            Keep,
+            Keep,
+        ),
+        rule(
+            &[
+                "angle",
+                "add",
+                "subtract",
+                "multiply",
+                "divide",
+                "maximum",
+                "minimum",
+                "fmod",
+                "remainder",
+                "floor_divide",
+            ],
+            &[BF16],
+            Body(64),
+            Keep,
+            Keep,
+        ),
+        rule(
+            &[
+                "reciprocal",
+                "square",
+                "sinh",
+                "hypot",
+                "logaddexp",
+                "power",
+                "arctan2",
+            ],
+            &[BF16],
+            Body(128),
+            Keep,
+            Keep,
+        ),
+    ]
+};
+
 /// The per-semantics records (`numpy` first: the default).
 pub const OP_SEMANTICS: &[OpSemantics] = &[
     OpSemantics {
@@ -746,6 +877,8 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         sinh_overflows_with_exp: true,
         sinh_f32_limit: Some(crate::kernel::sleef::SINH_F32_LIMIT),
         sleef_step_bytes: 128,
+        nans: TORCH_NANS,
+        complex_logaddexp_torch: true,
         ..OP_SEMANTICS_NUMPY
     },
     // XLA on CPU (JAX): NumPy's element functions; see tests/kernel_ops_values.rs for what
