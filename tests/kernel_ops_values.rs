@@ -207,8 +207,7 @@ fn is_reduction(op: &str) -> bool {
 
 /// (framework, op, compute dtype, why): ops a framework computes for a dtype that the kernels
 /// refuse (`unsupported`), each with the reason.
-const UNSUPPORTED: &[(&str, &str, &str, &str)] = &[
-];
+const UNSUPPORTED: &[(&str, &str, &str, &str)] = &[];
 
 /// (framework, op, input dtype, why): calls the policy resolves (the framework's tracing or
 /// dtype rules accept them) that the framework refuses only when it runs them; eval computes.

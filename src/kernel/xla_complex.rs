@@ -292,11 +292,8 @@ mod tests {
     #[test]
     fn recorded_binary_values() {
         let (a, b) = (C32::new(1.0, 2.0), C32::new(0.5, 1.0));
-        assert_eq!(C32::xla_atan2(a, b), C32::new(1.1071486473083496, 0.0));
-        assert_eq!(
-            C32::xla_logaddexp(a, b),
-            C32::new(1.3523647785186768, 1.633009672164917)
-        );
+        assert_eq!(C32::xla_atan2(a, b), C32::new(1.1071486, 0.0));
+        assert_eq!(C32::xla_logaddexp(a, b), C32::new(1.3523648, 1.6330097));
         let (a, b) = (C64::new(3.0, -1.0), C64::new(-2.0, 0.25));
         assert_eq!(
             C64::xla_atan2(a, b),

@@ -506,6 +506,13 @@ pub enum ComplexAbs {
 
 impl ComplexAbs {
     /// `|re + im·i|` (for [`ComplexAbs::Xla`] without flushing: see `XlaComplexAbs`).
+    ///
+    /// ```
+    /// use promote::kernel::ops::ComplexAbs;
+    /// assert_eq!(ComplexAbs::NumpySimd.of(f32::INFINITY, f32::NAN), f32::INFINITY);
+    /// assert!(ComplexAbs::NumpySimd.of(1.0f32, f32::NAN).is_nan());
+    /// assert_eq!(ComplexAbs::Xla.of(3.0f32, -4.0), 5.0);
+    /// ```
     pub fn of<F: num_traits::Float + crate::kernel::xla::XlaComplexAbs>(self, re: F, im: F) -> F {
         match self {
             ComplexAbs::Hypot => re.hypot(im),
