@@ -17,10 +17,10 @@ fn ldexp2(d: f64, q: i32) -> f64 {
     d * pow2i(q >> 1) * pow2i(q - (q >> 1))
 }
 
-/// `expk2`: `e^d` of a double-double as a double-double, 0 below −1000.
-/// (`POLY10` in Estrin's scheme: the two highest coefficients, then two blocks of four.)
+/// `expk`'s and `expk2`'s reduction: `q = rint(d / ln 2)` (`i32::MIN` out of range) and
+/// `d − q·ln 2` in double-double, `ln 2` in two parts.
 #[allow(clippy::excessive_precision)]
-fn expk2(d: Pair<f64>) -> Pair<f64> {
+pub(super) fn reduce_by_ln2(d: Pair<f64>) -> (i32, Pair<f64>) {
     let dq = ((d.0 + d.1) * std::f64::consts::LOG2_E).round_ties_even();
     let q = if dq.abs() < 2147483648.0 {
         dq as i32
@@ -35,6 +35,14 @@ fn expk2(d: Pair<f64>) -> Pair<f64> {
         s,
         dq * -0.282_352_905_630_315_771_225_884_481_750_134_360_255_254_120_68e-12,
     );
+    (q, s)
+}
+
+/// `expk2`: `e^d` of a double-double as a double-double, 0 below −1000.
+/// (`POLY10` in Estrin's scheme: the two highest coefficients, then two blocks of four.)
+#[allow(clippy::excessive_precision)]
+fn expk2(d: Pair<f64>) -> Pair<f64> {
+    let (q, s) = reduce_by_ln2(d);
     let (s2, s4) = (df::squ(s), df::squ(df::squ(s)));
     let (x, x2, x4) = (s.0, s2.0, s4.0);
     let x8 = x4 * x4;

@@ -83,20 +83,7 @@ fn logk(d: f64) -> Pair<f64> {
 /// `expk`: `e^d` of a double-double, 0 below −1000.
 #[allow(clippy::excessive_precision)]
 fn expk(d: Pair<f64>) -> f64 {
-    let dq = ((d.0 + d.1) * std::f64::consts::LOG2_E).round_ties_even();
-    let q = if dq.abs() < 2147483648.0 {
-        dq as i32
-    } else {
-        i32::MIN
-    };
-    let s = df::add2_pf(
-        d,
-        dq * -0.693_147_180_559_662_956_511_601_805_686_950_683_593_75,
-    );
-    let s = df::add2_pf(
-        s,
-        dq * -0.282_352_905_630_315_771_225_884_481_750_134_360_255_254_120_68e-12,
-    );
+    let (q, s) = super::exp::reduce_by_ln2(d);
     let s = df::normalize(s);
     let (x, x2) = (s.0, s.0 * s.0);
     let (x4, x8) = (x2 * x2, x2 * x2 * (x2 * x2));
