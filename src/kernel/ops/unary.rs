@@ -530,7 +530,7 @@ macro_rules! unary_complex {
             }
             fn part_as(op: Unary, z: $c, s: &OpSemantics) -> Option<$f> {
                 match op {
-                    Unary::Absolute => Some(complex_abs::<$f>(z.re, z.im, s)),
+                    Unary::Absolute => Some(s.complex_abs.of(z.re, z.im)),
                     // NumPy's `angle` is `arctan2(z.imag, z.real)`, its SIMD arctan2
                     Unary::Angle if s.atan2_svml && <$f as SvmlAtan2>::PORTED => {
                         Some(<$f as SvmlAtan2>::svml_atan2(z.im, z.re))
@@ -620,11 +620,6 @@ where
     let (e, im): (f32, f32) = (re.as_().exp(), im.as_());
     let (e, cos, sin): (F, F, F) = (e.as_(), im.cos().as_(), im.sin().as_());
     (e * cos, e * sin)
-}
-
-/// `|re + im·i|` as the semantics compute it ([`OpSemantics::complex_abs`]).
-fn complex_abs<F: num_traits::Float + XlaComplexAbs>(re: F, im: F, s: &OpSemantics) -> F {
-    s.complex_abs.of(re, im)
 }
 
 /// The parts of a complex `sign` ([`OpSemantics::complex_sign`]).
