@@ -38,7 +38,7 @@ const SVML: &str =
     "NumPy's AVX-512 transcendental (SVML or its own SIMD loop) is not correctly rounded";
 const FMOD: &str = "PyTorch's floor_divide/remainder/fmod of inf or NaN or by a subnormal or zero (SLEEF's fmod in the vector lanes) gives another NaN payload (0x7fffffff, 0xffffffff, ...) or value: not modelled";
 
-const ESTIMATE: &str = "MKL's sqrt starts from the CPU's 12-bit estimate (rsqrtss), whose bits are each vendor's own: the fixtures hold an AMD CPU's values (promote::kernel::eigen::cpu_vendor)";
+const ESTIMATE: &str = "MKL's sqrt starts from the CPU's 12-bit estimate (rsqrtss), whose bits are each vendor's own: the fixtures hold an AMD CPU's values (promote::kernel::libm::eigen::cpu_vendor)";
 
 /// Allowances for the kernels that start from the CPU's estimates, on any CPU and not required
 /// to be used: the fixtures hold an AMD EPYC's values, and another vendor's CPU (this project's

@@ -4,7 +4,7 @@
 //! element by element and through the table / SIMD loop a long array takes
 //! (`kernel::ops::lookup`).
 //!
-//! `exp` and `log10` (SVML's, `kernel::svml::exp`, `kernel::svml::log10`) and most others match
+//! `exp` and `log10` (SVML's, `kernel::libm::svml::exp`, `kernel::libm::svml::log10`) and most others match
 //! on every pattern. NumPy computes the rest through SVML's float32 functions, which the
 //! kernels do not port yet; the exact miss count of every op is pinned in [`KNOWN_MISSES`], so
 //! that any change (better or worse) shows.

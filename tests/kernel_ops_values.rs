@@ -43,7 +43,7 @@ type Allowance = (
 /// An allowance for values that are not within any ulp bound (a NaN or an infinity on one side).
 const ANY: u64 = u64::MAX;
 
-const ESTIMATE: &str = "starts from the CPU's 12-bit estimate (rcpss/rsqrtss), whose bits are each vendor's own: the fixtures hold an AMD CPU's values (promote::kernel::eigen::cpu_vendor)";
+const ESTIMATE: &str = "starts from the CPU's 12-bit estimate (rcpss/rsqrtss), whose bits are each vendor's own: the fixtures hold an AMD CPU's values (promote::kernel::libm::eigen::cpu_vendor)";
 
 /// Allowances for the kernels that start from the CPU's estimates, on any CPU and not required
 /// to be used: the fixtures hold an AMD EPYC's values, and another vendor's CPU (this project's
@@ -56,10 +56,10 @@ const ESTIMATES: &[Allowance] = &[
     ("tf", "arctan2", "float32", 8, 2, ESTIMATE),
     ("tf", "reciprocal", "float32", 23, 2, ESTIMATE),
     ("torch", "sqrt", "float32", 1, 1, ESTIMATE),
-    ("torch", "std", "float32", 3, 1, "PyTorch's std of a complex input takes the root of the parts' summed variances by at::sqrt_out, MKL's vmsSqrt (kernel::mkl::sqrt_f32), which starts from the CPU's 12-bit estimate (rsqrtss): the fixtures hold an AMD CPU's values"),
+    ("torch", "std", "float32", 3, 1, "PyTorch's std of a complex input takes the root of the parts' summed variances by at::sqrt_out, MKL's vmsSqrt (kernel::libm::mkl::sqrt_f32), which starts from the CPU's 12-bit estimate (rsqrtss): the fixtures hold an AMD CPU's values"),
     ("torch", "sqrt", "float64", 1, 1, ESTIMATE),
-    ("tf", "arctan", "float32", 3, 2, "Eigen's packet atan as the kernels run it (kernel::eigen::packet_atan), from the CPU's 12-bit reciprocal estimate (rcpss) for |x| > 1: the fixtures hold an AMD CPU's values (kernel::eigen::cpu_vendor)"),
-    ("tf", "log", "complex64", 1, 1, "Eigen's plog_complex as the kernels run it (kernel::eigen::complex_log), whose patan2 starts from the CPU's 12-bit reciprocal estimate (rcpss): the fixtures hold an AMD CPU's values"),
+    ("tf", "arctan", "float32", 3, 2, "Eigen's packet atan as the kernels run it (kernel::libm::eigen::packet_atan), from the CPU's 12-bit reciprocal estimate (rcpss) for |x| > 1: the fixtures hold an AMD CPU's values (kernel::libm::eigen::cpu_vendor)"),
+    ("tf", "log", "complex64", 1, 1, "Eigen's plog_complex as the kernels run it (kernel::libm::eigen::complex_log), whose patan2 starts from the CPU's 12-bit reciprocal estimate (rcpss): the fixtures hold an AMD CPU's values"),
 ];
 
 /// The allowance of (framework, op, result dtype): [`ALLOWED`]'s, else [`ESTIMATES`]'.

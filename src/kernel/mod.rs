@@ -6,12 +6,8 @@
 //! * [`library_casts`]: where ml_dtypes' and PyTorch's `astype` differ from them (one table);
 //! * [`compute`]: the per-op element semantics and chunk kernels;
 //! * [`xla`]: XLA's CPU element operations where they differ (the `xla-cpu` semantics);
-//! * [`xla_complex`]: XLA's complex element functions (`exp`, `log`, `sqrt`, `sin`, ...);
-//! * [`xla_math`]: StableHLO's complex `sqrt`, `log`, `log1p` expanders and XLA's real `log1p`;
-//! * [`sleef`]: SLEEF's vectorized functions as PyTorch and Paddle run them (`fmod`, `sin`,
-//!   `cos`, `atan2`, `pow`, `expm1`, `log1p`, `sinh`);
-//! * [`eigen`]: Eigen's packet math functions as Paddle runs them (`exp`, fast `sqrt`);
-//! * `eigen_pow`: Eigen's packet `pow` as Paddle runs it (its `var` squares with it);
+//! * [`libm`]: the frameworks' own math libraries, ported bit for bit (SLEEF, SVML, MKL VML,
+//!   Eigen's packet math, NumPy's SIMD loops, XLA's approximations and complex functions);
 //! * [`dispatch`]: the one table from an op's kernel name to its kernel;
 //! * [`matmul`]: n-d `matmul` with each framework's order of summation;
 //! * [`exec`]: chunked, cast-on-the-fly, parallel execution of a plan;
@@ -49,31 +45,19 @@ pub mod compute;
 pub mod data;
 #[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod dispatch;
-#[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
-pub mod eigen;
-pub(crate) mod eigen_pow;
 pub mod eval;
 pub mod exec;
+pub mod libm;
 pub mod library_casts;
 pub(crate) mod matmul;
-#[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
-pub mod mkl;
 pub mod narrow;
 pub mod npy;
-pub mod numpy_simd;
 pub mod ops;
 #[doc(hidden)] // the vectorized maps: internals, named by the narrow codec's docs
 pub mod simd;
-#[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
-pub mod sleef;
-pub mod svml;
 pub mod value;
 #[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod xla;
-#[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
-pub mod xla_complex;
-#[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
-pub mod xla_math;
 
 pub use array::{Array, Element, View, ViewMut};
 pub use cast::cast_array;

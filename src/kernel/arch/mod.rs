@@ -232,7 +232,7 @@ pub fn stream_copy_ahead<T: Copy>(dst: &mut [T], src: &[T], ahead: [&[u8]; 2]) {
 }
 
 /// `out[i]` = `exp` of the float16 bits `x[i]`, computed in SIMD registers as SVML's float32
-/// `exp` ([`svml::exp::expf`](crate::kernel::svml::exp::expf)) and rounded once to float16;
+/// `exp` ([`svml::exp::expf`](crate::kernel::libm::svml::exp::expf)) and rounded once to float16;
 /// lanes whose rounding is in doubt take `table[x[i]]` (see `x86::exp_f16`). For a table of a
 /// correctly rounded-ish `exp`; [`exp_f16_svml`] is the cheaper loop for a table of SVML's own.
 /// `false` when the current path has no such loop (only AVX-512 has): then nothing is written.
@@ -248,13 +248,13 @@ pub fn exp_f16(x: &[u16], table: &[u16], out: &mut [u16], stream: bool) -> bool 
 }
 
 /// [`exp_f16`] without the lanes in doubt: SVML's float32 `exp` rounded to float16, bit for
-/// bit the table built from [`svml::exp::expf`](crate::kernel::svml::exp::expf) (NumPy's float16
+/// bit the table built from [`svml::exp::expf`](crate::kernel::libm::svml::exp::expf) (NumPy's float16
 /// `exp` on AVX-512), only `±0`, the arguments of SVML's scalar path, infinities and NaN taken
 /// from `table`.
 ///
 /// ```
 /// use promote::kernel::arch::exp_f16_svml;
-/// use promote::kernel::svml::exp::expf;
+/// use promote::kernel::libm::svml::exp::expf;
 /// let table: Vec<u16> = (0..=u16::MAX)
 ///     .map(|b| half::f16::from_f32(expf(half::f16::from_bits(b).to_f32())).to_bits())
 ///     .collect();

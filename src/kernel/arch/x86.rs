@@ -4,8 +4,8 @@ use std::arch::x86_64::*;
 use std::sync::OnceLock;
 
 use super::Path;
+use crate::kernel::libm::svml;
 use crate::kernel::narrow::fast::FastF32;
-use crate::kernel::svml;
 
 /// AVX2 + FMA + F16C (and the bit-manipulation extensions that come with them).
 pub fn has_avx2() -> bool {

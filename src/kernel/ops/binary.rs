@@ -24,15 +24,15 @@
 
 use half::{bf16, f16};
 
-use crate::kernel::svml::atan2::SvmlAtan2;
+use crate::kernel::libm::svml::atan2::SvmlAtan2;
 
 use super::{with_slice, Args, OpError, OpSemantics};
 use crate::kernel::array::{Array, Element, C32, C64};
 use crate::kernel::compute::{Arith, Half, IntDivZero, KernelError, Semantics};
 use crate::kernel::exec::Work;
+use crate::kernel::libm::xla_complex::XlaComplex;
+use crate::kernel::libm::xla_math::XlaReal;
 use crate::kernel::xla::{under_daz_ftz, XlaOps};
-use crate::kernel::xla_complex::XlaComplex;
-use crate::kernel::xla_math::XlaReal;
 use crate::{with_dtype, DType};
 
 /// A binary op of issue 12.
@@ -113,13 +113,13 @@ trait Sleef: Sized {
 impl Sleef for f32 {
     const HAS_LOGADDEXP: bool = false;
     fn fmod(a: f32, b: f32) -> f32 {
-        crate::kernel::sleef::fmod_f32(a, b)
+        crate::kernel::libm::sleef::fmod_f32(a, b)
     }
     fn logaddexp(a: f32, _b: f32) -> f32 {
         a
     }
     fn atan2(a: f32, b: f32) -> f32 {
-        crate::kernel::sleef::atan2_f32(a, b)
+        crate::kernel::libm::sleef::atan2_f32(a, b)
     }
     const HAS_POW: bool = false;
     fn pow(a: f32, b: f32) -> f32 {
@@ -129,17 +129,17 @@ impl Sleef for f32 {
 impl Sleef for f64 {
     const HAS_LOGADDEXP: bool = true;
     fn fmod(a: f64, b: f64) -> f64 {
-        crate::kernel::sleef::fmod_f64(a, b)
+        crate::kernel::libm::sleef::fmod_f64(a, b)
     }
     fn logaddexp(a: f64, b: f64) -> f64 {
-        crate::kernel::sleef::logaddexp_f64(a, b)
+        crate::kernel::libm::sleef::logaddexp_f64(a, b)
     }
     fn atan2(a: f64, b: f64) -> f64 {
-        crate::kernel::sleef::atan2_f64(a, b)
+        crate::kernel::libm::sleef::atan2_f64(a, b)
     }
     const HAS_POW: bool = true;
     fn pow(a: f64, b: f64) -> f64 {
-        crate::kernel::sleef::pow_f64(a, b)
+        crate::kernel::libm::sleef::pow_f64(a, b)
     }
 }
 
@@ -211,7 +211,7 @@ macro_rules! binary_float {
                 let (ca, cb) = if s.selects_compare_flushed { (a.flush(), b.flush()) } else { (a, b) };
                 Some(match op {
                     Binary::Arctan2 if s.atan2_eigen && c.vectorized => {
-                        crate::kernel::eigen::EigenAtan::eigen_atan2(a, b)
+                        crate::kernel::libm::eigen::EigenAtan::eigen_atan2(a, b)
                     }
                     Binary::Arctan2 if s.atan2_under_daz || s.atan2_eigen => under_daz_ftz(|| a.atan2(b)),
                     Binary::Arctan2 if s.atan2_svml && c.half.is_none() && <$t as SvmlAtan2>::PORTED => {
@@ -243,7 +243,7 @@ macro_rules! binary_float {
                         // maximum: a NaN operand wins (Paddle's MaximumFunctor), else a > b ? a : b
                         let m = if a.is_nan() || a > b { a } else { b };
                         let e = -(a - b).abs();
-                        let e = if s.exp_eigen { crate::kernel::eigen::EigenExp::eigen_exp(e) } else { e.exp() };
+                        let e = if s.exp_eigen { crate::kernel::libm::eigen::EigenExp::eigen_exp(e) } else { e.exp() };
                         e.ln_1p() + m
                     }
                     Binary::Copysign => a.copysign(b),
@@ -268,7 +268,7 @@ macro_rules! binary_float {
                             a
                         } else {
                             let m = if a < b { b } else { a };
-                            m + crate::kernel::xla_math::log1p((-(a - b).abs()).xla_exp())
+                            m + crate::kernel::libm::xla_math::log1p((-(a - b).abs()).xla_exp())
                         }
                     }
                     Binary::Logaddexp => {
@@ -618,7 +618,7 @@ where
         }
         // Eigen's packets of float32/float64 (its half types have no packet atan)
         Binary::Arctan2 if s.atan2_eigen && matches!(T::DTYPE, DType::Float32 | DType::Float64) => {
-            crate::kernel::eigen::avx_packet_width(T::DTYPE).unwrap_or(0)
+            crate::kernel::libm::eigen::avx_packet_width(T::DTYPE).unwrap_or(0)
         }
         _ => 0,
     };
@@ -640,20 +640,20 @@ where
 /// Paddle's float `hypot`, `sqrt(pow(x, 2) + pow(y, 2))` ([`OpSemantics::hypot_by_squares`]),
 /// each op a kernel of its own: `pow` squares each operand by Eigen's packet `pow` on its
 /// whole AVX packets and the C library's (the exact square) on the rest
-/// ([`crate::kernel::eigen_pow::packet_pow`]: `hypot(1e-07, 1e-07)` in float64 is not the
+/// ([`crate::kernel::libm::eigen_pow::packet_pow`]: `hypot(1e-07, 1e-07)` in float64 is not the
 /// exact squares' root), the sum broadcasts, and `sqrt` is Eigen's fast packet root on a
 /// float32 result's packets ([`OpSemantics::packet`]), the exact root elsewhere. Integer
 /// operands are squared in their dtype ([`integer_square_sums`]).
 fn paddle_hypot<F>(args: &Args<'_>, n: usize, s: &OpSemantics) -> Array
 where
-    F: Work<W = F> + crate::kernel::eigen_pow::EigenPow,
+    F: Work<W = F> + crate::kernel::libm::eigen_pow::EigenPow,
 {
-    let width = crate::kernel::eigen::avx_packet_width(F::DTYPE).expect("a float dtype");
+    let width = crate::kernel::libm::eigen::avx_packet_width(F::DTYPE).expect("a float dtype");
     let squares = |v: crate::kernel::array::View<'_>| -> Vec<F> {
         with_slice!(v, F::DTYPE, F, x => {
             let packets = x.len() - x.len() % width;
             let two = F::one() + F::one();
-            let square = |(i, &d): (usize, &F)| if i < packets { crate::kernel::eigen_pow::packet_pow(d, two) } else { d * d };
+            let square = |(i, &d): (usize, &F)| if i < packets { crate::kernel::libm::eigen_pow::packet_pow(d, two) } else { d * d };
             x.iter().enumerate().map(square).collect()
         })
     };

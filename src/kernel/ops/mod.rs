@@ -89,7 +89,7 @@ pub struct OpSemantics {
     /// `c + d·r` instead of multiplying by `s` differs in a quarter of them).
     pub complex_reciprocal_smith: bool,
     /// float32 `tanh` is Eigen's `generic_fast_tanh_float`
-    /// ([`crate::kernel::eigen::fast_tanh_f32`]: Paddle's `TanhFunctor`, `x.tanh()`, whose
+    /// ([`crate::kernel::libm::eigen::fast_tanh_f32`]: Paddle's `TanhFunctor`, `x.tanh()`, whose
     /// scalar path is the same function under `EIGEN_FAST_MATH`).
     pub tanh_eigen_fast: bool,
     /// Complex `negative` is `0 − z` per part (PyTorch: `-(0j)` is `0j`), not a sign flip.
@@ -224,7 +224,7 @@ pub struct OpSemantics {
     /// is `2**53`).
     pub int_copysign_via_double: bool,
     /// Float `exp`, `expm1`, `log`, `log2`, `log10`, `log1p`, `sinh` and `tanh` are XLA's own
-    /// ([`crate::kernel::xla_math`]: float32 `exp` and `log` are XLA's inlined Cephes
+    /// ([`crate::kernel::libm::xla_math`]: float32 `exp` and `log` are XLA's inlined Cephes
     /// polynomials (`log2`, `log10`: `log` times `1/ln 2`, `log10(e)`), float64 `exp` its
     /// rational `xla.exp.f64`, `tanh` its rational `xla.tanh`, `expm1` its `EmitExpm1` through them, `log1p` its
     /// `EmitLog1p`, Cephes' rational function below `√2 − 1` (JAX 0.10.2's
@@ -243,14 +243,14 @@ pub struct OpSemantics {
     /// subnormal, flushed).
     pub asin_by_atan2: bool,
     /// Float `arctan2` is Eigen's `patan2` on the elements of whole AVX packets
-    /// ([`crate::kernel::eigen::EigenAtan::eigen_atan2`]) and the C library's `atan2` run
+    /// ([`crate::kernel::libm::eigen::EigenAtan::eigen_atan2`]) and the C library's `atan2` run
     /// under the CPU's DAZ/FTZ modes on the rest and on the half types, which have no packet
     /// `atan` (TensorFlow's `Atan2`, Eigen's `scalar_atan2_op`). List `arctan2` in
     /// [`OpSemantics::flush_exempt`].
     pub atan2_eigen: bool,
     /// Real `sign` is Eigen's packet `psign` on the elements of whole AVX packets and its
-    /// scalar `sign` on the rest ([`crate::kernel::eigen::packet_sign`],
-    /// [`crate::kernel::eigen::scalar_sign`]: TensorFlow, `sign(1e-45)` is `1e-45` in a packet,
+    /// scalar `sign` on the rest ([`crate::kernel::libm::eigen::packet_sign`],
+    /// [`crate::kernel::libm::eigen::scalar_sign`]: TensorFlow, `sign(1e-45)` is `1e-45` in a packet,
     /// `0.0` after it). List `sign` in [`OpSemantics::flush_exempt`].
     pub sign_eigen: bool,
     /// Float `nextafter` is the C library's run under the CPU's DAZ/FTZ modes, its operands
@@ -261,11 +261,11 @@ pub struct OpSemantics {
     pub complex_abs: ComplexAbs,
     /// Complex `exp`, `expm1`, `log`, `log2`, `log10`, `log1p`, `sqrt`, `sin`, `sinh`, `cos`,
     /// `tan`, `tanh`, `arcsin`, `arctan` by XLA's, StableHLO's and JAX's formulas
-    /// ([`crate::kernel::xla_complex::XlaComplex`]); `log2` multiplies the parts of `log` by
+    /// ([`crate::kernel::libm::xla_complex::XlaComplex`]); `log2` multiplies the parts of `log` by
     /// `1 / ln 2`, `log10` by `log10(e)` (JAX's `jnp.log2`/`log10`: a division by the constant
     /// `log(2)` that XLA turns into a product by its reciprocal); complex `arctan2` and
-    /// `logaddexp` too ([`crate::kernel::xla_complex::XlaComplex::xla_atan2`],
-    /// [`crate::kernel::xla_complex::XlaComplex::xla_logaddexp`]).
+    /// `logaddexp` too ([`crate::kernel::libm::xla_complex::XlaComplex::xla_atan2`],
+    /// [`crate::kernel::libm::xla_complex::XlaComplex::xla_logaddexp`]).
     pub complex_fns_xla: bool,
     /// Complex `log2` divides `log(z)` by `ln 2 + 0i` as a complex number, by C99 Annex G's
     /// division (libgcc's `__divsc3`/`__divdc3`, `std::complex`'s `operator/`; Paddle:
@@ -291,10 +291,10 @@ pub struct OpSemantics {
     /// float32 `sinh` (not the half types computed through it) is `±inf` exactly above this
     /// `|x|`, the C library's below, in place of [`OpSemantics::sinh_overflows_with_exp`]
     /// (PyTorch's `Vectorized<float>::sinh` is SLEEF's `xsinhf`, whose double-float `exp`
-    /// stays finite up to 89: [`crate::kernel::sleef::SINH_F32_LIMIT`]).
+    /// stays finite up to 89: [`crate::kernel::libm::sleef::SINH_F32_LIMIT`]).
     pub sinh_f32_limit: Option<u32>,
     /// Float `fmod`, `arctan2`, float64 `logaddexp`, `float_power` and `sinh` run SLEEF's
-    /// functions ([`crate::kernel::sleef`]: `fmod` is NaN where its quotient overflows,
+    /// functions ([`crate::kernel::libm::sleef`]: `fmod` is NaN where its quotient overflows,
     /// `fmod(1.0, 1e-45)`; `logaddexp` through its `exp` and `log1p`; `atan2_u1`, `pow`,
     /// `sinh` bit for bit as `libtorch_cpu.so`'s `Sleef_*8_u10`/`*16_u10` give them) on the
     /// elements a vectorized loop covers, the C library's on the rest: the loop takes this many
@@ -305,7 +305,7 @@ pub struct OpSemantics {
     /// function over the tail too).
     pub sleef_step_bytes: usize,
     /// float32 and float64 `sin` and `cos` are SLEEF's (`xsinf`/`xcosf` u35, `xsin_u1`/`xcos_u1`:
-    /// [`crate::kernel::sleef::packets_f32`], [`crate::kernel::sleef::packets_f64`]) on vectors
+    /// [`crate::kernel::libm::sleef::packets_f32`], [`crate::kernel::libm::sleef::packets_f64`]) on vectors
     /// of this many bytes, each vector's argument reduction chosen by its largest element, and
     /// SLEEF's scalar build on the `len mod` elements after the last whole vector (0: never;
     /// Paddle 3.3.1's CPU kernels call `Sleef_sinf8_u35`, `Sleef_sind4_u10`, ... of AVX2's 32
@@ -313,75 +313,75 @@ pub struct OpSemantics {
     pub sleef_trig_bytes: usize,
     /// float32 `sqrt` (and the root of Paddle's `hypot`) runs Eigen 3.3's fast packet square
     /// root on the first `len − len % n` elements, `n` this packet width (0: never), and the
-    /// C library's on the rest ([`crate::kernel::eigen::packet_sqrt`]: Paddle's `SqrtFunctor`, an Eigen
+    /// C library's on the rest ([`crate::kernel::libm::eigen::packet_sqrt`]: Paddle's `SqrtFunctor`, an Eigen
     /// expression its CPU build vectorizes with AVX's 8 floats).
     pub sqrt_f32_packet: usize,
-    /// float32 and float64 `sqrt` are MKL's `vmsSqrt`/`vmdSqrt` ([`crate::kernel::mkl`]:
+    /// float32 and float64 `sqrt` are MKL's `vmsSqrt`/`vmdSqrt` ([`crate::kernel::libm::mkl`]:
     /// PyTorch's `vml::vsqrt`, within one ulp, `sqrt(-1)` is `+NaN`); float16 and bfloat16 stay
     /// the CPU's.
     pub sqrt_mkl: bool,
     /// float32 `reciprocal` runs Eigen's fast packet reciprocal on the first `len − len % n`
     /// elements, `n` this packet width (0: never), and `1 / x` on the rest
-    /// ([`crate::kernel::eigen::packet_reciprocal`]: TensorFlow's `Reciprocal`, AVX's 8
+    /// ([`crate::kernel::libm::eigen::packet_reciprocal`]: TensorFlow's `Reciprocal`, AVX's 8
     /// floats).
     pub reciprocal_f32_packet: usize,
-    /// float32 `exp` runs Eigen's packet `exp` ([`crate::kernel::eigen::exp_f32_deg6`]) on the
+    /// float32 `exp` runs Eigen's packet `exp` ([`crate::kernel::libm::eigen::exp_f32_deg6`]) on the
     /// first `len − len % n` elements, `n` this packet width (0: never), and the C library's
     /// on the rest (TensorFlow's `Exp`, AVX's 8 floats).
     pub exp_f32_packet: usize,
     /// float32 `sin`, `cos`, `log`, `arctan`, `expm1`, `log1p` and float64 `exp`, `log`,
     /// `arctan`, `expm1`, `log1p` run Eigen's packet functions
-    /// ([`crate::kernel::eigen::packet_sin`], [`crate::kernel::eigen::packet_log`],
-    /// [`crate::kernel::eigen::packet_expm1`], [`crate::kernel::eigen::packet_exp_f64`], ...)
+    /// ([`crate::kernel::libm::eigen::packet_sin`], [`crate::kernel::libm::eigen::packet_log`],
+    /// [`crate::kernel::libm::eigen::packet_expm1`], [`crate::kernel::libm::eigen::packet_exp_f64`], ...)
     /// on the first `len − len % n` elements, `n` the AVX packet width
-    /// ([`crate::kernel::eigen::avx_packet_width`]: 8 float32, 4 float64), and the C
+    /// ([`crate::kernel::libm::eigen::avx_packet_width`]: 8 float32, 4 float64), and the C
     /// library's on the rest (TensorFlow's `Sin`, `Cos`, `Log`, `Atan`: `packet_traits` of
     /// `Eigen/src/Core/arch/AVX/PacketMath.h`).
     pub eigen_packet_fns: bool,
     /// Complex `sqrt`, `log` and complex64 `exp` run Eigen's packet functions on the elements
     /// of whole AVX packets (`psqrt_complex`, `plog_complex`, `pexp_complex`: 4 complex64 or 2
-    /// complex128 a packet, [`crate::kernel::eigen::complex_sqrt`],
-    /// [`crate::kernel::eigen::complex_log`], [`crate::kernel::eigen::complex_exp_f32`]) and
+    /// complex128 a packet, [`crate::kernel::libm::eigen::complex_sqrt`],
+    /// [`crate::kernel::libm::eigen::complex_log`], [`crate::kernel::libm::eigen::complex_exp_f32`]) and
     /// its scalar ones on the rest (complex `exp`: the C library's); complex `expm1` and `log1p` are Eigen's scalar
     /// `expm1_impl` and `std_fallback::log1p` (`Eigen/src/Core/MathFunctions.h`: no packet
     /// versions for complex), complex `arctan` the C library's `catan`, every step under the
     /// CPU's DAZ/FTZ modes (TensorFlow 2.21).
     pub complex_fns_eigen: bool,
-    /// float32 `expm1` runs Eigen's `generic_expm1` ([`crate::kernel::eigen::expm1_f32`]) on
+    /// float32 `expm1` runs Eigen's `generic_expm1` ([`crate::kernel::libm::eigen::expm1_f32`]) on
     /// the first `len − len % n` elements, `n` this packet width (0: never), and the C
     /// library's on the rest (Paddle's `Expm1Functor`, AVX's 8 floats).
     pub expm1_f32_packet: usize,
     /// float32/float64 `exp` (and the `exp` in Paddle's `logaddexp`) is Eigen's packet `exp`
-    /// ([`crate::kernel::eigen::exp_f32`], [`crate::kernel::eigen::exp_f64`]: Paddle's
+    /// ([`crate::kernel::libm::eigen::exp_f32`], [`crate::kernel::libm::eigen::exp_f64`]: Paddle's
     /// `ExpFunctor`, `exp(-inf)` is `2.938265e-39`).
     pub exp_eigen: bool,
     /// float32 `exp`, `log` and float32/float64 `tanh` are NumPy's own AVX-512 loops
-    /// ([`crate::kernel::numpy_simd`]: `simd_exp_FLOAT`, `simd_log_FLOAT`, `simd_tanh_f32`,
+    /// ([`crate::kernel::libm::numpy_simd`]: `simd_exp_FLOAT`, `simd_log_FLOAT`, `simd_tanh_f32`,
     /// `simd_tanh_f64`).
     pub numpy_loops: bool,
     /// float32 `arctan2` (not a half type's) is SVML's `__svml_atan2f16`
-    /// ([`crate::kernel::svml::atan2`]: NumPy's AVX-512 loop in loops_umath_fp).
+    /// ([`crate::kernel::libm::svml::atan2`]: NumPy's AVX-512 loop in loops_umath_fp).
     pub atan2_svml: bool,
     /// float16 and float32 `log10` are SVML's `__svml_log10f16`
-    /// ([`crate::kernel::svml::log10`]: NumPy's AVX-512 loops in loops_half and
+    /// ([`crate::kernel::libm::svml::log10`]: NumPy's AVX-512 loops in loops_half and
     /// loops_umath_fp).
     pub log10_svml: bool,
     /// float16 and float32 `tan`, `arcsin`, `arctan`, `expm1` and `sinh` are SVML's
     /// `__svml_tanf16`, `__svml_asinf16`, `__svml_atanf16`, `__svml_expm1f16`,
-    /// `__svml_sinhf16` ([`crate::kernel::svml::tan`], [`crate::kernel::svml::asin`],
-    /// [`crate::kernel::svml::atan`], [`crate::kernel::svml::expm1`],
-    /// [`crate::kernel::svml::sinh`]: NumPy's AVX-512 loops in loops_umath_fp; a float16
+    /// `__svml_sinhf16` ([`crate::kernel::libm::svml::tan`], [`crate::kernel::libm::svml::asin`],
+    /// [`crate::kernel::libm::svml::atan`], [`crate::kernel::libm::svml::expm1`],
+    /// [`crate::kernel::libm::svml::sinh`]: NumPy's AVX-512 loops in loops_umath_fp; a float16
     /// widened to float32, the result rounded back); and float32 `log2`, `log1p` are
-    /// `__svml_log2f16`, `__svml_log1pf16` ([`crate::kernel::svml::log2`],
-    /// [`crate::kernel::svml::log1p`]; NumPy's float16 ones match the C library's).
+    /// `__svml_log2f16`, `__svml_log1pf16` ([`crate::kernel::libm::svml::log2`],
+    /// [`crate::kernel::libm::svml::log1p`]; NumPy's float16 ones match the C library's).
     pub svml_unary: bool,
     /// float32 `tanh` is MKL's `vmsTanh` (VML_HA), modelled as `tanh` in float64 rounded once
-    /// ([`crate::kernel::mkl::tanh_f32`]: PyTorch's `vml::vtanh`, `IMPLEMENT_VML_MKL(tanh,
+    /// ([`crate::kernel::libm::mkl::tanh_f32`]: PyTorch's `vml::vtanh`, `IMPLEMENT_VML_MKL(tanh,
     /// Tanh)` in aten/src/ATen/cpu/vml.h; every recorded float32 value is correctly rounded,
     /// where the C library's `tanhf` is up to 2 ulps off).
     pub tanh_f32_mkl: bool,
     /// float32 `expm1` is MKL's `vmsExpm1` (VML_HA), modelled as `expm1` in float64 rounded
-    /// once ([`crate::kernel::mkl::expm1_f32`]: PyTorch's `vml::vexpm1`; the recorded values
+    /// once ([`crate::kernel::libm::mkl::expm1_f32`]: PyTorch's `vml::vexpm1`; the recorded values
     /// but three of the dense samples are correctly rounded: MKL's `expm1(-17)` is `-1`).
     pub expm1_f32_mkl: bool,
     /// A real unary op's NaN result of a non-NaN operand (`log10(-1)`, `arcsin(2)`) is the
@@ -390,7 +390,7 @@ pub struct OpSemantics {
     /// tools/oracle/record_values_dense.py, tests/fixtures/eval-dense/numpy.txt.gz).
     pub domain_nan_negative: bool,
     /// float16 `exp` is SVML's float32 `exp` rounded to float16
-    /// ([`crate::kernel::svml::exp::expf`]: NumPy's AVX-512 float16 loop).
+    /// ([`crate::kernel::libm::svml::exp::expf`]: NumPy's AVX-512 float16 loop).
     pub exp_f16_svml: bool,
     /// `hypot` is JAX 0.10.2's `jnp.hypot`: `hi · sqrt(1 + (lo / hi)²)` of the magnitudes
     /// (`hi` where it is 0, inf where either is), each op rounded to a half type and flushed
@@ -882,7 +882,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         sign_zero_keeps_sign: false,
         flush_exempt: &[],
         sinh_overflows_with_exp: true,
-        sinh_f32_limit: Some(crate::kernel::sleef::SINH_F32_LIMIT),
+        sinh_f32_limit: Some(crate::kernel::libm::sleef::SINH_F32_LIMIT),
         sleef_step_bytes: 128,
         nans: TORCH_NANS,
         complex_logaddexp_torch: true,
@@ -1089,14 +1089,14 @@ impl OpSemantics {
     /// [`OpSemantics::sign_eigen`] holds.
     pub(crate) fn sign_packet_width(&self, op: Unary, compute: DType) -> Option<usize> {
         let eigen = self.sign_eigen && op == Unary::Sign;
-        eigen.then(|| crate::kernel::eigen::avx_packet_width(compute))?
+        eigen.then(|| crate::kernel::libm::eigen::avx_packet_width(compute))?
     }
 
     /// The packet width of `op` in `compute` where [`OpSemantics::by_position`] holds, and the
     /// packet function of its elements before the tail; width 1 for a function of the element
     /// alone that differs from the type's own ([`OpSemantics::sqrt_mkl`]).
     pub(crate) fn packet(&self, op: OpClass, compute: DType) -> Option<(usize, PacketFn)> {
-        use crate::kernel::eigen::{packet_reciprocal, packet_sqrt};
+        use crate::kernel::libm::eigen::{packet_reciprocal, packet_sqrt};
         let sqrt = matches!(op, OpClass::Unary(Unary::Sqrt))
             || (matches!(op, OpClass::Binary(Binary::Hypot)) && self.hypot_by_squares);
         let width = match op {
@@ -1117,21 +1117,21 @@ impl OpSemantics {
             _ => 0,
         };
         if sqrt && compute == DType::Float32 && self.sqrt_mkl {
-            return Some((1, crate::kernel::mkl::sqrt_f32 as PacketFn));
+            return Some((1, crate::kernel::libm::mkl::sqrt_f32 as PacketFn));
         }
         let f = match op {
             _ if sqrt => packet_sqrt,
-            OpClass::Unary(Unary::Exp) => crate::kernel::eigen::exp_f32_deg6,
-            OpClass::Unary(Unary::Sin) => crate::kernel::eigen::packet_sin,
-            OpClass::Unary(Unary::Cos) => crate::kernel::eigen::packet_cos,
-            OpClass::Unary(Unary::Log) => crate::kernel::eigen::packet_log,
-            OpClass::Unary(Unary::Arctan) => crate::kernel::eigen::packet_atan,
-            OpClass::Unary(Unary::Arcsin) => crate::kernel::eigen::packet_asin,
+            OpClass::Unary(Unary::Exp) => crate::kernel::libm::eigen::exp_f32_deg6,
+            OpClass::Unary(Unary::Sin) => crate::kernel::libm::eigen::packet_sin,
+            OpClass::Unary(Unary::Cos) => crate::kernel::libm::eigen::packet_cos,
+            OpClass::Unary(Unary::Log) => crate::kernel::libm::eigen::packet_log,
+            OpClass::Unary(Unary::Arctan) => crate::kernel::libm::eigen::packet_atan,
+            OpClass::Unary(Unary::Arcsin) => crate::kernel::libm::eigen::packet_asin,
             OpClass::Unary(Unary::Expm1) if self.eigen_packet_fns => {
-                crate::kernel::eigen::packet_expm1
+                crate::kernel::libm::eigen::packet_expm1
             }
-            OpClass::Unary(Unary::Log1p) => crate::kernel::eigen::packet_log1p,
-            OpClass::Unary(Unary::Expm1) => crate::kernel::eigen::expm1_f32,
+            OpClass::Unary(Unary::Log1p) => crate::kernel::libm::eigen::packet_log1p,
+            OpClass::Unary(Unary::Expm1) => crate::kernel::libm::eigen::expm1_f32,
             _ => packet_reciprocal,
         };
         (width > 0).then_some((width, f as PacketFn))
@@ -1143,8 +1143,8 @@ impl OpSemantics {
         &self,
         op: Unary,
         compute: DType,
-    ) -> Option<(crate::kernel::sleef::Trig, usize)> {
-        use crate::kernel::sleef::Trig;
+    ) -> Option<(crate::kernel::libm::sleef::Trig, usize)> {
+        use crate::kernel::libm::sleef::Trig;
         let trig = match op {
             Unary::Sin => Trig::Sin,
             Unary::Cos => Trig::Cos,
@@ -1159,11 +1159,14 @@ impl OpSemantics {
     /// holds (Eigen's `pexp_double`, `plog_double`, `patan`, `pexpm1`, `plog1p` on AVX packets
     /// of 4), and of PyTorch's float64 `sinh` ([`OpSemantics::sleef_step_bytes`]).
     pub(crate) fn packet_f64(&self, op: Unary, compute: DType) -> Option<(usize, PacketFn64)> {
-        use crate::kernel::eigen as e;
+        use crate::kernel::libm::eigen as e;
         if (op, compute) == (Unary::Sinh, DType::Float64) && self.sleef_step_bytes > 0 {
             // PyTorch's `sinh_kernel` (`cpu_kernel_vec`): `Vectorized<double>::sinh`
             // (`Sleef_sinhd8_u10`) in its vectorized loop, `std::sinh` on the tail
-            return Some((self.sleef_step_bytes / 8, crate::kernel::sleef::sinh_f64));
+            return Some((
+                self.sleef_step_bytes / 8,
+                crate::kernel::libm::sleef::sinh_f64,
+            ));
         }
         let f = match op {
             _ if !self.eigen_packet_fns || compute != DType::Float64 => return None,
@@ -1187,49 +1190,49 @@ impl OpSemantics {
     /// ([`OpSemantics::numpy_loops`]; a float16 `tanh` is SVML's, not these); `None`
     /// elsewhere.
     pub(crate) fn own_fn(&self, op: Unary, compute: DType) -> Option<OwnFn> {
-        use crate::kernel::numpy_simd;
+        use crate::kernel::libm::numpy_simd;
         Some(match (op, compute) {
             (Unary::Exp, DType::Float16) if self.exp_f16_svml => {
-                OwnFn::F32(crate::kernel::svml::exp::expf)
+                OwnFn::F32(crate::kernel::libm::svml::exp::expf)
             }
             (Unary::Log10, DType::Float16 | DType::Float32) if self.log10_svml => {
-                OwnFn::F32(crate::kernel::svml::log10::log10f)
+                OwnFn::F32(crate::kernel::libm::svml::log10::log10f)
             }
             (Unary::Tan, DType::Float16 | DType::Float32) if self.svml_unary => {
-                OwnFn::F32(crate::kernel::svml::tan::tanf)
+                OwnFn::F32(crate::kernel::libm::svml::tan::tanf)
             }
             (Unary::Arcsin, DType::Float16 | DType::Float32) if self.svml_unary => {
-                OwnFn::F32(crate::kernel::svml::asin::asinf)
+                OwnFn::F32(crate::kernel::libm::svml::asin::asinf)
             }
             (Unary::Arctan, DType::Float16 | DType::Float32) if self.svml_unary => {
-                OwnFn::F32(crate::kernel::svml::atan::atanf)
+                OwnFn::F32(crate::kernel::libm::svml::atan::atanf)
             }
             (Unary::Sinh, DType::Float16 | DType::Float32) if self.svml_unary => {
-                OwnFn::F32(crate::kernel::svml::sinh::sinhf)
+                OwnFn::F32(crate::kernel::libm::svml::sinh::sinhf)
             }
             (Unary::Expm1, DType::Float16 | DType::Float32) if self.svml_unary => {
-                OwnFn::F32(crate::kernel::svml::expm1::expm1f)
+                OwnFn::F32(crate::kernel::libm::svml::expm1::expm1f)
             }
             (Unary::Tanh, DType::Float32) if self.tanh_f32_mkl => {
-                OwnFn::F32(crate::kernel::mkl::tanh_f32)
+                OwnFn::F32(crate::kernel::libm::mkl::tanh_f32)
             }
             (Unary::Expm1, DType::Float32) if self.expm1_f32_mkl => {
-                OwnFn::F32(crate::kernel::mkl::expm1_f32)
+                OwnFn::F32(crate::kernel::libm::mkl::expm1_f32)
             }
             (Unary::Log2, DType::Float32) if self.svml_unary => {
-                OwnFn::F32(crate::kernel::svml::log2::log2f)
+                OwnFn::F32(crate::kernel::libm::svml::log2::log2f)
             }
             (Unary::Log1p, DType::Float32) if self.svml_unary => {
-                OwnFn::F32(crate::kernel::svml::log1p::log1pf)
+                OwnFn::F32(crate::kernel::libm::svml::log1p::log1pf)
             }
             // PyTorch's `vml::vlog1p` and `vml::vexpm1` map `Vectorized<double>::log1p`,
             // `::expm1` (SLEEF's `Sleef_log1pd8_u10`, `Sleef_expm1d8_u10`) over every element,
             // the tail in a partial vector
             (Unary::Log1p, DType::Float64) if self.sleef_step_bytes > 0 => {
-                OwnFn::F64(crate::kernel::sleef::log1p_f64)
+                OwnFn::F64(crate::kernel::libm::sleef::log1p_f64)
             }
             (Unary::Expm1, DType::Float64) if self.sleef_step_bytes > 0 => {
-                OwnFn::F64(crate::kernel::sleef::expm1_f64)
+                OwnFn::F64(crate::kernel::libm::sleef::expm1_f64)
             }
             (Unary::Exp, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::exp_f32),
             (Unary::Log, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::log_f32),
@@ -1238,10 +1241,10 @@ impl OpSemantics {
             (Unary::Cos, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::cos_f32),
             // Eigen's `ptanh_float`, also its scalar `numext::tanh(float)` (TensorFlow)
             (Unary::Tanh, DType::Float32) if self.eigen_packet_fns => {
-                OwnFn::F32(crate::kernel::eigen::tanh_f32)
+                OwnFn::F32(crate::kernel::libm::eigen::tanh_f32)
             }
             (Unary::Tanh, DType::Float32) if self.tanh_eigen_fast => {
-                OwnFn::F32(crate::kernel::eigen::fast_tanh_f32)
+                OwnFn::F32(crate::kernel::libm::eigen::fast_tanh_f32)
             }
             (Unary::Tanh, DType::Float64) if self.numpy_loops => OwnFn::F64(numpy_simd::tanh_f64),
             _ => return None,

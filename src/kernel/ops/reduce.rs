@@ -342,7 +342,7 @@ pub(crate) fn eigen_tree_lane<T: Work>(
     if lanes.stride > 1 {
         return vals.iter().fold(init, |a, &v| f(a, v));
     }
-    match crate::kernel::eigen::avx_packet_width(T::DTYPE) {
+    match crate::kernel::libm::eigen::avx_packet_width(T::DTYPE) {
         Some(width) => order::eigen_packets(&vals, init, (width, l * lanes.len), tree, f),
         None => order::eigen_scalar(&vals, init, tree, f),
     }

@@ -21,10 +21,10 @@ use crate::kernel::array::{Array, Element, C32, C64};
 use crate::kernel::cast::Num;
 use crate::kernel::compute::{Arith, ComplexDiv, FusedMul};
 use crate::kernel::exec::Work;
-use crate::kernel::svml::atan2::SvmlAtan2;
+use crate::kernel::libm::svml::atan2::SvmlAtan2;
+use crate::kernel::libm::xla_complex::XlaComplex;
+use crate::kernel::libm::xla_math::{self, XlaReal};
 use crate::kernel::xla::XlaComplexAbs;
-use crate::kernel::xla_complex::XlaComplex;
-use crate::kernel::xla_math::{self, XlaReal};
 use crate::{with_dtype, DType};
 
 /// A unary op.
@@ -237,7 +237,7 @@ macro_rules! unary_float {
                 Some(if s.domain_nan_negative && y.is_nan() && !x.is_nan() { -<$t>::NAN } else { y })
             }
             fn eigen_sign(x: $t, packet: bool) -> Option<$t> {
-                use crate::kernel::eigen::{packet_sign, scalar_sign};
+                use crate::kernel::libm::eigen::{packet_sign, scalar_sign};
                 Some(if packet { packet_sign(x) } else { scalar_sign(x) })
             }
             fn sinh_below(x: $t, limit: f32) -> Option<$t> {
@@ -266,10 +266,10 @@ macro_rules! unary_float {
                     Sign if x.is_nan() => if s.sign_nan_is_nan { x } else { 0.0 },
                     Sign => if x > 0.0 { 1.0 } else if x < 0.0 { -1.0 } else if s.sign_zero_keeps_sign { x } else { 0.0 },
                     Square => x * x,
-                    Sqrt if s.sqrt_mkl => crate::kernel::mkl::VmlSqrt::vml_sqrt(x),
+                    Sqrt if s.sqrt_mkl => crate::kernel::libm::mkl::VmlSqrt::vml_sqrt(x),
                     Sqrt => x.sqrt(),
                     Reciprocal => 1.0 / x,
-                    Exp if s.exp_eigen => crate::kernel::eigen::EigenExp::eigen_exp(x),
+                    Exp if s.exp_eigen => crate::kernel::libm::eigen::EigenExp::eigen_exp(x),
                     Exp if s.xla_real_fns => x.xla_exp(),
                     Exp => x.exp(),
                     Expm1 if s.xla_real_fns => xla_math::expm1(x),
@@ -433,7 +433,7 @@ macro_rules! unary_complex {
                         <$c>::new(a, b)
                     }
                     Expm1 if s.complex_fns_eigen => {
-                        let (a, b) = crate::kernel::eigen::complex_expm1(r, i);
+                        let (a, b) = crate::kernel::libm::eigen::complex_expm1(r, i);
                         <$c>::new(a, b)
                     }
                     Log1p if s.complex_fns_eigen => eigen_log1p(z),
@@ -504,7 +504,7 @@ macro_rules! unary_complex {
                 })
             }
             fn packet_complex(op: Unary, z: $c, packet: bool) -> Option<$c> {
-                use crate::kernel::eigen as e;
+                use crate::kernel::libm::eigen as e;
                 let (a, b) = match (op, packet) {
                     (Unary::Sqrt, true) => e::complex_sqrt(z.re, z.im),
                     (Unary::Sqrt, false) => e::complex_sqrt_scalar(z.re, z.im),
@@ -552,7 +552,7 @@ macro_rules! unary_complex {
 }
 // Eigen's complex packet `exp` ([`OpSemantics::complex_fns_eigen`]): complex64 only
 type PacketExp<F> = Option<fn(F, F) -> (F, F)>;
-const PEXP_F32: PacketExp<f32> = Some(crate::kernel::eigen::complex_exp_f32);
+const PEXP_F32: PacketExp<f32> = Some(crate::kernel::libm::eigen::complex_exp_f32);
 const PEXP_F64: PacketExp<f64> = None;
 unary_complex!(
     C32, f32, csqrtf, cexpf, clogf, csinf, ccosf, ctanf, casinf, catanf, csinhf, ctanhf, PEXP_F32;
@@ -562,7 +562,7 @@ unary_complex!(
 /// `log1p(z)` as Eigen's `std_fallback::log1p` computes a complex one
 /// (`Eigen/src/Core/MathFunctions.h`, every element of TensorFlow 2.21's complex `Log1p`),
 /// under the CPU's DAZ/FTZ modes: `u = z + 1` (the real part), `l` Eigen's scalar complex `log`
-/// of `u` ([`crate::kernel::eigen::complex_log_scalar`]); `z` where `u == 1` or `u == l`, else
+/// of `u` ([`crate::kernel::libm::eigen::complex_log_scalar`]); `z` where `u == 1` or `u == l`, else
 /// `z · (l / (u − 1))` by `std::complex`'s operators as TensorFlow's build links them: the
 /// quotient by Smith's algorithm dividing by the denominator ([`smith_divide`], libgcc's
 /// `__divsc3`/`__divdc3` before GCC 12, in float for complex64), C99's Annex G recovery where
@@ -577,7 +577,7 @@ where
     crate::kernel::xla::under_daz_ftz(|| {
         let one = F::one();
         let u = num_complex::Complex::new(z.re + one, z.im);
-        let (lr, li) = crate::kernel::eigen::complex_log_scalar(u.re, u.im);
+        let (lr, li) = crate::kernel::libm::eigen::complex_log_scalar(u.re, u.im);
         let l = num_complex::Complex::new(lr, li);
         let small = u.re == one && u.im == F::zero();
         if small || (u.re == l.re && u.im == l.im) {
@@ -807,8 +807,8 @@ where
 
 /// SLEEF's `sin`/`cos` of a float32 or float64 slice in vectors of `width`
 /// ([`OpSemantics::sleef_trig_bytes`]).
-fn sleef_trig<T: Work>(trig: crate::kernel::sleef::Trig, width: usize, x: &[T]) -> Array {
-    use crate::kernel::sleef::{packets_f32, packets_f64};
+fn sleef_trig<T: Work>(trig: crate::kernel::libm::sleef::Trig, width: usize, x: &[T]) -> Array {
+    use crate::kernel::libm::sleef::{packets_f32, packets_f64};
     let out: Vec<T> = if T::DTYPE == DType::Float32 {
         let v: Vec<f32> = x.iter().map(|v| v.widen().re_f32()).collect();
         let mut o = vec![0.0f32; v.len()];

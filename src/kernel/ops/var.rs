@@ -166,7 +166,7 @@ fn paddle_int<T: Work>(take_sqrt: bool, s: &OpSemantics, args: &Args<'_>, lanes:
 /// packets of the output, [`OpSemantics::packet`]).
 fn paddle_float<F>(take_sqrt: bool, s: &OpSemantics, args: &Args<'_>, lanes: Lanes) -> Array
 where
-    F: Work<W = F> + crate::kernel::eigen_pow::EigenPow,
+    F: Work<W = F> + crate::kernel::libm::eigen_pow::EigenPow,
 {
     use super::reduce::eigen_tree_lane;
     let x = cast_array(args.inputs[0], F::DTYPE);
@@ -174,7 +174,7 @@ where
     let add: fn(F, F) -> F = |a, b| a + b;
     let n = F::from(lanes.len).expect("count");
     let packets = |len: usize, width: usize| len - len % width;
-    let width = crate::kernel::eigen::avx_packet_width(F::DTYPE).expect("float");
+    let width = crate::kernel::libm::eigen::avx_packet_width(F::DTYPE).expect("float");
     let mut squares = vec![F::zero(); x.len()];
     for l in 0..lanes.count() {
         let mean = eigen_tree_lane::<F>(x, lanes, l, (F::zero(), add), false) / n;
@@ -182,7 +182,7 @@ where
             let d = x[i] - mean;
             let two = F::one() + F::one();
             squares[i] = if i < packets(x.len(), width) {
-                crate::kernel::eigen_pow::packet_pow(d, two)
+                crate::kernel::libm::eigen_pow::packet_pow(d, two)
             } else {
                 d * d
             };
@@ -388,8 +388,8 @@ fn torch(take_sqrt: bool, s: &OpSemantics, args: &Args<'_>, lanes: Lanes) -> Arr
     // 1 ulp below the correctly rounded root on the recording AMD CPU)
     let part_root = |v: f64| match (take_sqrt, s.sqrt_mkl, p) {
         (false, _, _) => v,
-        (true, true, DType::Float32) => f64::from(crate::kernel::mkl::sqrt_f32(v as f32)),
-        (true, true, _) => crate::kernel::mkl::sqrt_f64(v),
+        (true, true, DType::Float32) => f64::from(crate::kernel::libm::mkl::sqrt_f32(v as f32)),
+        (true, true, _) => crate::kernel::libm::mkl::sqrt_f64(v),
         (true, false, _) => store(v.sqrt()),
     };
     let (re, im) = (var_of(|v| v.re), var_of(|v| v.im));

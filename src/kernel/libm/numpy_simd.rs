@@ -20,7 +20,7 @@
 //! depends on the element alone. A NaN operand gives NumPy's `NPY_NAN`, `+NaN`.
 //!
 //! ```
-//! use promote::kernel::numpy_simd::{exp_f32, tanh_f32, tanh_f64};
+//! use promote::kernel::libm::numpy_simd::{exp_f32, tanh_f32, tanh_f64};
 //! assert_eq!(exp_f32(0.0), 1.0);
 //! assert_eq!(tanh_f32(-0.0).to_bits(), (-0.0f32).to_bits());
 //! assert_eq!(tanh_f64(f64::NEG_INFINITY), -1.0);
@@ -56,7 +56,7 @@ const RINT_MAGIC: f32 = 12_582_912.0;
 /// `e^x` in float32 as NumPy's AVX-512 `simd_exp_FLOAT` computes it (see the module notes).
 ///
 /// ```
-/// use promote::kernel::numpy_simd::exp_f32;
+/// use promote::kernel::libm::numpy_simd::exp_f32;
 /// assert_eq!(exp_f32(88.8), f32::INFINITY);
 /// assert_eq!(exp_f32(-104.0), 0.0);
 /// assert!(exp_f32(f32::NAN).is_sign_positive());
@@ -111,7 +111,7 @@ const LOG_Q: [u32; 6] = [
 /// `-inf`, a NaN `+NaN`.
 ///
 /// ```
-/// use promote::kernel::numpy_simd::log_f32;
+/// use promote::kernel::libm::numpy_simd::log_f32;
 /// assert_eq!(log_f32(1.0), 0.0);
 /// assert_eq!(log_f32(-1.0).to_bits(), 0xffc0_0000);
 /// assert!((log_f32(3.0) - 3f32.ln()).abs() <= 2.0 * f32::EPSILON);
@@ -153,7 +153,7 @@ pub fn log_f32(x: f32) -> f32 {
 /// `tanh` in float32 as NumPy's AVX-512 `simd_tanh_f32` computes it (see the module notes).
 ///
 /// ```
-/// use promote::kernel::numpy_simd::tanh_f32;
+/// use promote::kernel::libm::numpy_simd::tanh_f32;
 /// assert_eq!(tanh_f32(10.0), 1.0);
 /// assert_eq!(tanh_f32(f32::NEG_INFINITY), -1.0);
 /// assert!((tanh_f32(0.5) - 0.5f32.tanh()).abs() <= f32::EPSILON);
@@ -178,7 +178,7 @@ pub fn tanh_f32(x: f32) -> f32 {
 /// `tanh` in float64 as NumPy's AVX-512 `simd_tanh_f64` computes it (see the module notes).
 ///
 /// ```
-/// use promote::kernel::numpy_simd::tanh_f64;
+/// use promote::kernel::libm::numpy_simd::tanh_f64;
 /// assert_eq!(tanh_f64(40.0), 1.0);
 /// assert!((tanh_f64(0.5) - 0.5f64.tanh()).abs() <= f64::EPSILON);
 /// ```
@@ -211,7 +211,7 @@ enum Trig {
 /// beyond `|x| = 117435.992`; a NaN is `+NaN`).
 ///
 /// ```
-/// use promote::kernel::numpy_simd::sin_f32;
+/// use promote::kernel::libm::numpy_simd::sin_f32;
 /// assert_eq!(sin_f32(-0.0).to_bits(), (-0.0f32).to_bits());
 /// assert_eq!(sin_f32(1.0), 0.841471); // the C library's sinf(1) is 0.84147096
 /// assert!(sin_f32(f32::NAN).is_nan());
@@ -224,7 +224,7 @@ pub fn sin_f32(x: f32) -> f32 {
 /// beyond `|x| = 71476.0625`; a NaN is `+NaN`).
 ///
 /// ```
-/// use promote::kernel::numpy_simd::cos_f32;
+/// use promote::kernel::libm::numpy_simd::cos_f32;
 /// assert_eq!(cos_f32(0.0), 1.0);
 /// assert_eq!(cos_f32(1e6), 1e6f32.cos()); // beyond 71476.0625: the C library's cosf
 /// ```

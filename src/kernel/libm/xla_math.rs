@@ -23,7 +23,7 @@
 //! bit in float64.
 //!
 //! ```
-//! use promote::kernel::xla_math::{complex_sqrt, log1p};
+//! use promote::kernel::libm::xla_math::{complex_sqrt, log1p};
 //! // sqrt(-4 + 0i) = 0 + 2i; sqrt(inf + NaN·i) is NaN + NaN·i (C99 says inf + NaN·i)
 //! assert_eq!(complex_sqrt(-4.0f64, 0.0), (0.0, 2.0));
 //! let (re, im) = complex_sqrt(f32::INFINITY, f32::NAN);
@@ -34,7 +34,7 @@
 
 use num_traits::Float;
 
-use super::compute::Arith;
+use crate::kernel::compute::Arith;
 
 /// A constant of the working type, rounded to nearest as StableHLO's `ConstantLike` builds it.
 fn c<F: Float>(v: f64) -> F {
@@ -69,7 +69,7 @@ fn splitter<F: Float>() -> F {
 /// polynomials by Horner's rule, each step a fused multiply-add), else `log(1 + x)`.
 ///
 /// ```
-/// use promote::kernel::xla_math::log1p;
+/// use promote::kernel::libm::xla_math::log1p;
 /// assert_eq!(log1p(0.0f32), 0.0);
 /// assert_eq!(log1p(-1.0f64), f64::NEG_INFINITY);
 /// ```
@@ -135,7 +135,7 @@ fn hypot<F: Float + Arith>(mx: F, mn: F) -> F {
 /// overflows; `sqrt(inf + NaN·i)` is NaN + NaN·i, not C99's inf + NaN·i.
 ///
 /// ```
-/// use promote::kernel::xla_math::complex_sqrt;
+/// use promote::kernel::libm::xla_math::complex_sqrt;
 /// assert_eq!(complex_sqrt(3.0f32, -4.0), (2.0, -1.0));
 /// assert_eq!(complex_sqrt(f64::NEG_INFINITY, 1.0), (0.0, f64::INFINITY));
 /// ```
@@ -221,7 +221,7 @@ fn two_sum_low<F: Float + Arith>(a: F, b: F, s: F) -> F {
 /// caller.
 ///
 /// ```
-/// use promote::kernel::xla_math::complex_log_re;
+/// use promote::kernel::libm::xla_math::complex_log_re;
 /// assert_eq!(complex_log_re(0.0f64, -1.0), 0.0);
 /// assert_eq!(complex_log_re(0.0f32, 0.0), f32::NEG_INFINITY);
 /// ```
@@ -257,7 +257,7 @@ pub fn complex_log_re<F: XlaReal>(x: F, y: F) -> F {
 /// Dekker squares and 2Sum. The imaginary part is `atan2(y, x + 1)`, computed by the caller.
 ///
 /// ```
-/// use promote::kernel::xla_math::complex_log1p_re;
+/// use promote::kernel::libm::xla_math::complex_log1p_re;
 /// assert_eq!(complex_log1p_re(-1.0f32, 0.0), f32::NEG_INFINITY);
 /// assert_eq!(complex_log1p_re(0.0f64, 0.0), 0.0);
 /// ```
@@ -298,7 +298,7 @@ pub fn complex_log1p_re<F: XlaReal>(x: F, y: F) -> F {
 /// asymptotic forms. `atan(NaN·i)` is `π/2 + NaN·i`.
 ///
 /// ```
-/// use promote::kernel::xla_math::complex_atan;
+/// use promote::kernel::libm::xla_math::complex_atan;
 /// let (re, im) = complex_atan(0.0f32, f32::NAN);
 /// assert!(re == std::f32::consts::FRAC_PI_2 && im.is_nan());
 /// assert_eq!(complex_atan(0.0f64, 0.0), (0.0, 0.0));
@@ -341,7 +341,7 @@ pub fn complex_atan<F: XlaReal>(x: F, y: F) -> (F, F) {
 /// and the asymptotic forms beyond `√largest / 8`. `asin(NaN·i)` is NaN + NaN·i.
 ///
 /// ```
-/// use promote::kernel::xla_math::complex_asin;
+/// use promote::kernel::libm::xla_math::complex_asin;
 /// let (re, im) = complex_asin(0.0f64, f64::NAN);
 /// assert!(re.is_nan() && im.is_nan());
 /// assert_eq!(complex_asin(0.0f32, 0.0), (0.0, 0.0));
@@ -421,7 +421,7 @@ pub fn complex_asin<F: XlaReal>(sx: F, sy: F) -> (F, F) {
 /// against `jnp.exp` (float32) and `jnp.tanh` (both) on 8,000 operands each.
 ///
 /// ```
-/// use promote::kernel::xla_math::XlaReal;
+/// use promote::kernel::libm::xla_math::XlaReal;
 /// assert_eq!(1.0f32.xla_exp(), 2.7182817);
 /// assert_eq!((-87.34f32).xla_exp(), 0.0); // below 2^-126: flushed
 /// assert_eq!(88.73f32.xla_exp(), f32::INFINITY);
@@ -625,7 +625,7 @@ fn exp_f64(x: f64) -> f64 {
 /// `jnp.expm1` on 8,000 operands).
 ///
 /// ```
-/// use promote::kernel::xla_math::expm1;
+/// use promote::kernel::libm::xla_math::expm1;
 /// assert_eq!(expm1(0.0f64), 0.0);
 /// assert_eq!(expm1(f32::NEG_INFINITY), -1.0);
 /// ```
@@ -645,7 +645,7 @@ pub fn expm1<F: XlaReal>(x: F) -> F {
 /// where `|x| < 1`, `exp(x − ln 2) − exp(−ln 2 − x)` beyond ([`expm1`], [`XlaReal::xla_exp`]).
 ///
 /// ```
-/// use promote::kernel::xla_math::sinh;
+/// use promote::kernel::libm::xla_math::sinh;
 /// assert_eq!(sinh(0.0f32), 0.0);
 /// assert_eq!(sinh(f64::NEG_INFINITY), f64::NEG_INFINITY);
 /// ```

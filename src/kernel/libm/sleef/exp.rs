@@ -80,7 +80,7 @@ fn expk2(d: Pair<f64>) -> Pair<f64> {
 /// `ln(DBL_MAX)`, −1 below −36.74, −0 kept.
 ///
 /// ```
-/// use promote::kernel::sleef::expm1_f64;
+/// use promote::kernel::libm::sleef::expm1_f64;
 /// assert_eq!(expm1_f64(0.0), 0.0);
 /// assert_eq!(expm1_f64(-40.0), -1.0);
 /// assert_eq!(expm1_f64(1e-300), 1e-300);
@@ -104,7 +104,7 @@ pub fn expm1_f64(a: f64) -> f64 {
 /// `e = e^|x|` as double-doubles, the sign of `x`; inf above `|x|` 710 or where `e` overflows.
 ///
 /// ```
-/// use promote::kernel::sleef::sinh_f64;
+/// use promote::kernel::libm::sleef::sinh_f64;
 /// assert_eq!(sinh_f64(0.0), 0.0);
 /// assert_eq!(sinh_f64(-710.0), f64::NEG_INFINITY);
 /// assert!((sinh_f64(1.0) - 1.0f64.sinh()).abs() <= f64::EPSILON);

@@ -8,7 +8,7 @@
 //! function and the rest Eigen's scalar one.
 //!
 //! ```
-//! use promote::kernel::eigen::{exp_f32, exp_f64};
+//! use promote::kernel::libm::eigen::{exp_f32, exp_f64};
 //! // Eigen clamps the argument: exp(-inf) is 2^-128 · (a polynomial near 1), not 0
 //! assert_eq!(exp_f32(f32::NEG_INFINITY), 2.938265e-39);
 //! assert_eq!(exp_f64(0.0), 1.0);
@@ -88,7 +88,7 @@ fn ldexp(x: f64, n: i32) -> f64 {
 /// (`inf · 0`). The approximation is the CPU's own: the values are this machine's.
 ///
 /// ```
-/// use promote::kernel::eigen::packet_sqrt;
+/// use promote::kernel::libm::eigen::packet_sqrt;
 /// assert!(packet_sqrt(f32::INFINITY).is_nan());
 /// assert_eq!(packet_sqrt(1e-45).to_bits(), 0);
 /// assert!((packet_sqrt(2.0) - 2f32.sqrt()).abs() < 1e-6);
@@ -104,13 +104,13 @@ pub fn packet_sqrt(x: f32) -> f32 {
 
 /// The vendor of this CPU (`"AuthenticAMD"`, `"GenuineIntel"`, ...; `""` off x86-64), whose
 /// 12-bit estimates `rcpss` and `rsqrtss` start Eigen's packet reciprocal and square root
-/// ([`packet_reciprocal`], [`packet_sqrt`]) and MKL's square root ([`crate::kernel::mkl`]).
+/// ([`packet_reciprocal`], [`packet_sqrt`]) and MKL's square root ([`crate::kernel::libm::mkl`]).
 /// Each vendor defines the estimates' bits its own way, so those kernels give this machine's
 /// values, as the frameworks do on it: the recordings under `tests/fixtures/` come from an AMD
 /// EPYC, and on an Intel CPU a few of these values land an ulp or two apart.
 ///
 /// ```
-/// use promote::kernel::eigen::cpu_vendor;
+/// use promote::kernel::libm::eigen::cpu_vendor;
 /// let v = cpu_vendor();
 /// assert!(v.is_empty() || v.len() == 12);
 /// ```
@@ -172,7 +172,7 @@ impl EigenExp for f64 {
 /// machine's.
 ///
 /// ```
-/// use promote::kernel::eigen::packet_reciprocal;
+/// use promote::kernel::libm::eigen::packet_reciprocal;
 /// assert!((packet_reciprocal(3.0) - 1.0 / 3.0).abs() < 1e-6);
 /// assert_eq!(packet_reciprocal(0.0), f32::INFINITY);
 /// ```
@@ -238,7 +238,7 @@ fn pmin<F: num_traits::Float>(a: F, b: F) -> F {
 /// `sqrt(f32::MAX)` is inf (`|x| + l` overflows).
 ///
 /// ```
-/// use promote::kernel::eigen::complex_sqrt;
+/// use promote::kernel::libm::eigen::complex_sqrt;
 /// assert_eq!(complex_sqrt(-4.0f64, 0.0), (0.0, 2.0));
 /// assert_eq!(complex_sqrt(f32::MAX, 0.0), (f32::INFINITY, 0.0));
 /// let (re, im) = complex_sqrt(0.0f64, f64::NAN);
@@ -294,7 +294,7 @@ pub fn complex_sqrt<F: num_traits::Float>(x: F, y: F) -> (F, F) {
 /// where `x > 0`, else `(|y| / 2w, ±w)`.
 ///
 /// ```
-/// use promote::kernel::eigen::complex_sqrt_scalar;
+/// use promote::kernel::libm::eigen::complex_sqrt_scalar;
 /// assert_eq!(complex_sqrt_scalar(-4.0f64, 0.0), (0.0, 2.0));
 /// assert_eq!(complex_sqrt_scalar(0.0f32, -2.0), (1.0, -1.0));
 /// ```
@@ -364,7 +364,7 @@ fn packet_hypot<F: num_traits::Float>(x: F, y: F) -> F {
 /// where a part is infinite.
 ///
 /// ```
-/// use promote::kernel::eigen::complex_log;
+/// use promote::kernel::libm::eigen::complex_log;
 /// assert_eq!(complex_log(1.0f64, 0.0), (0.0, 0.0));
 /// assert!(complex_log(f64::MAX, 0.0).0.is_nan());
 /// assert_eq!(complex_log(f32::NEG_INFINITY, 1.0).0, f32::INFINITY);
@@ -384,7 +384,7 @@ pub fn complex_log<F: EigenLog + EigenAtan>(x: F, y: F) -> (F, F) {
 /// the C library's `log(cabs(z))` and `atan2(y, x)`, under DAZ/FTZ.
 ///
 /// ```
-/// use promote::kernel::eigen::complex_log_scalar;
+/// use promote::kernel::libm::eigen::complex_log_scalar;
 /// assert_eq!(complex_log_scalar(0.0f64, -0.0), (f64::NEG_INFINITY, -0.0));
 /// ```
 pub fn complex_log_scalar<F: num_traits::Float>(x: F, y: F) -> (F, F) {
@@ -398,7 +398,7 @@ pub fn complex_log_scalar<F: num_traits::Float>(x: F, y: F) -> (F, F) {
 /// `nan+nanj` (`inf − inf·0`).
 ///
 /// ```
-/// use promote::kernel::eigen::complex_expm1;
+/// use promote::kernel::libm::eigen::complex_expm1;
 /// assert_eq!(complex_expm1(0.0f64, 0.0), (0.0, 0.0));
 /// let (re, im) = complex_expm1(f32::INFINITY, 0.0);
 /// assert!(re.is_nan() && im.is_nan());
@@ -420,7 +420,7 @@ pub fn complex_expm1<F: num_traits::Float>(x: F, y: F) -> (F, F) {
 /// for another dtype.
 ///
 /// ```
-/// use promote::kernel::eigen::avx_packet_width;
+/// use promote::kernel::libm::eigen::avx_packet_width;
 /// use promote::DType;
 /// assert_eq!(avx_packet_width(DType::Float64), Some(4));
 /// assert_eq!(avx_packet_width(DType::Int8), None);
@@ -440,7 +440,7 @@ pub fn avx_packet_width(dtype: crate::DType) -> Option<usize> {
 /// `sign(nan)` a NaN.
 ///
 /// ```
-/// use promote::kernel::eigen::packet_sign;
+/// use promote::kernel::libm::eigen::packet_sign;
 /// assert_eq!(packet_sign(-1e-45f32), 1e-45);
 /// assert_eq!(packet_sign(-2.0f64), -1.0);
 /// assert_eq!(packet_sign(-0.0f32).to_bits(), 0);
@@ -458,7 +458,7 @@ pub fn packet_sign<F: num_traits::Float + Flush>(x: F) -> F {
 /// DAZ (`sign(1e-45)` is `0.0`).
 ///
 /// ```
-/// use promote::kernel::eigen::scalar_sign;
+/// use promote::kernel::libm::eigen::scalar_sign;
 /// assert_eq!(scalar_sign(1e-45f32), 0.0);
 /// assert_eq!(scalar_sign(-3.0f64), -1.0);
 /// ```
@@ -508,7 +508,7 @@ impl Flush for f64 {
 /// modes, as TensorFlow's threads do.
 ///
 /// ```
-/// use promote::kernel::eigen::EigenAtan;
+/// use promote::kernel::libm::eigen::EigenAtan;
 /// assert_eq!(f64::eigen_atan2(0.0, -1.0), std::f64::consts::PI);
 /// assert!((f32::eigen_atan2(1.0, 2.0) - 0.4636476).abs() < 1e-6);
 /// ```
@@ -639,7 +639,7 @@ fn odd_rational<F: num_traits::Float>(a: F, bound: F, alpha: &[F], beta: &[F]) -
 /// that and `x` (`exp(inf)` is inf). A subnormal result is flushed to zero by the caller (FTZ).
 ///
 /// ```
-/// use promote::kernel::eigen::exp_f32_deg6;
+/// use promote::kernel::libm::eigen::exp_f32_deg6;
 /// assert_eq!(exp_f32_deg6(0.0), 1.0);
 /// assert_eq!(exp_f32_deg6(-105.0), 0.0);
 /// assert_eq!(exp_f32_deg6(f32::INFINITY), f32::INFINITY);
@@ -683,7 +683,7 @@ pub fn exp_f32_deg6(x0: f32) -> f32 {
 /// 0, inf for inf. Run it under DAZ/FTZ as TensorFlow's threads do.
 ///
 /// ```
-/// use promote::kernel::eigen::EigenLog;
+/// use promote::kernel::libm::eigen::EigenLog;
 /// assert_eq!(1.0f32.eigen_log(), 0.0);
 /// assert_eq!(0.0f64.eigen_log(), f64::NEG_INFINITY);
 /// assert!((2.0f64.eigen_log() - std::f64::consts::LN_2).abs() < 1e-15);
@@ -872,7 +872,7 @@ fn sincos_f32(x0: f32, huge: f32) -> (f32, f32) {
 /// sign where `x` is `+inf` and a part of `cis y` NaN; `(e, y)` where `y` is ±0.
 ///
 /// ```
-/// use promote::kernel::eigen::complex_exp_f32;
+/// use promote::kernel::libm::eigen::complex_exp_f32;
 /// assert_eq!(complex_exp_f32(0.0, 0.0), (1.0, 0.0));
 /// assert_eq!(complex_exp_f32(f32::NEG_INFINITY, 1.0), (0.0, 0.0));
 /// let (re, im) = complex_exp_f32(f32::INFINITY, f32::INFINITY);
@@ -909,7 +909,7 @@ pub fn complex_exp_f32(x: f32, y: f32) -> (f32, f32) {
 /// threshold, 25966.
 ///
 /// ```
-/// use promote::kernel::eigen::packet_sin;
+/// use promote::kernel::libm::eigen::packet_sin;
 /// assert_eq!(packet_sin(0.0), 0.0);
 /// assert!((packet_sin(1.0) - 1f32.sin()).abs() <= f32::EPSILON);
 /// ```
@@ -922,7 +922,7 @@ pub fn packet_sin(x: f32) -> f32 {
 /// threshold, 18838.
 ///
 /// ```
-/// use promote::kernel::eigen::packet_cos;
+/// use promote::kernel::libm::eigen::packet_cos;
 /// assert_eq!(packet_cos(0.0), 1.0);
 /// assert!((packet_cos(1.0) - 1f32.cos()).abs() <= f32::EPSILON);
 /// ```
@@ -934,7 +934,7 @@ pub fn packet_cos(x: f32) -> f32 {
 /// 2.21's `Log` on whole AVX packets), under DAZ/FTZ.
 ///
 /// ```
-/// use promote::kernel::eigen::packet_log;
+/// use promote::kernel::libm::eigen::packet_log;
 /// assert_eq!(packet_log(1.0), 0.0);
 /// assert_eq!(packet_log(1e-45), f32::NEG_INFINITY);
 /// ```
@@ -946,7 +946,7 @@ pub fn packet_log(x: f32) -> f32 {
 /// TensorFlow 2.21's `Atan` on whole AVX packets), under DAZ/FTZ.
 ///
 /// ```
-/// use promote::kernel::eigen::packet_atan;
+/// use promote::kernel::libm::eigen::packet_atan;
 /// assert_eq!(packet_atan(0.0), 0.0);
 /// assert!((packet_atan(1.0) - std::f32::consts::FRAC_PI_4).abs() <= f32::EPSILON);
 /// ```
@@ -958,7 +958,7 @@ pub fn packet_atan(x: f32) -> f32 {
 /// whole AVX packets of 4), under DAZ/FTZ.
 ///
 /// ```
-/// use promote::kernel::eigen::packet_atan_f64;
+/// use promote::kernel::libm::eigen::packet_atan_f64;
 /// assert_eq!(packet_atan_f64(-0.0).to_bits(), (-0.0f64).to_bits());
 /// ```
 pub fn packet_atan_f64(x: f64) -> f64 {
@@ -969,7 +969,7 @@ pub fn packet_atan_f64(x: f64) -> f64 {
 /// 2.21's `Log` on whole AVX packets of 4), under DAZ/FTZ.
 ///
 /// ```
-/// use promote::kernel::eigen::packet_log_f64;
+/// use promote::kernel::libm::eigen::packet_log_f64;
 /// assert_eq!(packet_log_f64(1.0), 0.0);
 /// ```
 pub fn packet_log_f64(x: f64) -> f64 {
@@ -1011,7 +1011,7 @@ fn log1p_of<F: EigenLog>(x: F) -> F {
 /// DAZ/FTZ: a subnormal argument is returned as it is (its `exp` is 1).
 ///
 /// ```
-/// use promote::kernel::eigen::packet_expm1;
+/// use promote::kernel::libm::eigen::packet_expm1;
 /// assert_eq!(packet_expm1(1e-45), 1e-45);
 /// assert_eq!(packet_expm1(f32::NEG_INFINITY), -1.0);
 /// ```
@@ -1024,7 +1024,7 @@ pub fn packet_expm1(x: f32) -> f32 {
 /// DAZ/FTZ.
 ///
 /// ```
-/// use promote::kernel::eigen::packet_expm1_f64;
+/// use promote::kernel::libm::eigen::packet_expm1_f64;
 /// assert_eq!(packet_expm1_f64(0.0), 0.0);
 /// ```
 pub fn packet_expm1_f64(x: f64) -> f64 {
@@ -1035,7 +1035,7 @@ pub fn packet_expm1_f64(x: f64) -> f64 {
 /// [`EigenLog`]: TensorFlow 2.21's `Log1p` on whole AVX packets), under DAZ/FTZ.
 ///
 /// ```
-/// use promote::kernel::eigen::packet_log1p;
+/// use promote::kernel::libm::eigen::packet_log1p;
 /// assert_eq!(packet_log1p(0.0), 0.0);
 /// assert_eq!(packet_log1p(-1.0), f32::NEG_INFINITY);
 /// ```
@@ -1047,7 +1047,7 @@ pub fn packet_log1p(x: f32) -> f32 {
 /// whole AVX packets of 4), under DAZ/FTZ.
 ///
 /// ```
-/// use promote::kernel::eigen::packet_log1p_f64;
+/// use promote::kernel::libm::eigen::packet_log1p_f64;
 /// assert_eq!(packet_log1p_f64(0.0), 0.0);
 /// ```
 pub fn packet_log1p_f64(x: f64) -> f64 {
@@ -1059,7 +1059,7 @@ pub fn packet_log1p_f64(x: f64) -> f64 {
 /// −745.519, which FTZ gives too).
 ///
 /// ```
-/// use promote::kernel::eigen::packet_exp_f64;
+/// use promote::kernel::libm::eigen::packet_exp_f64;
 /// assert_eq!(packet_exp_f64(0.0), 1.0);
 /// assert_eq!(packet_exp_f64(-800.0), 0.0);
 /// ```
@@ -1073,7 +1073,7 @@ pub fn packet_exp_f64(x: f64) -> f64 {
 /// TensorFlow 2.21's `Tanh` gives it for every float32 element. Run under DAZ/FTZ.
 ///
 /// ```
-/// use promote::kernel::eigen::tanh_f32;
+/// use promote::kernel::libm::eigen::tanh_f32;
 /// assert_eq!(tanh_f32(0.0), 0.0);
 /// assert_eq!(tanh_f32(100.0), 1.0);
 /// assert_eq!(tanh_f32(1e-45), 0.0);
@@ -1104,7 +1104,7 @@ pub fn tanh_f32(a: f32) -> f32 {
 /// 2.21's `Tanh` on whole AVX packets of 4), under DAZ/FTZ.
 ///
 /// ```
-/// use promote::kernel::eigen::tanh_f64;
+/// use promote::kernel::libm::eigen::tanh_f64;
 /// assert_eq!(tanh_f64(0.0), 0.0);
 /// assert_eq!(tanh_f64(40.0), 1.0);
 /// ```
@@ -1146,7 +1146,7 @@ pub fn tanh_f64(a: f64) -> f64 {
 /// unit's, negative) above 1.
 ///
 /// ```
-/// use promote::kernel::eigen::packet_asin;
+/// use promote::kernel::libm::eigen::packet_asin;
 /// assert_eq!(packet_asin(0.0), 0.0);
 /// assert_eq!(packet_asin(1.0), std::f32::consts::FRAC_PI_2);
 /// assert!(packet_asin(2.0).is_nan());
@@ -1190,7 +1190,7 @@ pub fn packet_asin(x_in: f32) -> f32 {
 /// differs.
 ///
 /// ```
-/// use promote::kernel::eigen::fast_tanh_f32;
+/// use promote::kernel::libm::eigen::fast_tanh_f32;
 /// assert_eq!(fast_tanh_f32(1e-5), 1e-5);
 /// assert_eq!(fast_tanh_f32(f32::INFINITY), 1.0);
 /// assert!(fast_tanh_f32(f32::NAN).is_nan());
@@ -1231,7 +1231,7 @@ pub fn fast_tanh_f32(a: f32) -> f32 {
 /// `x` or NaN gives NaN.
 ///
 /// ```
-/// use promote::kernel::eigen::log_f32;
+/// use promote::kernel::libm::eigen::log_f32;
 /// assert_eq!(log_f32(1.0), 0.0);
 /// assert_eq!(log_f32(0.0), f32::NEG_INFINITY);
 /// assert!(log_f32(-1.0).is_nan());
@@ -1274,7 +1274,7 @@ pub fn log_f32(x0: f32) -> f32 {
 /// `paddle.expm1`, none differs.
 ///
 /// ```
-/// use promote::kernel::eigen::expm1_f32;
+/// use promote::kernel::libm::eigen::expm1_f32;
 /// assert_eq!(expm1_f32(1e-10), 1e-10);
 /// assert_eq!(expm1_f32(-100.0), -1.0);
 /// assert_eq!(expm1_f32(f32::INFINITY), f32::INFINITY);

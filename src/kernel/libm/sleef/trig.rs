@@ -20,7 +20,7 @@ use std::f64::consts::FRAC_1_PI;
 /// Which function of [`packets_f32`] and [`packets_f64`].
 ///
 /// ```
-/// use promote::kernel::sleef::{packets_f32, Trig};
+/// use promote::kernel::libm::sleef::{packets_f32, Trig};
 /// let mut out = [0.0f32; 2];
 /// packets_f32(Trig::Cos, &[0.0, 1.0], 8, &mut out);
 /// assert_eq!(out[0], 1.0);
@@ -74,7 +74,7 @@ fn reduction_f64(d: f64) -> Reduction {
 /// elements each alone (`Sleef_sinf1_u35`).
 ///
 /// ```
-/// use promote::kernel::sleef::{packets_f32, Trig};
+/// use promote::kernel::libm::sleef::{packets_f32, Trig};
 /// // 1.0 alone takes the short reduction; beside 1e5 the full one, one ulp apart
 /// let (mut alone, mut packed) = ([0.0f32; 1], [0.0f32; 2]);
 /// packets_f32(Trig::Sin, &[0.84], 8, &mut alone);
@@ -103,7 +103,7 @@ pub fn packets_f32(op: Trig, x: &[f32], width: usize, out: &mut [f32]) {
 /// elements each alone (`Sleef_sind1_u10`).
 ///
 /// ```
-/// use promote::kernel::sleef::{packets_f64, Trig};
+/// use promote::kernel::libm::sleef::{packets_f64, Trig};
 /// let mut out = [0.0f64; 3];
 /// packets_f64(Trig::Sin, &[0.0, -0.0, 1.0], 4, &mut out);
 /// assert_eq!((out[0].to_bits(), out[1].to_bits()), (0.0f64.to_bits(), (-0.0f64).to_bits()));

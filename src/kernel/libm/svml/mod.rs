@@ -7,7 +7,7 @@
 //! `log10_svml` ([`log10`]), `svml_unary` (the rest).
 //!
 //! ```
-//! use promote::kernel::svml::{exp::expf, tan::tanf};
+//! use promote::kernel::libm::svml::{exp::expf, tan::tanf};
 //! assert_eq!(expf(0.0), 1.0);
 //! assert_eq!(tanf(0.0), 0.0);
 //! ```

@@ -22,7 +22,7 @@
 //! Infinities give the CPU's default NaN, `-NaN`; a NaN comes back quieted.
 //!
 //! ```
-//! use promote::kernel::svml::tan::tanf;
+//! use promote::kernel::libm::svml::tan::tanf;
 //! assert_eq!(tanf(0.0), 0.0);
 //! assert_eq!(tanf(-0.0).to_bits(), (-0.0f32).to_bits());
 //! assert!((tanf(1.0) - 1.0f32.tan()).abs() <= 2.0 * f32::EPSILON);
@@ -51,7 +51,7 @@ const TH: [u32; 32] = [
 /// `tan(x)` in float32, bit for bit as SVML's `__svml_tanf16` (see the module notes).
 ///
 /// ```
-/// use promote::kernel::svml::tan::tanf;
+/// use promote::kernel::libm::svml::tan::tanf;
 /// assert!(tanf(f32::INFINITY).is_nan());
 /// assert!((tanf(1e6) - 1e6f64.tan() as f32).abs() <= 2.0 * f32::EPSILON);
 /// ```
@@ -149,7 +149,7 @@ fn quotient(t: f32, r: f32) -> f32 {
     // the numerator's and the denominator's rounding errors
     let num_lo = p - (num - t);
     let den_lo = (den - 1.0) + tp;
-    let rcp = crate::kernel::svml::atan2::rcp14(den);
+    let rcp = crate::kernel::libm::svml::atan2::rcp14(den);
     let q = num * rcp;
     let err = (-q).mul_add(den_lo, q.mul_add(den, -num));
     (-rcp).mul_add(err - num_lo, q)

@@ -16,7 +16,7 @@
 //! divides `0/0`); a NaN comes back quieted.
 //!
 //! ```
-//! use promote::kernel::svml::asin::asinf;
+//! use promote::kernel::libm::svml::asin::asinf;
 //! assert_eq!(asinf(1.0), std::f32::consts::FRAC_PI_2);
 //! assert_eq!(asinf(-0.0).to_bits(), (-0.0f32).to_bits());
 //! assert!(asinf(2.0).is_nan() && asinf(2.0).is_sign_negative());
@@ -40,7 +40,7 @@ const C: [u32; 5] = [
 /// `asin(x)` in float32, bit for bit as SVML's `__svml_asinf16` (see the module notes).
 ///
 /// ```
-/// use promote::kernel::svml::asin::asinf;
+/// use promote::kernel::libm::svml::asin::asinf;
 /// assert_eq!(asinf(0.0), 0.0);
 /// assert!((asinf(0.5) - std::f32::consts::FRAC_PI_6).abs() <= 2.0 * f32::EPSILON);
 /// assert!(asinf(f32::NAN).is_nan());

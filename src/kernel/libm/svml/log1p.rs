@@ -17,7 +17,7 @@
 //! `2^127` up are `log1p` in double, rounded once, here. A NaN comes back quieted.
 //!
 //! ```
-//! use promote::kernel::svml::log1p::log1pf;
+//! use promote::kernel::libm::svml::log1p::log1pf;
 //! assert_eq!(log1pf(0.0), 0.0);
 //! assert_eq!(log1pf(-1.0), f32::NEG_INFINITY);
 //! assert_eq!(log1pf(-2.0).to_bits(), 0xffc0_0000);
@@ -43,7 +43,7 @@ const P: [u32; 8] = [
 /// `ln(1 + x)` in float32, bit for bit as SVML's `__svml_log1pf16` (see the module notes).
 ///
 /// ```
-/// use promote::kernel::svml::log1p::log1pf;
+/// use promote::kernel::libm::svml::log1p::log1pf;
 /// assert_eq!(log1pf(-0.0).to_bits(), (-0.0f32).to_bits());
 /// assert!((log1pf(1e-3) - 1e-3f32.ln_1p()).abs() <= 1e-3 * f32::EPSILON);
 /// assert_eq!(log1pf(f32::INFINITY), f32::INFINITY);

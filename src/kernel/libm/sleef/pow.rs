@@ -127,7 +127,7 @@ fn mul_sign(x: f64, y: f64) -> f64 {
 /// `x^y` of doubles as SLEEF's `xpow` (`Sleef_powd8_u10`) computes it.
 ///
 /// ```
-/// use promote::kernel::sleef::pow_f64;
+/// use promote::kernel::libm::sleef::pow_f64;
 /// assert_eq!(pow_f64(2.0, 10.0), 1024.0);
 /// assert_eq!(pow_f64(-2.0, 3.0), -8.0);
 /// assert!(pow_f64(-2.0, 0.5).is_nan());

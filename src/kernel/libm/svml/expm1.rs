@@ -17,15 +17,15 @@
 //! `88.72`, else `e^x` by a degree-5 polynomial in unfused float32 steps. `-inf` gives `-1`,
 //! a NaN comes back quieted.
 //!
-//! [`svml::exp`]: crate::kernel::svml::exp
+//! [`svml::exp`]: crate::kernel::libm::svml::exp
 //!
 //! ```
-//! use promote::kernel::svml::expm1::expm1f;
+//! use promote::kernel::libm::svml::expm1::expm1f;
 //! assert_eq!(expm1f(0.0), 0.0);
 //! assert!((expm1f(-17.0) + 1.0).abs() <= f32::EPSILON); // -1 or the next float above
 //! ```
 
-use crate::kernel::svml::exp::{LN2_HI, LN2_LO, LOG2E, TH};
+use crate::kernel::libm::svml::exp::{LN2_HI, LN2_LO, LOG2E, TH};
 
 /// `x` from which SVML leaves its vector path for the scalar one (`0x42ad496b`, 86.64).
 pub const CALLOUT: f32 = f32::from_bits(0x42ad_496b);
@@ -46,7 +46,7 @@ const TL: [u32; 32] = [
 /// `e^x − 1` in float32, bit for bit as SVML's `__svml_expm1f16` (see the module notes).
 ///
 /// ```
-/// use promote::kernel::svml::expm1::expm1f;
+/// use promote::kernel::libm::svml::expm1::expm1f;
 /// assert_eq!(expm1f(f32::NEG_INFINITY), -1.0);
 /// assert_eq!(expm1f(89.0), f32::INFINITY);
 /// assert_eq!(expm1f(-0.0).to_bits(), (-0.0f32).to_bits());

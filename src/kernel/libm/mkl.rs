@@ -12,7 +12,7 @@
 //! `tests/dense_values.rs`.
 //!
 //! ```
-//! use promote::kernel::mkl::sqrt_f32;
+//! use promote::kernel::libm::mkl::sqrt_f32;
 //! assert_eq!(sqrt_f32(19.0).to_bits(), 0x408b_7c19);
 //! assert_eq!(sqrt_f32(4.0), 2.0);
 //! // a negative operand is the positive quiet NaN
@@ -35,7 +35,7 @@ pub fn sqrt_f32(x: f32) -> f32 {
             x.sqrt()
         };
     }
-    let y = crate::kernel::eigen::approximate_rsqrt(x);
+    let y = crate::kernel::libm::eigen::approximate_rsqrt(x);
     let s = y * x;
     let h = y * 0.5;
     let e = 0.5 - s * h;
@@ -51,7 +51,7 @@ pub fn sqrt_f32(x: f32) -> f32 {
 /// word is outside the positive normals below `2^1022` are the CPU's `sqrt`, negatives `+NaN`.
 ///
 /// ```
-/// use promote::kernel::mkl::sqrt_f64;
+/// use promote::kernel::libm::mkl::sqrt_f64;
 /// assert_eq!(sqrt_f64(4.0), 2.0);
 /// assert_eq!(sqrt_f64(-4.0).to_bits(), 0x7ff8_0000_0000_0000);
 /// ```
@@ -69,9 +69,9 @@ pub fn sqrt_f64(x: f64) -> f64 {
     // 2^(-exponent/2) that takes its reciprocal square root to x's
     let even = !bits & 0x0010_0000_0000_0000;
     let mantissa = (((bits & 0x001f_ffff_e000_0000) | (even + 0x07f0_0000_0000_0000)) >> 29) as u32;
-    let estimate = f64::from(crate::kernel::eigen::approximate_rsqrt(f32::from_bits(
-        mantissa,
-    )));
+    let estimate = f64::from(crate::kernel::libm::eigen::approximate_rsqrt(
+        f32::from_bits(mantissa),
+    ));
     let scale = (even
         .wrapping_sub(bits & 0x7ff0_0000_0000_0000)
         .wrapping_add(0xbfd0_0000_0000_0000))
@@ -101,7 +101,7 @@ pub fn sqrt_f64(x: f64) -> f64 {
 /// off; MKL's kernel itself is not ported. A NaN comes back as it is.
 ///
 /// ```
-/// use promote::kernel::mkl::tanh_f32;
+/// use promote::kernel::libm::mkl::tanh_f32;
 /// assert_eq!(tanh_f32(9.0).to_bits(), 0x3f7f_ffff); // 1 − 3.05e-8 rounds below 1
 /// assert_eq!(tanh_f32(-0.0).to_bits(), 0x8000_0000);
 /// ```
@@ -117,7 +117,7 @@ pub fn tanh_f32(x: f32) -> f32 {
 /// ported.
 ///
 /// ```
-/// use promote::kernel::mkl::expm1_f32;
+/// use promote::kernel::libm::mkl::expm1_f32;
 /// assert_eq!(expm1_f32(1e-10), 1e-10);
 /// assert_eq!(expm1_f32(f32::NEG_INFINITY), -1.0);
 /// ```

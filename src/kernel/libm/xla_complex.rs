@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use promote::kernel::array::C32;
-//! use promote::kernel::xla_complex::XlaComplex;
+//! use promote::kernel::libm::xla_complex::XlaComplex;
 //! // exp(-inf + inf·i): exp(-inf) · cos(inf) is 0 · NaN
 //! let z = C32::xla_exp(C32::new(f32::NEG_INFINITY, f32::INFINITY));
 //! assert!(z.re.is_nan() && z.im.is_nan());
@@ -19,10 +19,10 @@
 //! assert_eq!((s.re, s.im), (0.0, f32::INFINITY));
 //! ```
 
-use super::array::{C32, C64};
-use super::compute::Arith;
-use super::xla::{XlaComplexAbs, XlaOps};
 use super::xla_math::{self, XlaReal};
+use crate::kernel::array::{C32, C64};
+use crate::kernel::compute::Arith;
+use crate::kernel::xla::{XlaComplexAbs, XlaOps};
 
 /// XLA's complex `exp`, `expm1`, `log`, `sqrt`, `sin`, `sinh`, `cos`, `tan`, `tanh` and
 /// `log1p`.

@@ -9,10 +9,10 @@
 //! a cubic `C`, `log2(x) ≈ r · C(r) + k`. Zeros give `-inf`, `inf` itself, negative numbers
 //! the default NaN (`-nan`); a NaN comes back quieted.
 //!
-//! [`svml::log10`]: crate::kernel::svml::log10
+//! [`svml::log10`]: crate::kernel::libm::svml::log10
 //!
 //! ```
-//! use promote::kernel::svml::log2::log2f;
+//! use promote::kernel::libm::svml::log2::log2f;
 //! assert_eq!(log2f(8.0), 3.0);
 //! assert_eq!(log2f(-0.0), f32::NEG_INFINITY);
 //! assert_eq!(log2f(-2.0).to_bits(), 0xffc0_0000);
@@ -43,7 +43,7 @@ const C: [[u32; 16]; 4] = [
 /// `log2(x)` in float32, bit for bit as SVML's `__svml_log2f16` (see the module notes).
 ///
 /// ```
-/// use promote::kernel::svml::log2::log2f;
+/// use promote::kernel::libm::svml::log2::log2f;
 /// assert_eq!(log2f(f32::INFINITY), f32::INFINITY);
 /// assert!((log2f(3.0) - 3f32.log2()).abs() <= f32::EPSILON);
 /// ```
@@ -60,7 +60,7 @@ pub fn log2f(x: f32) -> f32 {
     if x == f32::INFINITY {
         return x;
     }
-    let (m, k) = crate::kernel::svml::log10::mantissa_exponent(x);
+    let (m, k) = crate::kernel::libm::svml::log10::mantissa_exponent(x);
     let idx = ((m.to_bits() >> 19) & 15) as usize;
     let r = m - 1.0;
     let c = |row: usize| f32::from_bits(C[row][idx]);

@@ -183,7 +183,7 @@ fn atan2_u1<F: Atan2Float>(y: F, x: F) -> F {
 /// `atan2(y, x)` of floats as SLEEF's `xatan2f_u1` (`Sleef_atan2f16_u10`) computes it.
 ///
 /// ```
-/// use promote::kernel::sleef::atan2_f32;
+/// use promote::kernel::libm::sleef::atan2_f32;
 /// assert!((atan2_f32(1.0, 1.0) - std::f32::consts::FRAC_PI_4).abs() <= f32::EPSILON);
 /// assert_eq!(atan2_f32(-0.0, -1.0), -std::f32::consts::PI);
 /// ```
@@ -194,7 +194,7 @@ pub fn atan2_f32(y: f32, x: f32) -> f32 {
 /// `atan2(y, x)` of doubles as SLEEF's `xatan2_u1` (`Sleef_atan2d8_u10`) computes it.
 ///
 /// ```
-/// use promote::kernel::sleef::atan2_f64;
+/// use promote::kernel::libm::sleef::atan2_f64;
 /// assert_eq!(atan2_f64(0.0, -0.0), std::f64::consts::PI);
 /// assert_eq!(atan2_f64(f64::INFINITY, f64::NEG_INFINITY), 3.0 * std::f64::consts::FRAC_PI_4);
 /// ```

@@ -15,7 +15,7 @@
 //! for `inf`, and the default NaN (`-nan`) for the rest; a NaN comes back quieted.
 //!
 //! ```
-//! use promote::kernel::svml::log10::log10f;
+//! use promote::kernel::libm::svml::log10::log10f;
 //! assert_eq!(log10f(1.0), 0.0);
 //! assert_eq!(log10f(0.0), f32::NEG_INFINITY);
 //! assert_eq!(log10f(-2.0).to_bits(), 0xffc0_0000);
@@ -48,7 +48,7 @@ const C: [[u32; 16]; 4] = [
 /// `log10(x)` in float32, bit for bit as SVML's `__svml_log10f16` (see the module notes).
 ///
 /// ```
-/// use promote::kernel::svml::log10::log10f;
+/// use promote::kernel::libm::svml::log10::log10f;
 /// assert_eq!(log10f(f32::INFINITY), f32::INFINITY);
 /// assert!((log10f(2.0) - 2f32.log10()).abs() <= f32::EPSILON);
 /// ```

@@ -22,7 +22,7 @@
 //! or `0` as float16 either way). A NaN comes back quieted.
 //!
 //! ```
-//! use promote::kernel::svml::exp::expf;
+//! use promote::kernel::libm::svml::exp::expf;
 //! assert_eq!(expf(0.0), 1.0);
 //! let x = half::f16::from_bits(0x1f79).to_f32();
 //! assert_eq!(half::f16::from_f32(expf(x)).to_bits(), 0x3c07); // NumPy 2.4.6's float16 exp
@@ -57,7 +57,7 @@ pub(crate) const TH: [u32; 32] = [
 /// `e^x` in float32, bit for bit as SVML's `__svml_expf16` (see the module notes).
 ///
 /// ```
-/// use promote::kernel::svml::exp::expf;
+/// use promote::kernel::libm::svml::exp::expf;
 /// assert_eq!(expf(0.0), 1.0);
 /// assert!((expf(1.0) / std::f32::consts::E - 1.0).abs() < 5e-7); // within SVML's 4 ulps
 /// assert_eq!(expf(f32::NEG_INFINITY), 0.0);

@@ -17,7 +17,7 @@
 //! A NaN comes back quieted.
 //!
 //! ```
-//! use promote::kernel::svml::atan::atanf;
+//! use promote::kernel::libm::svml::atan::atanf;
 //! assert_eq!(atanf(0.0), 0.0);
 //! assert_eq!(atanf(f32::NEG_INFINITY), -std::f32::consts::FRAC_PI_2);
 //! assert!((atanf(0.3) - 0.3f32.atan()).abs() <= f32::EPSILON);
@@ -41,7 +41,7 @@ const TH: [u32; 32] = [
 /// `atan(x)` in float32, bit for bit as SVML's `__svml_atanf16` (see the module notes).
 ///
 /// ```
-/// use promote::kernel::svml::atan::atanf;
+/// use promote::kernel::libm::svml::atan::atanf;
 /// assert_eq!(atanf(-0.0).to_bits(), (-0.0f32).to_bits());
 /// assert_eq!(atanf(1.0), std::f32::consts::FRAC_PI_4);
 /// assert!(atanf(f32::NAN).is_nan());
@@ -78,7 +78,7 @@ fn quotient(d: f32, y: f32) -> f32 {
     }
     let (md, ed) = mant_exp(d);
     let (my, ey) = mant_exp(y);
-    let rcp = crate::kernel::svml::atan2::rcp14(my);
+    let rcp = crate::kernel::libm::svml::atan2::rcp14(my);
     let q0 = md * rcp;
     let q = rcp.mul_add((-q0).mul_add(my, md), q0);
     (f64::from(q) * 2f64.powi(ed - ey)) as f32

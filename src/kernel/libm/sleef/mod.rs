@@ -10,7 +10,7 @@
 //! `expm1` and `sinh`.
 //!
 //! ```
-//! use promote::kernel::sleef::{fmod_f32, fmod_f64};
+//! use promote::kernel::libm::sleef::{fmod_f32, fmod_f64};
 //! // SLEEF's quotient overflows the float: fmod(1, 2^-133) is NaN, the C library's is 0
 //! assert!(fmod_f32(1.0, 9.0e-41).is_nan());
 //! assert_eq!(fmod_f32(100.0, 0.1), 100.0f32 % 0.1);

@@ -18,7 +18,7 @@
 //! computes with the C library's `atan2` in double, rounded once.
 //!
 //! ```
-//! use promote::kernel::svml::atan2::atan2f;
+//! use promote::kernel::libm::svml::atan2::atan2f;
 //! assert_eq!(atan2f(0.0, -1.0), std::f32::consts::PI);
 //! assert_eq!(atan2f(-0.0, 0.0).to_bits(), (-0.0f32).to_bits());
 //! assert!((atan2f(1.0, 2.0) - 0.5f32.atan()).abs() <= 2.0 * f32::EPSILON);
@@ -43,7 +43,7 @@ const B: [u32; 4] = [0xbc7f_2631, 0xbd98_7629, 0xbe11_61f8, 0xbeaa_aa49];
 /// `atan2(y, x)` in float32, bit for bit as SVML's `__svml_atan2f16` (see the module notes).
 ///
 /// ```
-/// use promote::kernel::svml::atan2::atan2f;
+/// use promote::kernel::libm::svml::atan2::atan2f;
 /// assert_eq!(atan2f(1.0, 0.0), std::f32::consts::FRAC_PI_2);
 /// assert!(atan2f(f32::NAN, 1.0).is_nan());
 /// ```

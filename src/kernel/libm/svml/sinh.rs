@@ -17,7 +17,7 @@
 //! `89.42` up). A NaN comes back quieted.
 //!
 //! ```
-//! use promote::kernel::svml::sinh::sinhf;
+//! use promote::kernel::libm::svml::sinh::sinhf;
 //! assert_eq!(sinhf(0.0), 0.0);
 //! assert_eq!(sinhf(-0.0).to_bits(), (-0.0f32).to_bits());
 //! assert_eq!(sinhf(100.0), f32::INFINITY);
@@ -41,7 +41,7 @@ const Q: [u32; 3] = [0x3f00_0000, 0x3d2a_aa72, 0x3ab6_a8a3];
 /// `sinh(x)` in float32, bit for bit as SVML's `__svml_sinhf16` (see the module notes).
 ///
 /// ```
-/// use promote::kernel::svml::sinh::sinhf;
+/// use promote::kernel::libm::svml::sinh::sinhf;
 /// assert!((sinhf(1.0) - 1.0f32.sinh()).abs() <= 2.0 * f32::EPSILON);
 /// assert_eq!(sinhf(f32::NEG_INFINITY), f32::NEG_INFINITY);
 /// ```
