@@ -71,32 +71,32 @@ pub trait Arith: Num + crate::kernel::xla::XlaOps {
     fn rem_xla(a: Self, b: Self) -> Self {
         Self::rem(a, b)
     }
-    /// Float floor division as `floor(a / b)` (see [`FloatFloorDiv`]); `ftz`: the quotient is
+    /// Float floor division as `floor(a / b)` (see [`FloatFloorDiv`](super::FloatFloorDiv)); `ftz`: the quotient is
     /// flushed to zero when subnormal (the CPU's FTZ mode) before the floor.
     fn floor_div_quotient(a: Self, b: Self, _ftz: bool) -> Self {
         Self::floor_div(a, b)
     }
     /// Complex division by Smith's algorithm without a zero-divisor case (see
-    /// [`ComplexDiv::SmithPlain`]).
+    /// [`ComplexDiv::SmithPlain`](super::ComplexDiv::SmithPlain)).
     fn div_smith_plain(a: Self, b: Self) -> Self {
         Self::div(a, b)
     }
     /// Complex division by Smith's algorithm with NumPy's zero-divisor case, its multiply-adds
-    /// fused (see [`ComplexDiv::SmithFused`]).
+    /// fused (see [`ComplexDiv::SmithFused`](super::ComplexDiv::SmithFused)).
     fn div_smith_fused(a: Self, b: Self) -> Self {
         Self::div(a, b)
     }
-    /// Complex division as Eigen's vectorized `pdiv_complex` (see [`ComplexDiv`]); `ftz`: every
+    /// Complex division as Eigen's vectorized `pdiv_complex` (see [`ComplexDiv`](super::ComplexDiv)); `ftz`: every
     /// intermediate is flushed to zero when subnormal.
     fn div_scaled(a: Self, b: Self, _ftz: bool) -> Self {
         Self::div(a, b)
     }
-    /// `a == b` within 1e-15 (see [`Semantics::float_equal_within_1e15`]); exact for ints.
+    /// `a == b` within 1e-15 (see [`Semantics::float_equal_within_1e15`](super::Semantics::float_equal_within_1e15)); exact for ints.
     fn ceq_within_1e15(a: Self, b: Self) -> bool {
         Self::ceq(a, b)
     }
     /// `(T) pow((double) a, (double) b)` for int32/int64 (see
-    /// [`Semantics::wide_int_pow_via_f64`]); [`Arith::pow_any`] for the rest.
+    /// [`Semantics::wide_int_pow_via_f64`](super::Semantics::wide_int_pow_via_f64)); [`Arith::pow_any`] for the rest.
     fn pow_via_f64(a: Self, b: Self) -> Self {
         Self::pow_any(a, b)
     }
