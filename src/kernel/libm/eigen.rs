@@ -37,7 +37,7 @@ pub fn exp_f32(x0: f32) -> f32 {
     let y1 = madd(y1, r, 5.000_000_120_1e-1);
     let y = madd(y, r3, y1);
     let y = madd(y, r2, y2);
-    let scaled = (f64::from(y) * 2f64.powi(m as i32)) as f32;
+    let scaled = (f64::from(y) * super::pow2(m as i32)) as f32;
     scaled.max(x0)
 }
 
@@ -672,7 +672,7 @@ pub fn exp_f32_deg6(x0: f32) -> f32 {
     if x0 < -104.0 {
         return 0.0;
     }
-    ((f64::from(y) * 2f64.powi(m as i32)) as f32).max(x0)
+    ((f64::from(y) * super::pow2(m as i32)) as f32).max(x0)
 }
 
 /// Eigen's packet `log` of float32 and float64 (`plog_impl_float`, `plog_impl_double` in

@@ -81,7 +81,7 @@ pub fn exp_f32(x: f32) -> f32 {
     let den = EXP_Q[2].mul_add(r, EXP_Q[1]).mul_add(r, EXP_Q[0]);
     let poly = num / den;
     // `scalef(poly, k)`: poly · 2^k rounded once (exact in f64, then one rounding to f32)
-    (f64::from(poly) * 2f64.powi(k as i32)) as f32
+    (f64::from(poly) * super::pow2(k as i32)) as f32
 }
 
 /// `log`'s numerator coefficients `P0..=P5` (`NPY_COEFF_P*_LOGf`, npy_simd_data.h, NumPy's
@@ -232,6 +232,18 @@ pub fn cos_f32(x: f32) -> f32 {
     sin_cos_f32(x, Trig::Cos)
 }
 
+/// The C library's `sinf`/`cosf`, NumPy's callout beyond its reduction's range: kept out of
+/// line, so that a loop of [`sin_f32`] does not evaluate it for every element to select later.
+#[cold]
+#[inline(never)]
+fn libm_sin_cos(x: f32, op: Trig) -> f32 {
+    if op == Trig::Cos {
+        x.cos()
+    } else {
+        x.sin()
+    }
+}
+
 /// NumPy 2.4.6's float32 `sin`/`cos` (`simd_sincos_f32`, loops_trigonometric.dispatch.cpp,
 /// taken on an FMA CPU for every element: contiguous, strided and 1-element arrays): a NaN is
 /// `NPY_NANF` (+NaN); beyond Cody-Waite's range (`|x| > 117435.992` for `sin`,
@@ -250,7 +262,7 @@ fn sin_cos_f32(x: f32, op: Trig) -> f32 {
         0x47e5_5dff
     });
     if x.abs() > max {
-        return if op == Trig::Cos { x.cos() } else { x.sin() };
+        return libm_sin_cos(x, op);
     }
     let magic = f32::from_bits(0x4b40_0000); // 0x1.8p+23: adding it rounds to an integer
     let q = (x * f32::from_bits(0x3f22_f983) + magic) - magic; // 2/π

@@ -64,7 +64,7 @@ where
         plan.inputs[0],
         out,
         |x, d| match own_fn {
-            Some(f) => d.iter_mut().zip(x).for_each(|(o, &v)| *o = f.of(v)),
+            Some(f) => f.map(x, d),
             None => apply(op, s, x, d),
         },
     ))

@@ -442,22 +442,61 @@ pub(crate) type PacketFn = fn(f32) -> f32;
 /// A float64 function of Eigen's packets ([`OpSemantics::eigen_packet_fns`]).
 pub(crate) type PacketFn64 = fn(f64) -> f64;
 
-/// An element function in place of the working type's own ([`OpSemantics::own_fn`]).
+/// An element function in place of the working type's own ([`OpSemantics::own_fn`]): the
+/// function of one value, and its loop over a slice compiled for each SIMD path (made by
+/// [`own_fn!`]), in which the function's fused multiply-adds are the CPU's instructions
+/// rather than calls to the C library's `fmaf`/`fma`.
 #[derive(Clone, Copy)]
 pub(crate) enum OwnFn {
     /// Computed in float32 (a float16 element widened, the result rounded back).
-    F32(fn(f32) -> f32),
+    F32(fn(f32) -> f32, fn(&[f32], &mut [f32])),
     /// Computed in float64.
-    F64(fn(f64) -> f64),
+    F64(fn(f64) -> f64, fn(&[f64], &mut [f64])),
+}
+
+/// `OwnFn::F32(f, loop)` or `OwnFn::F64(f, loop)` for the element function `f`, its slice loop
+/// dispatched to the CPU's SIMD path (`arch::dispatch!`).
+macro_rules! own_fn {
+    ($variant:ident, $t:ty, $f:path) => {{
+        crate::kernel::arch::dispatch!(
+            /// `out[i] = f(x[i])`.
+            map, <>, (x: &[$t], out: &mut [$t]), where {},
+            {
+                for (o, &v) in out.iter_mut().zip(x) {
+                    *o = $f(v);
+                }
+            }
+        );
+        OwnFn::$variant($f, map)
+    }};
 }
 
 impl OwnFn {
     /// The function of `v`, through its float type.
     pub(crate) fn of<W: crate::kernel::cast::Num>(self, v: W) -> W {
         match self {
-            OwnFn::F32(f) => W::from_num(f(v.re_f32())),
-            OwnFn::F64(f) => W::from_num(f(v.re_f64())),
+            OwnFn::F32(f, _) => W::from_num(f(v.re_f32())),
+            OwnFn::F64(f, _) => W::from_num(f(v.re_f64())),
         }
+    }
+
+    /// `d[i]` = the function of `x[i]`: the compiled loop where `W` is the function's float
+    /// type, else element by element through [`OwnFn::of`].
+    pub(crate) fn map<W: crate::kernel::cast::Num>(self, x: &[W], d: &mut [W]) {
+        use crate::kernel::cast::{same, same_mut};
+        match self {
+            OwnFn::F32(_, many) => {
+                if let (Some(x), Some(d)) = (same::<W, f32>(x), same_mut::<W, f32>(d)) {
+                    return many(x, d);
+                }
+            }
+            OwnFn::F64(_, many) => {
+                if let (Some(x), Some(d)) = (same::<W, f64>(x), same_mut::<W, f64>(d)) {
+                    return many(x, d);
+                }
+            }
+        }
+        d.iter_mut().zip(x).for_each(|(o, &v)| *o = self.of(v));
     }
 }
 
@@ -1193,60 +1232,72 @@ impl OpSemantics {
         use crate::kernel::libm::numpy_simd;
         Some(match (op, compute) {
             (Unary::Exp, DType::Float16) if self.exp_f16_svml => {
-                OwnFn::F32(crate::kernel::libm::svml::exp::expf)
+                own_fn!(F32, f32, crate::kernel::libm::svml::exp::expf)
             }
             (Unary::Log10, DType::Float16 | DType::Float32) if self.log10_svml => {
-                OwnFn::F32(crate::kernel::libm::svml::log10::log10f)
+                own_fn!(F32, f32, crate::kernel::libm::svml::log10::log10f)
             }
             (Unary::Tan, DType::Float16 | DType::Float32) if self.svml_unary => {
-                OwnFn::F32(crate::kernel::libm::svml::tan::tanf)
+                own_fn!(F32, f32, crate::kernel::libm::svml::tan::tanf)
             }
             (Unary::Arcsin, DType::Float16 | DType::Float32) if self.svml_unary => {
-                OwnFn::F32(crate::kernel::libm::svml::asin::asinf)
+                own_fn!(F32, f32, crate::kernel::libm::svml::asin::asinf)
             }
             (Unary::Arctan, DType::Float16 | DType::Float32) if self.svml_unary => {
-                OwnFn::F32(crate::kernel::libm::svml::atan::atanf)
+                own_fn!(F32, f32, crate::kernel::libm::svml::atan::atanf)
             }
             (Unary::Sinh, DType::Float16 | DType::Float32) if self.svml_unary => {
-                OwnFn::F32(crate::kernel::libm::svml::sinh::sinhf)
+                own_fn!(F32, f32, crate::kernel::libm::svml::sinh::sinhf)
             }
             (Unary::Expm1, DType::Float16 | DType::Float32) if self.svml_unary => {
-                OwnFn::F32(crate::kernel::libm::svml::expm1::expm1f)
+                own_fn!(F32, f32, crate::kernel::libm::svml::expm1::expm1f)
             }
             (Unary::Tanh, DType::Float32) if self.tanh_f32_mkl => {
-                OwnFn::F32(crate::kernel::libm::mkl::tanh_f32)
+                own_fn!(F32, f32, crate::kernel::libm::mkl::tanh_f32)
             }
             (Unary::Expm1, DType::Float32) if self.expm1_f32_mkl => {
-                OwnFn::F32(crate::kernel::libm::mkl::expm1_f32)
+                own_fn!(F32, f32, crate::kernel::libm::mkl::expm1_f32)
             }
             (Unary::Log2, DType::Float32) if self.svml_unary => {
-                OwnFn::F32(crate::kernel::libm::svml::log2::log2f)
+                own_fn!(F32, f32, crate::kernel::libm::svml::log2::log2f)
             }
             (Unary::Log1p, DType::Float32) if self.svml_unary => {
-                OwnFn::F32(crate::kernel::libm::svml::log1p::log1pf)
+                own_fn!(F32, f32, crate::kernel::libm::svml::log1p::log1pf)
             }
             // PyTorch's `vml::vlog1p` and `vml::vexpm1` map `Vectorized<double>::log1p`,
             // `::expm1` (SLEEF's `Sleef_log1pd8_u10`, `Sleef_expm1d8_u10`) over every element,
             // the tail in a partial vector
             (Unary::Log1p, DType::Float64) if self.sleef_step_bytes > 0 => {
-                OwnFn::F64(crate::kernel::libm::sleef::log1p_f64)
+                own_fn!(F64, f64, crate::kernel::libm::sleef::log1p_f64)
             }
             (Unary::Expm1, DType::Float64) if self.sleef_step_bytes > 0 => {
-                OwnFn::F64(crate::kernel::libm::sleef::expm1_f64)
+                own_fn!(F64, f64, crate::kernel::libm::sleef::expm1_f64)
             }
-            (Unary::Exp, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::exp_f32),
-            (Unary::Log, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::log_f32),
-            (Unary::Tanh, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::tanh_f32),
-            (Unary::Sin, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::sin_f32),
-            (Unary::Cos, DType::Float32) if self.numpy_loops => OwnFn::F32(numpy_simd::cos_f32),
+            (Unary::Exp, DType::Float32) if self.numpy_loops => {
+                own_fn!(F32, f32, numpy_simd::exp_f32)
+            }
+            (Unary::Log, DType::Float32) if self.numpy_loops => {
+                own_fn!(F32, f32, numpy_simd::log_f32)
+            }
+            (Unary::Tanh, DType::Float32) if self.numpy_loops => {
+                own_fn!(F32, f32, numpy_simd::tanh_f32)
+            }
+            (Unary::Sin, DType::Float32) if self.numpy_loops => {
+                own_fn!(F32, f32, numpy_simd::sin_f32)
+            }
+            (Unary::Cos, DType::Float32) if self.numpy_loops => {
+                own_fn!(F32, f32, numpy_simd::cos_f32)
+            }
             // Eigen's `ptanh_float`, also its scalar `numext::tanh(float)` (TensorFlow)
             (Unary::Tanh, DType::Float32) if self.eigen_packet_fns => {
-                OwnFn::F32(crate::kernel::libm::eigen::tanh_f32)
+                own_fn!(F32, f32, crate::kernel::libm::eigen::tanh_f32)
             }
             (Unary::Tanh, DType::Float32) if self.tanh_eigen_fast => {
-                OwnFn::F32(crate::kernel::libm::eigen::fast_tanh_f32)
+                own_fn!(F32, f32, crate::kernel::libm::eigen::fast_tanh_f32)
             }
-            (Unary::Tanh, DType::Float64) if self.numpy_loops => OwnFn::F64(numpy_simd::tanh_f64),
+            (Unary::Tanh, DType::Float64) if self.numpy_loops => {
+                own_fn!(F64, f64, numpy_simd::tanh_f64)
+            }
             _ => return None,
         })
     }

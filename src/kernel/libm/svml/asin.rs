@@ -45,6 +45,7 @@ const C: [u32; 5] = [
 /// assert!((asinf(0.5) - std::f32::consts::FRAC_PI_6).abs() <= 2.0 * f32::EPSILON);
 /// assert!(asinf(f32::NAN).is_nan());
 /// ```
+#[inline(always)]
 pub fn asinf(x: f32) -> f32 {
     if x.is_nan() {
         return f32::from_bits(x.to_bits() | 0x0040_0000);
@@ -70,6 +71,7 @@ pub fn asinf(x: f32) -> f32 {
 
 /// `≈ −2√y` as SVML computes it: `s = 2y · rsqrt14(y)` (`0` for `y < 2^-32`), corrected by
 /// `e = rsqrt14(y)² · 2y − 2`: `s·e·(S1·e + S0) − s`.
+#[inline(always)]
 fn minus_two_root(y: f32) -> f32 {
     let rs = if y < f32::from_bits(0x2f80_0000) {
         0.0

@@ -46,6 +46,7 @@ const TH: [u32; 32] = [
 /// assert_eq!(atanf(1.0), std::f32::consts::FRAC_PI_4);
 /// assert!(atanf(f32::NAN).is_nan());
 /// ```
+#[inline(always)]
 pub fn atanf(x: f32) -> f32 {
     if x.is_nan() {
         return f32::from_bits(x.to_bits() | 0x0040_0000);
@@ -72,6 +73,7 @@ pub fn atanf(x: f32) -> f32 {
 
 /// `d / y` (`y ≥ 1`) as SVML divides: significands in `[1, 2)`, `q = md·rcp14(my)` corrected
 /// once, scaled by `2^(ed − ey)` and rounded once; `0` for `d = 0` (`vgetexpps(0) = −inf`).
+#[inline(always)]
 fn quotient(d: f32, y: f32) -> f32 {
     if d == 0.0 {
         return 0.0;
@@ -81,11 +83,12 @@ fn quotient(d: f32, y: f32) -> f32 {
     let rcp = crate::kernel::libm::svml::atan2::rcp14(my);
     let q0 = md * rcp;
     let q = rcp.mul_add((-q0).mul_add(my, md), q0);
-    (f64::from(q) * 2f64.powi(ed - ey)) as f32
+    (f64::from(q) * crate::kernel::libm::pow2(ed - ey)) as f32
 }
 
 /// The significand in `[1, 2)` with `v`'s sign, and the exponent (`vgetmantps`, `vgetexpps`;
 /// subnormals normalized). `v` is finite and nonzero.
+#[inline(always)]
 fn mant_exp(v: f32) -> (f32, i32) {
     let (v, bias) = if v.abs() < f32::MIN_POSITIVE {
         (v * f32::from_bits(0x5f80_0000), 64) // 2^64, exact

@@ -62,6 +62,7 @@ pub(crate) const TH: [u32; 32] = [
 /// assert!((expf(1.0) / std::f32::consts::E - 1.0).abs() < 5e-7); // within SVML's 4 ulps
 /// assert_eq!(expf(f32::NEG_INFINITY), 0.0);
 /// ```
+#[inline(always)]
 pub fn expf(x: f32) -> f32 {
     if x.is_nan() {
         return f32::from_bits(x.to_bits() | 0x0040_0000);
@@ -83,10 +84,12 @@ pub fn expf(x: f32) -> f32 {
     let r = (-n).mul_add(LN2_LO, r);
     let y = r.mul_add(t, t);
     // 2^⌊N⌋ · y: exact, the result is a normal float32 below the callout bound
-    (f64::from(y) * 2f64.powi(n.floor() as i32)) as f32
+    (f64::from(y) * crate::kernel::libm::pow2(n.floor() as i32)) as f32
 }
 
 /// SVML's scalar path for `|x| ≥ CALLOUT` and infinities.
+#[cold]
+#[inline(never)]
 fn rare(x: f32) -> f32 {
     if x == f32::NEG_INFINITY {
         0.0

@@ -52,6 +52,7 @@ const TL: [u32; 32] = [
 /// assert_eq!(expm1f(-0.0).to_bits(), (-0.0f32).to_bits());
 /// assert!((expm1f(1e-3) / 1.0005002e-3 - 1.0).abs() < 3e-7);
 /// ```
+#[inline(always)]
 pub fn expm1f(x: f32) -> f32 {
     if x.is_nan() {
         return f32::from_bits(x.to_bits() | 0x0040_0000);
@@ -75,6 +76,7 @@ pub fn expm1f(x: f32) -> f32 {
 }
 
 /// `t · 2^⌊n⌋` rounded once (`vscalefps`; `t` in `[1, 2)`, `n ≤ 125`).
+#[inline(always)]
 fn scalef(t: f32, n: f32) -> f32 {
     let k = n.floor();
     if k < -160.0 {
@@ -87,6 +89,8 @@ fn scalef(t: f32, n: f32) -> f32 {
 /// above `88.72` (`0x42b17217`), else `e^x` (the `− 1` is below its precision) by
 /// `N = rint(x·log2 e)`, `r = x − N·ln2` in two parts and a degree-5 polynomial, each product
 /// and sum rounded, `N` added to the exponent bits.
+#[cold]
+#[inline(never)]
 fn rare(x: f32) -> f32 {
     if x > f32::from_bits(0x42b1_7217) {
         return f32::INFINITY;

@@ -52,6 +52,7 @@ const C: [[u32; 16]; 4] = [
 /// assert_eq!(log10f(f32::INFINITY), f32::INFINITY);
 /// assert!((log10f(2.0) - 2f32.log10()).abs() <= f32::EPSILON);
 /// ```
+#[inline(always)]
 pub fn log10f(x: f32) -> f32 {
     if x.is_nan() {
         return f32::from_bits(x.to_bits() | 0x0040_0000);
@@ -74,6 +75,7 @@ pub fn log10f(x: f32) -> f32 {
 }
 
 /// `(m, k)` with `x = m · 2^k`, `m` in `[0.75, 1.5)`, for a positive finite `x`.
+#[inline(always)]
 pub(crate) fn mantissa_exponent(x: f32) -> (f32, i32) {
     // scale a subnormal up into the normal range first (exact)
     let (x, bias) = if x < f32::MIN_POSITIVE {

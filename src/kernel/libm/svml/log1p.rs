@@ -48,6 +48,7 @@ const P: [u32; 8] = [
 /// assert!((log1pf(1e-3) - 1e-3f32.ln_1p()).abs() <= 1e-3 * f32::EPSILON);
 /// assert_eq!(log1pf(f32::INFINITY), f32::INFINITY);
 /// ```
+#[inline(always)]
 pub fn log1pf(x: f32) -> f32 {
     if x.is_nan() {
         return f32::from_bits(x.to_bits() | 0x0040_0000);
@@ -70,6 +71,8 @@ pub fn log1pf(x: f32) -> f32 {
 }
 
 /// SVML's scalar routine (`1 + x` not a normal float below `2^127`).
+#[cold]
+#[inline(never)]
 fn rare(x: f32) -> f32 {
     if x == -1.0 {
         f32::NEG_INFINITY

@@ -47,6 +47,7 @@ const C: [[u32; 16]; 4] = [
 /// assert_eq!(log2f(f32::INFINITY), f32::INFINITY);
 /// assert!((log2f(3.0) - 3f32.log2()).abs() <= f32::EPSILON);
 /// ```
+#[inline(always)]
 pub fn log2f(x: f32) -> f32 {
     if x.is_nan() {
         return f32::from_bits(x.to_bits() | 0x0040_0000);

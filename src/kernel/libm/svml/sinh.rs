@@ -45,6 +45,7 @@ const Q: [u32; 3] = [0x3f00_0000, 0x3d2a_aa72, 0x3ab6_a8a3];
 /// assert!((sinhf(1.0) - 1.0f32.sinh()).abs() <= 2.0 * f32::EPSILON);
 /// assert_eq!(sinhf(f32::NEG_INFINITY), f32::NEG_INFINITY);
 /// ```
+#[inline(always)]
 pub fn sinhf(x: f32) -> f32 {
     if x.is_nan() {
         return f32::from_bits(x.to_bits() | 0x0040_0000);

@@ -55,6 +55,7 @@ const TH: [u32; 32] = [
 /// assert!(tanf(f32::INFINITY).is_nan());
 /// assert!((tanf(1e6) - 1e6f64.tan() as f32).abs() <= 2.0 * f32::EPSILON);
 /// ```
+#[inline(always)]
 pub fn tanf(x: f32) -> f32 {
     if x.is_nan() {
         return f32::from_bits(x.to_bits() | 0x0040_0000);
@@ -80,6 +81,7 @@ const TWO_OVER_PI: [u32; 7] = [
 ];
 
 /// `⌊2/π · 2^n⌋ mod 2^96` as three words, high first (`n ≤ 199`).
+#[inline(always)]
 fn window(n: i32) -> [u32; 3] {
     let mut v: u128 = 0;
     for k in (n - 95).max(1)..=n {
@@ -93,6 +95,8 @@ fn window(n: i32) -> [u32; 3] {
 /// SVML's reduction of `|x| > 8256`: the table index and the reduced argument `R`, from
 /// `m · P` (`m` the 24-bit significand, `P` the 96-bit window of `2/π` for `x`'s exponent)
 /// computed in 16-bit pieces as SVML's integer multiplies do, kept as the 32-bit words `H`, `L`.
+#[cold]
+#[inline(never)]
 fn large(x: f32) -> (usize, f32) {
     let xb = x.to_bits();
     let sign = xb & 0x8000_0000;
@@ -139,6 +143,7 @@ fn large(x: f32) -> (usize, f32) {
 }
 
 /// `(t + P(r)) / (1 − t·P(r))` as SVML's main path computes it (see the module notes).
+#[inline(always)]
 fn quotient(t: f32, r: f32) -> f32 {
     let r2 = r * r;
     let p = r * r2.mul_add(C2, C1);
