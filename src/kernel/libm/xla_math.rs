@@ -612,7 +612,12 @@ impl XlaReal for f32 {
         // the float32 constants of the LLVM IR (`xla.atan.f32`), by their bits
         const NUM: [u32; 3] = [0x3DE5_6E67, 0x3F3A_CBA0, 0x3F4F_9D60];
         const DEN: [u32; 4] = [0x3C25_57B4, 0x3E90_FDB4, 0x3F80_0000, 0x3F4F_9D60];
-        atan_rational(self, 1e-3, &NUM.map(f32::from_bits), &DEN.map(f32::from_bits))
+        atan_rational(
+            self,
+            1e-3,
+            &NUM.map(f32::from_bits),
+            &DEN.map(f32::from_bits),
+        )
     }
 }
 
@@ -670,7 +675,12 @@ impl XlaReal for f64 {
             0x3FED_FC5A_F5AA_EA89,
             0x3FD5_1F6F_3EE8_355B,
         ];
-        atan_rational(self, 1e-9, &NUM.map(f64::from_bits), &DEN.map(f64::from_bits))
+        atan_rational(
+            self,
+            1e-9,
+            &NUM.map(f64::from_bits),
+            &DEN.map(f64::from_bits),
+        )
     }
 }
 
@@ -781,7 +791,7 @@ pub fn log_over_steps(x: f32, k: f32, st: impl Fn(f32) -> f32) -> f32 {
 /// ```
 /// use promote::kernel::libm::xla_math::asin_steps;
 /// let f16 = |v: f32| half::f16::from_f32(v).to_f32();
-/// assert_eq!(asin_steps(-0.4333, f16), f16(-0.4485));
+/// assert_eq!(asin_steps(f16(-0.4333), f16), f16(-0.4485));
 /// ```
 pub fn asin_steps(x: f32, st: impl Fn(f32) -> f32) -> f32 {
     let root = st(st(st(1.0 - x) * st(x + 1.0)).sqrt());
