@@ -905,6 +905,13 @@ mod tests {
         assert_eq!(1.9397687890786983f64.xla_exp(), 6.957142217402067);
         assert_eq!(700.0f64.xla_exp(), 1.0142320547350045e304);
         assert_eq!((-700.0f64).xla_exp(), 9.85967654375977e-305);
+        // XLA's atan (jnp.arctan of a few elements; the C library's are a last bit apart)
+        assert_eq!(1.0f32.xla_atan(), 0.7853981);
+        assert_eq!(1.162f32.xla_atan(), 0.86018914);
+        assert_eq!(1e-45f32.xla_atan(), 1e-45);
+        assert_eq!(1.0f64.xla_atan(), 0.7853981633974484);
+        assert_eq!(32.97f64.xla_atan(), 1.5404750189197276);
+        assert_eq!((-7.0f64).xla_atan(), -1.4288992721907325);
         assert_eq!(0.3f64.xla_tanh(), 0.29131261245159085);
         assert_eq!((-3.2f64).xla_tanh(), -0.9966823978396512);
         assert_eq!(0.001f64.xla_tanh(), 0.0009999996666668);
