@@ -438,10 +438,11 @@ pub trait XlaReal: Float + Arith {
     fn xla_log(self) -> Self;
     /// `tanh(self)` as XLA's CPU code computes it.
     fn xla_tanh(self) -> Self;
-    /// `atan(self)` as XLA's CPU code computes it: its `xla.atan` intrinsic ([`atan_rational`];
-    /// `jnp.arctan` is `atan2(x, 1)`, which XLA simplifies to `atan(x)`). Bit for bit with
-    /// `jnp.arctan` on 1,000,000 random and edge operands per precision (arrays of 48, where
-    /// XLA's loop runs its own `atan` on every element: see [`atan_by_libm`]).
+    /// `atan(self)` as XLA's CPU code computes it: its `xla.atan` intrinsic, a rational
+    /// function in fused multiply-adds (`jnp.arctan` is `atan2(x, 1)`, which XLA simplifies
+    /// to `atan(x)`). Bit for bit with `jnp.arctan` on 1,000,000 random and edge operands per
+    /// precision (arrays of 48, where XLA's loop runs its own `atan` on every element: see
+    /// [`atan_by_libm`]).
     fn xla_atan(self) -> Self;
 }
 

@@ -234,12 +234,12 @@ pub struct OpSemantics {
     /// ([`crate::kernel::libm::xla_math::XlaReal::xla_atan`]). On float16 (which XLA's HLO
     /// keeps, each op rounding back) `expm1`, `log2`, `log10`, `arcsin` and `logaddexp` run op
     /// by op in the type, on bfloat16 (normalized to float32 op by op) `log2`, `log10`,
-    /// `arcsin` and `logaddexp` ([`OpSemantics::xla_half_steps`]).
+    /// `arcsin` and `logaddexp` (`OpSemantics::xla_half_steps`).
     pub xla_real_fns: bool,
     /// XLA's CPU loop computes some elements of a float `arctan` (float32, float64) and of a
     /// float32 `log` or `exp` with the C library's function (under DAZ/FTZ) instead of its own,
     /// by their place in the array ([`crate::kernel::libm::xla_math::atan_by_libm`],
-    /// [`crate::kernel::libm::xla_math::log_exp_by_libm`]; [`OpSemantics::libm_lanes`]).
+    /// [`crate::kernel::libm::xla_math::log_exp_by_libm`]; `OpSemantics::libm_lanes`).
     pub xla_libm_lanes: bool,
     /// Float `arctan2` is the C library's `atan2f`/`atan2`, which XLA's CPU code calls
     /// (`llvm.atan2` lowered to a libm call in JAX 0.10.2's jaxlib), run with the CPU's DAZ/FTZ
