@@ -438,6 +438,73 @@ pub trait XlaReal: Float + Arith {
     fn xla_log(self) -> Self;
     /// `tanh(self)` as XLA's CPU code computes it.
     fn xla_tanh(self) -> Self;
+    /// `atan(self)` as XLA's CPU code computes it: its `xla.atan` intrinsic, a rational
+    /// function in fused multiply-adds (`jnp.arctan` is `atan2(x, 1)`, which XLA simplifies
+    /// to `atan(x)`). Bit for bit with `jnp.arctan` on 1,000,000 random and edge operands per
+    /// precision (arrays of 48, where XLA's loop runs its own `atan` on every element: see
+    /// [`atan_by_libm`]).
+    fn xla_atan(self) -> Self;
+}
+
+/// `x·N(x²)/D(x²)` on `[0, 1]`, the frame of XLA's `xla.atan` intrinsic as JAX 0.10.2's jaxlib
+/// emits it for `jnp.arctan` (read from its LLVM IR, `XLA_FLAGS=--xla_dump_to`): `x` itself
+/// where `|x|` is below `tiny` (a comparison that reads a subnormal as zero and returns it as
+/// it is); else `t = |x|`, or `1/|x|` above 1, then `t·N(t²)/D(t²)` (both polynomials by
+/// Horner's rule in fused multiply-adds, coefficients highest degree first), `π/2 −` that
+/// above 1, with the sign of `x`.
+fn atan_rational<F: Float + Arith>(x: F, tiny: F, num: &[F], den: &[F]) -> F {
+    let ax = x.abs();
+    if f(ax) < tiny {
+        return x;
+    }
+    let big = ax > F::one();
+    let t = if big { f(F::one() / ax) } else { ax };
+    let t2 = f(t * t);
+    let horner = |cs: &[F]| cs[1..].iter().fold(cs[0], |p, &k| f(p.mul_add(t2, k)));
+    let r = f(t * f(horner(num) / horner(den)));
+    let r = if big {
+        f(c::<F>(std::f64::consts::FRAC_PI_2) - r)
+    } else {
+        r
+    };
+    r.copysign(x)
+}
+
+/// Whether XLA's CPU loop over an `n`-element `jnp.arctan` (float32 or float64) computes
+/// element `k` with the C library's `atanf`/`atan` rather than its own [`XlaReal::xla_atan`]:
+/// one element alone, and from 50 elements the first `4·⌊n/4⌋` (the vectorized loop, whose
+/// `xla.atan` calls LLVM scalarizes into C library calls), the last `n mod 4` staying XLA's.
+/// Probed with JAX 0.10.2 on arrays of 1 to 139, 200, 256, 257, 1000 and 1025 elements
+/// (`jnp.arctan(1.0)` is XLA's `0.7853981` or the C library's `0.7853982`).
+///
+/// ```
+/// use promote::kernel::libm::xla_math::atan_by_libm;
+/// assert!(atan_by_libm(1, 0));
+/// assert!(!atan_by_libm(49, 0));
+/// assert!(atan_by_libm(98, 95) && !atan_by_libm(98, 96));
+/// ```
+pub fn atan_by_libm(n: usize, k: usize) -> bool {
+    n == 1 || (n >= 50 && k < n - n % 4)
+}
+
+/// Whether XLA's CPU kernel of a float32 `log` or `exp` alone (with its operand's conversion
+/// at most) over `n` elements computes element `k` with the C library's `logf`/`expf` (run
+/// under the CPU's DAZ/FTZ modes) rather than its own polynomial: below 16 elements the
+/// kernel is straight-line code on a vector of 8 (from 8 elements) and one of the rest, and
+/// LLVM scalarizes a rest of 3, 5, 6 or 7 lanes into C library calls (the dumped object code
+/// calls them). Probed with JAX 0.10.2 on arrays of 1 to 139 elements and beyond; each rule
+/// checked on 600,000 operands (bit for bit with `logf`/`expf` under DAZ/FTZ on 7-element
+/// arrays, with the polynomials on 8-element ones).
+///
+/// ```
+/// use promote::kernel::libm::xla_math::log_exp_by_libm;
+/// assert!(log_exp_by_libm(7, 0) && !log_exp_by_libm(8, 0));
+/// assert!(!log_exp_by_libm(11, 7) && log_exp_by_libm(11, 8));
+/// assert!(!log_exp_by_libm(19, 18));
+/// ```
+pub fn log_exp_by_libm(n: usize, k: usize) -> bool {
+    let first = if n >= 8 { 8 } else { 0 };
+    n < 16 && k >= first && matches!(n - first, 3 | 5 | 6 | 7)
 }
 
 /// `x · N(x²) / D(x²)` with both polynomials by Horner's rule in fused multiply-adds
@@ -542,6 +609,17 @@ impl XlaReal for f32 {
         }
         tanh_rational(self, 7.998_811_7, &NUM, &DEN)
     }
+    fn xla_atan(self) -> f32 {
+        // the float32 constants of the LLVM IR (`xla.atan.f32`), by their bits
+        const NUM: [u32; 3] = [0x3DE5_6E67, 0x3F3A_CBA0, 0x3F4F_9D60];
+        const DEN: [u32; 4] = [0x3C25_57B4, 0x3E90_FDB4, 0x3F80_0000, 0x3F4F_9D60];
+        atan_rational(
+            self,
+            1e-3,
+            &NUM.map(f32::from_bits),
+            &DEN.map(f32::from_bits),
+        )
+    }
 }
 
 impl XlaReal for f64 {
@@ -577,6 +655,33 @@ impl XlaReal for f64 {
             1.0,
         ];
         tanh_rational(self, 17.714_196_154_005_176, &NUM, &DEN)
+    }
+    fn xla_atan(self) -> f64 {
+        // the float64 constants of the LLVM IR (`xla.atan.f64`), by their bits
+        const NUM: [u64; 7] = [
+            0x3EFB_F668_DC18_07E8,
+            0x3F69_53DF_589D_05F6,
+            0x3FAA_EB04_AA91_BB07,
+            0x3FD3_7643_42D7_BD3A,
+            0x3FE8_1DF5_5688_E820,
+            0x3FEA_771D_C084_3700,
+            0x3FD5_1F6F_3EE8_355B,
+        ];
+        const DEN: [u64; 7] = [
+            0x3F31_E60F_36C2_8B31,
+            0x3F86_524B_465A_3DA0,
+            0x3FBD_90B5_6033_6909,
+            0x3FDF_D18B_6AC7_7BD8,
+            0x3FF0_0000_0000_0000,
+            0x3FED_FC5A_F5AA_EA89,
+            0x3FD5_1F6F_3EE8_355B,
+        ];
+        atan_rational(
+            self,
+            1e-9,
+            &NUM.map(f64::from_bits),
+            &DEN.map(f64::from_bits),
+        )
     }
 }
 
@@ -641,6 +746,79 @@ pub fn expm1<F: XlaReal>(x: F) -> F {
     f(f(x * half).xla_tanh() * f(e + F::one()))
 }
 
+/// XLA's `EmitExpm1` on float16 as XLA's CPU code runs it, op by op in the half type (float16
+/// stays float16 in the HLO; each op's float32 result rounds back, `st`): `x` where `x·½` is
+/// zero, `e^x − 1` where `|x| > ½`, else `tanh(x·½)·(e^x + 1)`, with [`XlaReal`]'s float32 `exp`
+/// and `tanh` of the half values (JAX 0.10.2: `expm1(-1)` is `-0.632` in float16, not the
+/// correctly rounded `-0.6323`).
+///
+/// ```
+/// use promote::kernel::libm::xla_math::expm1_steps;
+/// let f16 = |v: f32| half::f16::from_f32(v).to_f32();
+/// assert_eq!(expm1_steps(-1.0, f16), f16(-0.632));
+/// ```
+pub fn expm1_steps(x: f32, st: impl Fn(f32) -> f32) -> f32 {
+    let h = st(x * 0.5);
+    if h == 0.0 {
+        return x;
+    }
+    let e = st(x.xla_exp());
+    if x.abs() > 0.5 {
+        return st(e - 1.0);
+    }
+    st(st(h.xla_tanh()) * st(e + 1.0))
+}
+
+/// `jnp.log2`/`log10` on a half type as XLA's CPU code runs them: `log(x)` rounded to the
+/// type (`st`), times `k`, rounded. `k` is the reciprocal XLA's simplifier puts in place of the
+/// division by the folded `log(2)`/`log(10)` of the type: `1 / f16(ln c)` rounded to float16
+/// (a float16 constant), `1 / bf16(ln c)` in float32 for bfloat16 (XLA's bfloat16
+/// normalization computes each op in float32: `1.44632769` for `log2`).
+///
+/// ```
+/// use promote::kernel::libm::xla_math::log_over_steps;
+/// let bf16 = |v: f32| half::bf16::from_f32(v).to_f32();
+/// let k = 1.0 / bf16(std::f32::consts::LN_2);
+/// assert_eq!(log_over_steps(0.1, k, bf16), -3.328125);
+/// ```
+pub fn log_over_steps(x: f32, k: f32, st: impl Fn(f32) -> f32) -> f32 {
+    st(st(x.xla_log()) * k)
+}
+
+/// CHLO's `arcsin` (`t + t`, `t = atan2(x, 1 + sqrt((1 − x)(1 + x)))`) op by op in a half type
+/// (`st` rounds each op's float32 result to it), the C library's `atan2f` run under the CPU's
+/// DAZ/FTZ modes ([`crate::kernel::xla::under_daz_ftz`]).
+///
+/// ```
+/// use promote::kernel::libm::xla_math::asin_steps;
+/// let f16 = |v: f32| half::f16::from_f32(v).to_f32();
+/// assert_eq!(asin_steps(f16(-0.4333), f16), f16(-0.4485));
+/// ```
+pub fn asin_steps(x: f32, st: impl Fn(f32) -> f32) -> f32 {
+    let root = st(st(st(1.0 - x) * st(x + 1.0)).sqrt());
+    let d = st(root + 1.0);
+    let t = st(crate::kernel::xla::under_daz_ftz(|| x.atan2(d)));
+    st(t + t)
+}
+
+/// JAX's `logaddexp` (`lax_other.logaddexp`) as XLA's CPU code runs it: `a + b` where
+/// `d = a − b` is NaN, else `max(a, b) + log1p(exp(−|d|))` with XLA's own `exp` and
+/// [`log1p`]; `st` stores each op's result (the half type's rounding, the CPU's flush to zero).
+///
+/// ```
+/// use promote::kernel::libm::xla_math::logaddexp_steps;
+/// assert_eq!(logaddexp_steps(0.5f32, 1e-7, |v| v), 0.974077);
+/// assert_eq!(logaddexp_steps(f32::INFINITY, f32::INFINITY, |v| v), f32::INFINITY);
+/// ```
+pub fn logaddexp_steps<F: XlaReal>(a: F, b: F, st: impl Fn(F) -> F) -> F {
+    let d = st(a - b);
+    if d.is_nan() {
+        return st(a + b);
+    }
+    let l = st(log1p(st((-d.abs()).xla_exp())));
+    st(if a > b { a } else { b } + l)
+}
+
 /// CHLO's real `sinh` as JAX 0.10.2 compiles it: `(e + e/(e + 1)) / 2` with `e = expm1(x)`
 /// where `|x| < 1`, `exp(x − ln 2) − exp(−ln 2 − x)` beyond ([`expm1`], [`XlaReal::xla_exp`]).
 ///
@@ -701,6 +879,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::approx_constant)] // JAX's values (XLA's atan(1) is not π/4 rounded)
     fn recorded_real_values() {
         type Case = (fn(f32) -> f32, f32, f32);
         let f32s: [Case; 14] = [
@@ -728,6 +907,13 @@ mod tests {
         assert_eq!(1.9397687890786983f64.xla_exp(), 6.957142217402067);
         assert_eq!(700.0f64.xla_exp(), 1.0142320547350045e304);
         assert_eq!((-700.0f64).xla_exp(), 9.85967654375977e-305);
+        // XLA's atan (jnp.arctan of a few elements; the C library's are a last bit apart)
+        assert_eq!(1.0f32.xla_atan(), 0.7853981);
+        assert_eq!(1.162f32.xla_atan(), 0.86018914);
+        assert_eq!(1e-45f32.xla_atan(), 1e-45);
+        assert_eq!(1.0f64.xla_atan(), 0.7853981633974484);
+        assert_eq!(32.97f64.xla_atan(), 1.5404750189197276);
+        assert_eq!((-7.0f64).xla_atan(), -1.4288992721907325);
         assert_eq!(0.3f64.xla_tanh(), 0.29131261245159085);
         assert_eq!((-3.2f64).xla_tanh(), -0.9966823978396512);
         assert_eq!(0.001f64.xla_tanh(), 0.0009999996666668);

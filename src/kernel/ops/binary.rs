@@ -31,7 +31,6 @@ use crate::kernel::array::{Array, Element, C32, C64};
 use crate::kernel::compute::{Arith, Half, IntDivZero, KernelError, Semantics};
 use crate::kernel::exec::Work;
 use crate::kernel::libm::xla_complex::XlaComplex;
-use crate::kernel::libm::xla_math::XlaReal;
 use crate::kernel::xla::{under_daz_ftz, XlaOps};
 use crate::{with_dtype, DType};
 
@@ -262,14 +261,11 @@ macro_rules! binary_float {
                         }
                     }
                     Binary::Logaddexp if s.xla_real_fns => {
-                        // JAX's lax_other.logaddexp: amax + log1p(exp(-|delta|)), XLA's own
-                        // exp and log1p
-                        if a.is_infinite() && a == b {
-                            a
-                        } else {
-                            let m = if a < b { b } else { a };
-                            m + crate::kernel::libm::xla_math::log1p((-(a - b).abs()).xla_exp())
-                        }
+                        // JAX's lax_other.logaddexp with XLA's own exp and log1p, each op
+                        // rounded to a half type (float16 HLO, bfloat16 normalized op by op)
+                        // and flushed
+                        let r = |x: $t| { let x = c.half.map_or(x, |h| h.round(x)); if s.ftz { x.flush() } else { x } };
+                        crate::kernel::libm::xla_math::logaddexp_steps(a, b, r)
                     }
                     Binary::Logaddexp => {
                         if a.is_infinite() && a == b {

@@ -33,6 +33,9 @@ pub(crate) fn unary(
     if s.packet(super::OpClass::Unary(op), plan.compute).is_some() {
         return None; // a packet function: the general path applies it
     }
+    if s.xla_half_steps(op, plan.compute).is_some() {
+        return None; // op by op in a half type: the general path rounds each step
+    }
     with_dtype!(plan.compute, T => unary_typed::<T>(op, s, plan, x, out))
 }
 

@@ -34,7 +34,7 @@ pub mod unary;
 mod var;
 
 use super::array::{Array, View, ViewMut};
-use super::compute::{ComplexDiv, KernelError, Semantics};
+use super::compute::{ComplexDiv, Half, KernelError, Semantics};
 use crate::plan::Plan;
 use crate::DType;
 
@@ -229,8 +229,18 @@ pub struct OpSemantics {
     /// rational `xla.exp.f64`, `tanh` its rational `xla.tanh`, `expm1` its `EmitExpm1` through them, `log1p` its
     /// `EmitLog1p`, Cephes' rational function below `√2 − 1` (JAX 0.10.2's
     /// `log1p(-0.40949588291044)` is 80 ulp from the C library's), `sinh` CHLO's
-    /// decomposition through `expm1` and `exp`); `logaddexp`'s `log1p(exp(−|a − b|))` too.
+    /// decomposition through `expm1` and `exp`); `logaddexp`'s `log1p(exp(−|a − b|))` too
+    /// (`a + b` where `a − b` is NaN), `arctan` its `xla.atan`
+    /// ([`crate::kernel::libm::xla_math::XlaReal::xla_atan`]). On float16 (which XLA's HLO
+    /// keeps, each op rounding back) `expm1`, `log2`, `log10`, `arcsin` and `logaddexp` run op
+    /// by op in the type, on bfloat16 (normalized to float32 op by op) `log2`, `log10`,
+    /// `arcsin` and `logaddexp` (`OpSemantics::xla_half_steps`).
     pub xla_real_fns: bool,
+    /// XLA's CPU loop computes some elements of a float `arctan` (float32, float64) and of a
+    /// float32 `log` or `exp` with the C library's function (under DAZ/FTZ) instead of its own,
+    /// by their place in the array ([`crate::kernel::libm::xla_math::atan_by_libm`],
+    /// [`crate::kernel::libm::xla_math::log_exp_by_libm`]; `OpSemantics::libm_lanes`).
+    pub xla_libm_lanes: bool,
     /// Float `arctan2` is the C library's `atan2f`/`atan2`, which XLA's CPU code calls
     /// (`llvm.atan2` lowered to a libm call in JAX 0.10.2's jaxlib), run with the CPU's DAZ/FTZ
     /// modes on and its operands unflushed ([`crate::kernel::xla::under_daz_ftz`]:
@@ -693,6 +703,7 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     fmod_bool_zero_keeps_dividend: false,
     int_copysign_via_double: false,
     xla_real_fns: false,
+    xla_libm_lanes: false,
     atan2_under_daz: false,
     atan2_eigen: false,
     sign_eigen: false,
@@ -943,6 +954,8 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         summation: Summation::XlaTree,
         scan: Scan::XlaWindows,
         xla_complex_mul: true,
+        // jnp.logaddexp is lax_other.logaddexp (the `xla_real_fns` branch), not NumPy's
+        logaddexp_numpy: false,
         sign_zero_keeps_sign: true,
         flush_exempt: &[
             "negative",
@@ -958,6 +971,17 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
             "fmin",
             "arctan2",
         ],
+        // XLA's real `sin`, `tan`, `arctan`, `tanh` and `expm1` return a subnormal argument as
+        // it is (the C library's `sinf`/`tanf`/`atanf` of a tiny argument; XLA's `atan`,
+        // `tanh` and `EmitExpm1` select `x` by a comparison that reads it as zero):
+        // tests/fixtures/eval-ops/jax*.jsonl.gz, 1e-45, 5e-324 and bfloat16's 9e-41
+        flush_exempt_in: &[
+            ("sin", &[DType::BFloat16, DType::Float32, DType::Float64]),
+            ("tan", &[DType::BFloat16, DType::Float32, DType::Float64]),
+            ("arctan", &[DType::BFloat16, DType::Float32, DType::Float64]),
+            ("tanh", &[DType::BFloat16, DType::Float32, DType::Float64]),
+            ("expm1", &[DType::BFloat16, DType::Float32, DType::Float64]),
+        ],
         // XLA's float normalization runs each HLO op on a float8/float4 in float16 (float32
         // for e8m0) and converts its result back: tests/fixtures/eval-narrow/jax*.jsonl.gz
         narrow_steps: NarrowSteps::XlaEachOp,
@@ -967,6 +991,7 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         fmod_under_daz: true,
         fmod_bool_zero_keeps_dividend: true,
         xla_real_fns: true,
+        xla_libm_lanes: true,
         atan2_under_daz: true,
         asin_by_atan2: true,
         complex_abs: ComplexAbs::Xla,
@@ -1096,7 +1121,8 @@ impl OpSemantics {
         let complex = matches!(op, OpClass::Unary(u)
             if self.complex_packet_width(u, compute).is_some() || self.packet_f64(u, compute).is_some()
                 || self.sleef_trig(u, compute).is_some());
-        sign || complex || self.packet(op, compute).is_some_and(|(width, _)| width > 1)
+        let lanes = matches!(op, OpClass::Unary(u) if self.libm_lanes(u, compute).is_some());
+        sign || complex || lanes || self.packet(op, compute).is_some_and(|(width, _)| width > 1)
     }
 
     /// The packet width of a complex `sqrt`, `log` or (complex64) `exp` computed in `compute`
@@ -1122,6 +1148,35 @@ impl OpSemantics {
     pub(crate) fn keeps_subnormals(&self, op: &str, compute: DType) -> bool {
         let listed = |(name, dtypes): &(&str, &[DType])| *name == op && dtypes.contains(&compute);
         self.flush_exempt.contains(&op) || self.flush_exempt_in.iter().any(listed)
+    }
+
+    /// Where [`OpSemantics::xla_libm_lanes`] holds for `op` computing in `compute`: whether
+    /// element `k` of `n` is the C library's function.
+    pub(crate) fn libm_lanes(&self, op: Unary, compute: DType) -> Option<fn(usize, usize) -> bool> {
+        use crate::kernel::libm::xla_math::{atan_by_libm, log_exp_by_libm};
+        match (op, compute) {
+            _ if !self.xla_libm_lanes => None,
+            (Unary::Arctan, DType::Float32 | DType::Float64) => Some(atan_by_libm),
+            (Unary::Log | Unary::Exp, DType::Float32) => Some(log_exp_by_libm),
+            _ => None,
+        }
+    }
+
+    /// The half type whose every op `op` rounds to, where [`OpSemantics::xla_real_fns`] runs
+    /// it op by op in `compute` (float16: `expm1`, `log2`, `log10`, `arcsin`; bfloat16: all
+    /// but `expm1`, one float32 op there).
+    pub(crate) fn xla_half_steps(&self, op: Unary, compute: DType) -> Option<Half> {
+        let half = match compute {
+            DType::Float16 => Half::F16,
+            DType::BFloat16 => Half::BF16,
+            _ => return None,
+        };
+        let steps = match op {
+            Unary::Log2 | Unary::Log10 | Unary::Arcsin => true,
+            Unary::Expm1 => half == Half::F16,
+            _ => false,
+        };
+        (self.xla_real_fns && steps).then_some(half)
     }
 
     /// The packet width of a real `sign` computed in `compute` where

@@ -19,12 +19,12 @@
 use super::{with_slice, Args, ComplexAbs, ComplexSign, OpSemantics};
 use crate::kernel::array::{Array, Element, C32, C64};
 use crate::kernel::cast::Num;
-use crate::kernel::compute::{Arith, ComplexDiv, FusedMul};
+use crate::kernel::compute::{Arith, ComplexDiv, FusedMul, Half};
 use crate::kernel::exec::Work;
 use crate::kernel::libm::svml::atan2::SvmlAtan2;
 use crate::kernel::libm::xla_complex::XlaComplex;
 use crate::kernel::libm::xla_math::{self, XlaReal};
-use crate::kernel::xla::XlaComplexAbs;
+use crate::kernel::xla::{under_daz_ftz, XlaComplexAbs};
 use crate::{with_dtype, DType};
 
 /// A unary op.
@@ -292,6 +292,7 @@ macro_rules! unary_float {
                         t + t
                     }),
                     Arcsin => x.asin(),
+                    Arctan if s.xla_real_fns => x.xla_atan(),
                     Arctan => x.atan(),
                     Sinh if s.sinh_overflows_with_exp && x.abs().exp().is_infinite() => {
                         <$t>::INFINITY.copysign(x)
@@ -797,12 +798,42 @@ where
             x.iter().enumerate().map(each).collect::<Option<Vec<T>>>().map(T::array)
         } else if let Some((trig, width)) = s.sleef_trig(op, T::DTYPE) {
             Some(sleef_trig::<T>(trig, width, x))
+        } else if let Some(by_libm) = s.libm_lanes(op, T::DTYPE) {
+            // XLA's loop: the C library's function under DAZ/FTZ on some elements, its own on
+            // the rest
+            let (n, plain) = (x.len(), OpSemantics { xla_real_fns: false, ..*s });
+            let each = |(k, v): (usize, &T)| -> Option<T> {
+                let w = v.widen();
+                let r = if by_libm(n, k) { under_daz_ftz(|| T::W::same(op, w, &plain))? } else { T::W::same(op, w, s)? };
+                Some(T::narrow(r))
+            };
+            x.iter().enumerate().map(each).collect::<Option<Vec<T>>>().map(T::array)
+        } else if let Some(half) = s.xla_half_steps(op, T::DTYPE) {
+            map_same::<T>(x, |v| Some(T::W::from_num(half_steps(op, v.re_f32(), half))))
         } else if let Some(f) = s.own_fn(op, T::DTYPE) {
             map_same::<T>(x, |v| Some(f.of(v)))
         } else {
             map_same::<T>(x, |v| T::W::same(op, v, s))
         }
     })
+}
+
+/// `op` on a half type op by op, as XLA's CPU code runs it ([`OpSemantics::xla_half_steps`]):
+/// each step's float32 result flushed to zero when subnormal (FTZ) and rounded to the type.
+/// `jnp.log10` multiplies by `log10(e)` in the type; `jnp.log2` divides by the type's
+/// `log(2)`, which XLA turns into a product by its reciprocal, rounded to float16 (a float16
+/// constant) but not to bfloat16 (normalized to float32 op by op: `1.44632769`).
+fn half_steps(op: Unary, x: f32, half: Half) -> f32 {
+    use crate::kernel::libm::xla_math::{asin_steps, expm1_steps, log_over_steps};
+    let st = |v: f32| half.round(v.flush());
+    let inv_ln2 = 1.0 / st(std::f32::consts::LN_2);
+    match op {
+        Unary::Expm1 => expm1_steps(x, st),
+        Unary::Log2 if half == Half::F16 => log_over_steps(x, st(inv_ln2), st),
+        Unary::Log2 => log_over_steps(x, inv_ln2, st),
+        Unary::Log10 => log_over_steps(x, st(std::f32::consts::LOG10_E), st),
+        _ => asin_steps(x, st),
+    }
 }
 
 /// SLEEF's `sin`/`cos` of a float32 or float64 slice in vectors of `width`
