@@ -255,7 +255,9 @@ pub struct OpSemantics {
     pub sign_eigen: bool,
     /// Float `nextafter` is the C library's run under the CPU's DAZ/FTZ modes, its operands
     /// unflushed (TensorFlow: `nextafter(1e-45, -0.0)` is `-0.0`, the operands compare equal;
-    /// `nextafter(0.0, 1.0)` is `1e-45`). List `nextafter` in [`OpSemantics::flush_exempt`].
+    /// `nextafter(0.0, 1.0)` is `1e-45`); operands that both read as zero under DAZ give the
+    /// second, bfloat16's subnormals too (compared in float32: JAX's `chlo.next_after`). List
+    /// `nextafter` in [`OpSemantics::flush_exempt`].
     pub nextafter_under_daz: bool,
     /// How complex `absolute` (and the `|z|` of complex `sign`) is computed ([`ComplexAbs`]).
     pub complex_abs: ComplexAbs,
@@ -919,6 +921,10 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
             "fmin",
             "arctan2",
         ],
+        // XLA's `EmitExpm1` returns a tiny operand as it is (a select, no arithmetic on it):
+        // jax 0.10.2's `expm1` of 5e-324, 1e-45, bfloat16's 9e-41 (tests/fixtures/eval-ops/
+        // jax-x64.jsonl.gz) and of every float32 subnormal probed are the operand, unflushed
+        flush_exempt_in: &[("expm1", &[DType::BFloat16, DType::Float32, DType::Float64])],
         // XLA's float normalization runs each HLO op on a float8/float4 in float16 (float32
         // for e8m0) and converts its result back: tests/fixtures/eval-narrow/jax*.jsonl.gz
         narrow_steps: NarrowSteps::XlaEachOp,
@@ -930,6 +936,9 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         xla_real_fns: true,
         atan2_under_daz: true,
         asin_by_atan2: true,
+        // `chlo.next_after`'s `x == y` (the second operand) is a float compare under DAZ, the
+        // step bit arithmetic: `nextafter(1e-45, -0.0)` is `-0.0` (tests/fixtures/eval-ops/jax.jsonl.gz)
+        nextafter_under_daz: true,
         complex_abs: ComplexAbs::Xla,
         complex_fns_xla: true,
         complex_sign: ComplexSign::DivideByAbsKeepZero,
