@@ -9,7 +9,6 @@ use crate::kernel::array::{Array, Element, View};
 use crate::kernel::cast::{cast, cast_array, Num};
 use crate::kernel::compute::Arith;
 use crate::kernel::exec::Work;
-use crate::kernel::xla::XlaOps;
 use crate::{with_dtype, DType};
 
 /// `var` (`std` when `take_sqrt`) of each lane; `None` unless the compute dtype is inexact.
