@@ -13,10 +13,11 @@
 //! per part). An element-wise op's allowance is a finite ulp bound: a value with a NaN or an
 //! infinity on one side is a rule the kernels model, or a cell listed one by one in
 //! `tests/fixtures/eval-ops/unreproduced.tsv` with its reason ([`ANY`] is left to the
-//! reductions and scans, whose order of operations is not reproduced). The allowances are the frameworks' own vectorized math (NumPy's SVML/AVX-512
-//! loops, PyTorch's SLEEF), which is not correctly rounded, against the C library's functions
-//! the kernels call; and PyTorch's reductions where its order is not reproduced. Each is
-//! counted: an allowance that is no longer needed fails the test too (tighten it).
+//! reductions and scans, none of which needs it now: every framework's order is reproduced).
+//! The allowances are the frameworks' own vectorized math (NumPy's SVML/AVX-512 loops,
+//! PyTorch's SLEEF, XLA's and Eigen's approximations), which is not correctly rounded, against
+//! the C library's functions the kernels call; and [`ESTIMATES`]. Each is counted: an
+//! allowance that is no longer needed fails the test too (tighten it).
 
 use std::collections::BTreeMap;
 use std::io::BufRead;
@@ -100,28 +101,10 @@ const ALLOWED: &[Allowance] = &[
     ("torch", "tanh", "float64", 9, 1, "PyTorch's vectorized tanh for float64 (SLEEF, 1-ulp variants) is not the C library's"),
     ("jax", "expm1", "complex64", 9, 1, "XLA's complex kExpm1 (expm1(a)·cos b + cosm1(b), cephes' cosm1) as the kernels run it, with XLA's own real expm1 (tanh-based) against the C library's"),
     ("jax", "float_power", "complex64", 2, 4, "jnp.float_power is lax.pow: EmitComplexPower's formula as the kernels run it, with XLA's inline exp/log/atan2/sin/cos against the C library's"),
-    ("jax", "mean", "float32", 6, 1, "JAX's mean adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax", "nextafter", "bfloat16", 1, 0, "jnp.nextafter is bit arithmetic on operands compared under DAZ (nextafter(0, 1) is 0 in float32, not 1e-45)"),
-    ("jax", "nextafter", "float32", 1, 0, "jnp.nextafter is bit arithmetic on operands compared under DAZ (nextafter(0, 1) is 0 in float32, not 1e-45)"),
-    ("jax", "std", "float32", 12, 1, "JAX's std adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax", "var", "float32", 18, 3, "JAX's var adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax-x64", "absolute", "float64", 1, 1, "JAX's absolute for float64 (XLA's own approximations (its polynomial exp/log/trig kernels)) is not the C library's"),
     ("jax-x64", "expm1", "complex128", 7, 1, "XLA's complex kExpm1 (expm1(a)·cos b + cosm1(b), cephes' cosm1) as the kernels run it, with XLA's real expm1 and exp: the real part a last bit apart in 7 cells (an operation order or contraction of XLA's not identified)"),
     ("jax-x64", "expm1", "complex64", 9, 1, "XLA's complex kExpm1 (expm1(a)·cos b + cosm1(b), cephes' cosm1) as the kernels run it, with XLA's own real expm1 (tanh-based) against the C library's"),
     ("jax-x64", "float_power", "complex128", 3, 2, "jnp.float_power is lax.pow: EmitComplexPower's formula as the kernels run it, with XLA's inline exp/log/atan2/sin/cos against the C library's"),
     ("jax-x64", "float_power", "complex64", 2, 4, "jnp.float_power is lax.pow: EmitComplexPower's formula as the kernels run it, with XLA's inline exp/log/atan2/sin/cos against the C library's"),
-    ("jax-x64", "mean", "float32", 6, 1, "JAX's mean adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax-x64", "mean", "float64", 1, 1, "JAX's mean adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax-x64", "nextafter", "bfloat16", 1, 0, "jnp.nextafter is bit arithmetic on operands compared under DAZ (nextafter(0, 1) is 0 in float32, not 1e-45)"),
-    ("jax-x64", "nextafter", "float32", 1, 0, "jnp.nextafter is bit arithmetic on operands compared under DAZ (nextafter(0, 1) is 0 in float32, not 1e-45)"),
-    ("jax-x64", "nextafter", "float64", 1, 0, "jnp.nextafter is bit arithmetic on operands compared under DAZ (nextafter(0, 1) is 0 in float32, not 1e-45)"),
-    ("jax-x64", "sign", "complex128", 1, 1, "XLA's complex sign is z / |z| with a zero kept as it is (sign(inf+0j) is nan+0j)"),
-    ("jax-x64", "std", "float32", 12, 1, "JAX's std adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax-x64", "std", "float64", 9, 2, "JAX's std adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax-x64", "var", "float32", 18, 3, "JAX's var adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("jax-x64", "var", "float64", 15, 4, "JAX's var adds in another order: XLA's reduction tree (float16/bfloat16 accumulate in float32)"),
-    ("tf", "mean", "complex128", 1, 1, "TensorFlow's mean adds in another order: Eigen's tree reduction (half types accumulate in float32)"),
-    ("tf", "mean", "complex64", 1, 1, "TensorFlow's mean adds in another order: Eigen's tree reduction (half types accumulate in float32)"),
 ];
 
 /// A recorded value the kernels do not reproduce and no ulp bound covers (a NaN or an infinity
@@ -630,13 +613,18 @@ fn check_orders(name: &str, allowed: &[(&str, &str, usize, u64)]) {
             f.deviating, f.max_ulps, f.examples
         );
     }
+    for &(op, dt, _, _) in allowed {
+        let used = r.found.contains_key(&(op.to_string(), dt.to_string()));
+        assert!(used, "{name} {op} {dt}: allowance no longer needed");
+    }
 }
 
 #[test]
 fn jax_orders_replay() {
-    // jnp.mean's float32 division by the count differs in the last bit for some lengths
-    // (XLA's simplifier turning x / n into a product is suspected, not reproduced)
-    check_orders("jax", &[("mean", "float32", 16, 1)]);
+    // every length reproduced bit for bit: XLA's order (`order::xla_tree`), and jnp.mean's
+    // division by the count as XLA's simplifier rewrites it, a product by its reciprocal
+    // (`reduce::xla_mean`)
+    check_orders("jax", &[]);
 }
 
 /// NumPy 1.26 (`numpy1`) runs the same kernels: no query of the NumPy fixture answers "no kernel".

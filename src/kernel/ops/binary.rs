@@ -722,7 +722,7 @@ fn divmod<T: Work>(
 }
 
 /// `nextafter` on the operands as float storage type `F`.
-fn next_after<F: NextAfter + Element>(
+fn next_after<F: NextAfter + Element + crate::kernel::cast::Num>(
     args: &Args<'_>,
     n: usize,
     s: &OpSemantics,
@@ -730,7 +730,26 @@ fn next_after<F: NextAfter + Element>(
     let second = s.half_nextafter_equal_second;
     with_slice!(args.inputs[0], F::DTYPE, F, x => with_slice!(args.inputs[1], F::DTYPE, F, y => {
         let daz = s.nextafter_under_daz;
-        zip_map(x, y, n, |a, b| Some(if daz { under_daz_ftz(|| F::next_after(a, b, second)) } else { F::next_after(a, b, second) }))
-            .map(|v| vec![F::array(v)])
+        let step = |a: F, b: F| match daz {
+            true if reads_zero_under_daz(a) && reads_zero_under_daz(b) => b,
+            true => under_daz_ftz(|| F::next_after(a, b, second)),
+            false => F::next_after(a, b, second),
+        };
+        zip_map(x, y, n, |a, b| Some(step(a, b))).map(|v| vec![F::array(v)])
     }))
+}
+
+/// Whether `v` compares equal to zero under the CPU's DAZ mode, the half types compared in
+/// float32 (a bfloat16 subnormal is a float32 one; a float16 one is a normal float32): two such
+/// operands of `nextafter` compare equal, which gives the second (JAX 0.10.2's
+/// `chlo.next_after`: `nextafter(9e-41, -0.0)` is `-0.0` in bfloat16, `nextafter(1e-45, -0.0)`
+/// in float32 and `nextafter(0, 1.1754942e-38)` is the second operand; float16's
+/// `nextafter(0, 6e-08)` steps).
+fn reads_zero_under_daz<F: Element + crate::kernel::cast::Num>(v: F) -> bool {
+    let x = crate::kernel::cast::cast::<F, f64>(v).abs();
+    let smallest_normal = match F::DTYPE {
+        DType::Float64 => f64::MIN_POSITIVE,
+        _ => f64::from(f32::MIN_POSITIVE),
+    };
+    x < smallest_normal
 }

@@ -265,7 +265,9 @@ pub struct OpSemantics {
     pub sign_eigen: bool,
     /// Float `nextafter` is the C library's run under the CPU's DAZ/FTZ modes, its operands
     /// unflushed (TensorFlow: `nextafter(1e-45, -0.0)` is `-0.0`, the operands compare equal;
-    /// `nextafter(0.0, 1.0)` is `1e-45`). List `nextafter` in [`OpSemantics::flush_exempt`].
+    /// `nextafter(0.0, 1.0)` is `1e-45`); operands that both read as zero under DAZ give the
+    /// second, bfloat16's subnormals too (compared in float32: JAX's `chlo.next_after`). List
+    /// `nextafter` in [`OpSemantics::flush_exempt`].
     pub nextafter_under_daz: bool,
     /// How complex `absolute` (and the `|z|` of complex `sign`) is computed ([`ComplexAbs`]).
     pub complex_abs: ComplexAbs,
@@ -994,6 +996,9 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         xla_libm_lanes: true,
         atan2_under_daz: true,
         asin_by_atan2: true,
+        // `chlo.next_after`'s `x == y` (the second operand) is a float compare under DAZ, the
+        // step bit arithmetic: `nextafter(1e-45, -0.0)` is `-0.0` (tests/fixtures/eval-ops/jax.jsonl.gz)
+        nextafter_under_daz: true,
         complex_abs: ComplexAbs::Xla,
         complex_fns_xla: true,
         complex_sign: ComplexSign::DivideByAbsKeepZero,

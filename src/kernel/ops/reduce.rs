@@ -274,11 +274,41 @@ fn mean_lane<T: Work>(x: &[T], lanes: Lanes, l: usize, s: &OpSemantics) -> T {
         });
     }
     if ordered::<T>(s) {
-        // XLA divides the sum in the working type (jnp.mean: half types in f32)
-        return T::narrow(T::W::div(sum_lane::<T>(x, lanes, l, s), count));
+        return T::narrow(xla_mean(sum_lane::<T>(x, lanes, l, s), lanes.len, s));
     }
     let sum = T::narrow(sum_lane::<T>(x, lanes, l, s)).widen();
+    if T::DTYPE.is_complex() {
+        // the sum divided by `n + 0i` as the framework divides complex numbers (TensorFlow:
+        // `sum / Scalar(n)` by Eigen's `pdiv_complex`, each part divided by `n`; NumPy's and
+        // PyTorch's Smith multiplies each part by `1 / n`)
+        return T::narrow(super::unary::complex_divide(sum, count, s));
+    }
     T::narrow(T::W::div(sum, count))
+}
+
+/// `jnp.mean`'s quotient of a lane's `sum` (in the working type: half types in `f32`) by its
+/// `len` as XLA computes it: `_mean` (jax 0.10.2's `jax/_src/numpy/reductions.py`) divides by
+/// the count converted into the working type, a constant, which XLA's `AlgebraicSimplifier`
+/// turns into a product by its reciprocal (`sum * rn(1/n)`; `constant(0.333333343)` in the
+/// optimized HLO of a mean of 3 float32 values, `(0.33333333333333331, 0)` for complex128, whose
+/// product is XLA's complex multiply).
+///
+/// ```
+/// let q = r#"{"op": "mean", "operands": [{"dtype": "float32", "data": ["1", "2", "2"]}]}"#;
+/// let a = promote::kernel::eval::answer_line(&*promote::builtin("jax").unwrap(), q);
+/// assert!(a.contains("\"1.6666667\""), "{a}"); // 5 * 0.333333343, not 5 / 3 (1.6666666)
+/// ```
+pub(crate) fn xla_mean<W: crate::kernel::compute::FusedMulMaybe>(
+    sum: W,
+    len: usize,
+    s: &OpSemantics,
+) -> W {
+    let recip = W::div(W::from_num(true), W::from_num(len as f64));
+    if s.xla_complex_mul {
+        W::mul_xla(sum, recip)
+    } else {
+        W::mul(sum, recip)
+    }
 }
 
 /// `cumsum`/`cumprod` of every lane as a running value: NumPy rounds each partial result to

@@ -734,7 +734,7 @@ fn div_annex_g_real<F: num_traits::Float>(a: F, b: F, k: F) -> (F, F) {
 }
 
 /// `a / b` by the semantics' complex division ([`OpSemantics::complex_div`]).
-fn complex_divide<C: Arith>(a: C, b: C, s: &OpSemantics) -> C {
+pub(crate) fn complex_divide<C: Arith>(a: C, b: C, s: &OpSemantics) -> C {
     match s.complex_div {
         ComplexDiv::Smith => C::div(a, b),
         ComplexDiv::SmithFused => C::div_smith_fused(a, b),
