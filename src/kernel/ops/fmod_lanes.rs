@@ -59,6 +59,13 @@ impl LaneOp {
 
 /// A float type the vector lanes compute in (float32 for the half types), with AVX-512's
 /// NaN rules.
+///
+/// ```
+/// use promote::kernel::ops::fmod_lanes::LaneFloat;
+/// assert_eq!(<f32 as LaneFloat>::DEFAULT_NAN.to_bits(), 0xffc0_0000);
+/// assert_eq!(f32::from_bits(0x7f80_0001).quiet().to_bits(), 0x7fc0_0001);
+/// assert_eq!(<f64 as LaneFloat>::sleef_fmod(7.5, 2.0), 1.5);
+/// ```
 pub trait LaneFloat: num_traits::Float {
     /// x86's default NaN (the negative quiet NaN) an invalid operation gives.
     const DEFAULT_NAN: Self;
@@ -295,5 +302,71 @@ fn lanes<T: Lane>(op: LaneOp, bytes: usize, inputs: &[View<'_>], out: &mut [T]) 
             vector_lane(op, a, b, &step_round)
         };
         *o = T::narrow(w);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `op` of `n` copies of `(a, b)` over a kernel's result `tail` (the scalar code's value):
+    /// the lanes as [`apply`] leaves them.
+    fn run<T: Element>(op: &str, a: T, b: T, tail: T, n: usize) -> Vec<T> {
+        let (x, y) = (T::array(vec![a; n]), T::array(vec![b; n]));
+        let mut out = T::array(vec![tail; n]);
+        apply(64, op, T::DTYPE, &[x.view(), y.view()], out.view_mut());
+        T::slice(out.view()).unwrap().to_vec()
+    }
+
+    #[test]
+    fn the_vector_lanes_are_one_register_a_step() {
+        // torch.floor_divide(inf, 1) of 17 float32: 16 vector lanes (SLEEF's all-ones NaN), the
+        // last the scalar code's -nan
+        let got = run(
+            "floor_divide",
+            f32::INFINITY,
+            1.0,
+            f32::from_bits(0xffc0_0000),
+            17,
+        );
+        let bits: Vec<u32> = got.iter().map(|v| v.to_bits()).collect();
+        assert_eq!(bits[..16], [0xffff_ffff; 16]);
+        assert_eq!(bits[16], 0xffc0_0000);
+        // float64: 8 a step
+        let got = run("remainder", 1.0f64, 0.0, 0.5, 9);
+        assert!(got[..8]
+            .iter()
+            .all(|v| v.to_bits() == 0x7ff8_0000_0000_0000));
+        assert_eq!(got[8], 0.5);
+        // no lane below one register
+        assert_eq!(
+            run("fmod", f16::INFINITY, f16::ONE, f16::ZERO, 31),
+            vec![f16::ZERO; 31]
+        );
+    }
+
+    #[test]
+    fn probed_half_lanes() {
+        // torch 2.15, vector elements of float16 arrays (tools: torch.fmod/remainder)
+        let h = f16::from_bits;
+        let fmod = run("fmod", h(0xffca), h(0x2ded), h(0), 32);
+        assert_eq!(fmod[0].to_bits(), 0xffc9);
+        let rem = run("remainder", h(0xcdfa), h(0x7dad), h(0), 32);
+        assert_eq!(rem[0].to_bits(), 0xffac);
+        // bfloat16: every NaN of a lane is 0xffff
+        let b = bf16::from_bits;
+        let rem = run("remainder", b(0x3f80), b(0x0000), b(0x7fc0), 32);
+        assert_eq!(rem[0].to_bits(), 0xffff);
+    }
+
+    #[test]
+    fn finite_lanes_with_a_small_quotient_keep_the_kernel_value() {
+        // the kernel's value stands (here a marker): SLEEF and the formulas agree with it
+        assert_eq!(run("floor_divide", 7.0f32, 2.0, 42.0, 16), vec![42.0; 16]);
+        // an overflowing quotient does not: floor_divide divides `a` itself
+        assert_eq!(
+            run("floor_divide", 1e30f32, 1e-10, 0.0, 16),
+            vec![f32::INFINITY; 16]
+        );
     }
 }

@@ -372,6 +372,63 @@ mod tests {
         assert!(fmod_f64(7.0, 1e-310).is_nan());
     }
 
+    /// The NaNs `libtorch_cpu.so`'s `Sleef_fmodf16` and `Sleef_fmodd8` return (probed through
+    /// `torch.fmod` on vector elements of float32/float64 arrays).
+    #[test]
+    fn fmod_nans_are_sleefs() {
+        let f32s = |x: u32, y: u32| fmod_f32(f32::from_bits(x), f32::from_bits(y)).to_bits();
+        for (x, y, want) in [
+            (0x7fc0_0000, 0x3f80_0000, 0x7fff_ffff), // nan, 1
+            (0xffc0_0000, 0x3f80_0000, 0xffff_ffff), // -nan, 1
+            (0x7fc0_1234, 0xc020_0000, 0x7fc0_1233), // a payload, -2.5
+            (0x7f80_0001, 0x3f80_0000, 0x7fc0_0000), // a signalling NaN, 1
+            (0xffc0_0000, 0x0000_0000, 0x7fc0_0000), // -nan, 0: SLEEF_NANf
+            (0x3f80_0000, 0x7fc0_0000, 0x7fff_fffe), // 1, nan
+            (0xc020_0000, 0x7fc0_1234, 0xffc0_1232), // -2.5, a payload
+            (0x7f80_0000, 0x3f80_0000, 0xffff_ffff), // inf, 1
+            (0xff80_0000, 0xc020_0000, 0x7fff_ffff), // -inf, -2.5
+            (0x3f80_0000, 0x0000_0003, 0xffff_ffff), // 1, 4e-45: the quotient overflows
+            (0xc020_0000, 0x0000_0003, 0x7fff_ffff), // -2.5, 4e-45
+        ] {
+            assert_eq!(f32s(x, y), want, "{x:#x} {y:#x}");
+        }
+        let f64s = |x: u64, y: u64| fmod_f64(f64::from_bits(x), f64::from_bits(y)).to_bits();
+        for (x, y, want) in [
+            (
+                0x7ff0_0000_0000_0000,
+                0x3ff0_0000_0000_0000,
+                0xffff_ffff_ffff_ffec,
+            ), // inf, 1
+            (
+                0xfff0_0000_0000_0000,
+                0x0007_6f90_0fae_eb92,
+                0x7fff_ffff_ffff_ffec,
+            ), // -inf, subnormal
+            (
+                0x7ff7_14c2_4ac2_a4e1,
+                0x781e_c92e_9ac4_9e73,
+                0x7fff_14c2_4ac2_a4cc,
+            ), // a NaN x
+            (
+                0x737b_9b6b_b522_c329,
+                0x7fff_87cb_f7fc_44fb,
+                0xffff_87cb_f7fc_44fb,
+            ), // a NaN y
+            (
+                0x7ff6_a823_1448_df98,
+                0x7ff5_2e29_3439_4cf9,
+                0xfffd_2e29_3439_4cf9,
+            ), // both: y's
+            (
+                0x8000_0000_0000_0001,
+                0x0000_0000_0000_0000,
+                0x7ff8_0000_0000_0000,
+            ), // by zero
+        ] {
+            assert_eq!(f64s(x, y), want, "{x:#x} {y:#x}");
+        }
+    }
+
     /// Values SLEEF gives that the C library does not (probed on `libtorch_cpu.so`'s
     /// `Sleef_atan2f16_u10`, `Sleef_atan2d8_u10`, `Sleef_powd8_u10`, `Sleef_expm1d8_u10`,
     /// `Sleef_sinhd8_u10`).
