@@ -7,7 +7,7 @@
 //! are), an invalid operation gives the default NaN (negative), and a float16/bfloat16 step
 //! converts to float32 and back after every operation (`vcvtps2ph`; bfloat16's
 //! `cvtfp32_bf16`, whose NaN is `0xffff`). The other elements (the scalar tail, `c10`'s
-//! `div_floor_floating` and `std::fmod`) are the kernel's own; [`apply`] recomputes the vector
+//! `div_floor_floating` and `std::fmod`) are the kernel's own; `apply` recomputes the vector
 //! ones after it.
 //!
 //! ```
