@@ -36,7 +36,6 @@ const SLEEF: &str =
     "PyTorch's vectorized transcendental (SLEEF u10 / MKL VML) is not the C library's";
 const SVML: &str =
     "NumPy's AVX-512 transcendental (SVML or its own SIMD loop) is not correctly rounded";
-const FMOD: &str = "PyTorch's floor_divide/remainder/fmod of inf or NaN or by a subnormal or zero (SLEEF's fmod in the vector lanes) gives another NaN payload (0x7fffffff, 0xffffffff, ...) or value: not modelled";
 
 const ESTIMATE: &str = "MKL's sqrt starts from the CPU's 12-bit estimate (rsqrtss), whose bits are each vendor's own: the fixtures hold an AMD CPU's values (promote::kernel::libm::eigen::cpu_vendor)";
 
@@ -80,13 +79,6 @@ const ALLOWED: &[Allowance] = &[
     ("torch", "exp", "float64", 2, 1, SLEEF),
     ("torch", "expm1", "float32", 20, 1, SLEEF),
     ("torch", "expm1", "int8", 13, 1, SLEEF),
-    ("torch", "floor_divide", "bfloat16", 2, 2, "PyTorch's vectorized bfloat16 floor_divide (float32 lanes, SLEEF's fmod) rounds two quotients otherwise: not modelled"),
-    ("torch", "floor_divide", "float16", 6, NAN, FMOD),
-    ("torch", "floor_divide", "float32", 3, NAN, FMOD),
-    ("torch", "floor_divide", "float64", 2, NAN, FMOD),
-    ("torch", "fmod", "float16", 3, NAN, FMOD),
-    ("torch", "fmod", "float32", 42, NAN, FMOD),
-    ("torch", "fmod", "float64", 40, NAN, FMOD),
     ("torch", "log", "float32", 12, 1, SLEEF),
     ("torch", "log", "int8", 3, 1, SLEEF),
     ("torch", "log10", "float32", 4, 1, SLEEF),
@@ -97,10 +89,6 @@ const ALLOWED: &[Allowance] = &[
     ("torch", "log2", "float32", 1, 1, SLEEF),
     ("torch", "logaddexp", "float32", 2, 1, SLEEF),
     ("torch", "power", "float32", 2, 1, SLEEF),
-    ("torch", "remainder", "bfloat16", 29, NAN, FMOD),
-    ("torch", "remainder", "float16", 7, NAN, FMOD),
-    ("torch", "remainder", "float32", 45, NAN, FMOD),
-    ("torch", "remainder", "float64", 42, NAN, FMOD),
     ("torch", "sin", "float32", 9, 1, SLEEF),
     ("torch", "sin", "int8", 12, 1, SLEEF),
     ("torch", "tan", "float32", 48, 1, SLEEF),

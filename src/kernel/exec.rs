@@ -252,9 +252,13 @@ pub fn execute_into(
     }
     let mut out = out;
     (super::dispatch::kernel(plan.op)?.run)(plan, inputs, out.reborrow(), sem)?;
+    let s = super::ops::OpSemantics::of(sem);
+    let kernel = plan.op.info().kernel;
+    // PyTorch's vector lanes of fmod/remainder/floor_divide (`OpSemantics::fmod_lane_bytes`)
+    let lanes = s.fmod_lane_bytes;
+    super::ops::fmod_lanes::apply(lanes, kernel, plan.compute, inputs, out.reborrow());
     // the framework's own NaNs (PyTorch's vector code: `OpSemantics::nans`)
-    let nans = super::ops::OpSemantics::of(sem).nans;
-    super::ops::nans::apply(nans, plan.op.info().kernel, plan.compute, inputs, out);
+    super::ops::nans::apply(s.nans, kernel, plan.compute, inputs, out);
     Ok(())
 }
 

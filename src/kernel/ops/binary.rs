@@ -100,7 +100,6 @@ trait Sleef: Sized {
     /// Whether [`Sleef::logaddexp`] is SLEEF's (float64 only: PyTorch's float32 one is not
     /// ported).
     const HAS_LOGADDEXP: bool;
-    fn fmod(a: Self, b: Self) -> Self;
     fn logaddexp(a: Self, b: Self) -> Self;
     /// `Sleef_atan2f16_u10`/`Sleef_atan2d8_u10` (`Vectorized<T>::atan2`).
     fn atan2(a: Self, b: Self) -> Self;
@@ -111,9 +110,6 @@ trait Sleef: Sized {
 }
 impl Sleef for f32 {
     const HAS_LOGADDEXP: bool = false;
-    fn fmod(a: f32, b: f32) -> f32 {
-        crate::kernel::libm::sleef::fmod_f32(a, b)
-    }
     fn logaddexp(a: f32, _b: f32) -> f32 {
         a
     }
@@ -127,9 +123,6 @@ impl Sleef for f32 {
 }
 impl Sleef for f64 {
     const HAS_LOGADDEXP: bool = true;
-    fn fmod(a: f64, b: f64) -> f64 {
-        crate::kernel::libm::sleef::fmod_f64(a, b)
-    }
     fn logaddexp(a: f64, b: f64) -> f64 {
         crate::kernel::libm::sleef::logaddexp_f64(a, b)
     }
@@ -282,7 +275,7 @@ macro_rules! binary_float {
                     // the C library's fmod under DAZ: a subnormal divisor reads as zero (NaN), the
                     // rest is exact on the operands as they are
                     Binary::Fmod if s.fmod_under_daz && b.flush() == 0.0 => <$t>::NAN,
-                    Binary::Fmod if c.vectorized && s.sleef_step_bytes > 0 => <$t as Sleef>::fmod(a, b),
+                    // PyTorch's vector lanes (SLEEF's fmod): ops::fmod_lanes, after the kernel
                     Binary::Fmod => a % b,
                     // JAX's `float_power` is `lax.pow`, as its `power` of floats
                     Binary::FloatPower if c.sem.float_pow_under_daz => <$t as XlaOps>::xla_pow(a, b),
@@ -606,7 +599,7 @@ where
     }
     // the elements the framework's vectorized loop covers, the rest its scalar tail
     let step = match op {
-        Binary::Fmod | Binary::Logaddexp => s.sleef_step_bytes / T::DTYPE.itemsize().max(1),
+        Binary::Logaddexp => s.sleef_step_bytes / T::DTYPE.itemsize().max(1),
         // PyTorch's `atan2_kernel` and `pow_tensor_tensor_kernel`: `Vectorized<T>::atan2`,
         // `Vectorized<double>::pow` (SLEEF) in their vectorized loops
         Binary::Arctan2 | Binary::FloatPower if s.sleef_step_bytes > 0 => {

@@ -25,6 +25,8 @@
 #[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod binary;
 mod fast;
+#[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
+pub mod fmod_lanes;
 mod lookup;
 pub mod nans;
 pub(crate) mod order;
@@ -305,9 +307,8 @@ pub struct OpSemantics {
     /// (PyTorch's `Vectorized<float>::sinh` is SLEEF's `xsinhf`, whose double-float `exp`
     /// stays finite up to 89: [`crate::kernel::libm::sleef::SINH_F32_LIMIT`]).
     pub sinh_f32_limit: Option<u32>,
-    /// Float `fmod`, `arctan2`, float64 `logaddexp`, `float_power` and `sinh` run SLEEF's
-    /// functions ([`crate::kernel::libm::sleef`]: `fmod` is NaN where its quotient overflows,
-    /// `fmod(1.0, 1e-45)`; `logaddexp` through its `exp` and `log1p`; `atan2_u1`, `pow`,
+    /// Float `arctan2`, float64 `logaddexp`, `float_power` and `sinh` run SLEEF's
+    /// functions ([`crate::kernel::libm::sleef`]: `logaddexp` through its `exp` and `log1p`; `atan2_u1`, `pow`,
     /// `sinh` bit for bit as `libtorch_cpu.so`'s `Sleef_*8_u10`/`*16_u10` give them) on the
     /// elements a vectorized loop covers, the C library's on the rest: the loop takes this many
     /// bytes of the compute dtype per step (PyTorch's `vectorized_loop`, two 64-byte
@@ -316,6 +317,14 @@ pub struct OpSemantics {
     /// (`OpSemantics::own_fn`: PyTorch's `vml::vexpm1`, `vml::vlog1p` map the vector
     /// function over the tail too).
     pub sleef_step_bytes: usize,
+    /// Float `fmod`, `remainder` and `floor_divide` run PyTorch's vector code on the first
+    /// `n − n mod (bytes / size)` elements, this many bytes of the compute dtype a step (0:
+    /// never): SLEEF's `fmod`, NaN where its quotient overflows (`fmod(1.0, 1e-45)`), with its
+    /// own NaN payloads, `div_floor_floating_vec`'s fix-up and AVX-512's NaN rules
+    /// ([`fmod_lanes`], recomputed after the kernel). PyTorch 2.15's `fmod_kernel`,
+    /// `remainder_kernel` and `div_floor_kernel` step by one 64-byte `Vectorized` (probed:
+    /// float32 arrays of 16 to 31 elements have 16 vector elements).
+    pub fmod_lane_bytes: usize,
     /// float32 and float64 `sin` and `cos` are SLEEF's (`xsinf`/`xcosf` u35, `xsin_u1`/`xcos_u1`:
     /// [`crate::kernel::libm::sleef::packets_f32`], [`crate::kernel::libm::sleef::packets_f64`]) on vectors
     /// of this many bytes, each vector's argument reduction chosen by its largest element, and
@@ -721,6 +730,7 @@ const OP_SEMANTICS_NUMPY: OpSemantics = OpSemantics {
     sinh_overflows_with_exp: false,
     sinh_f32_limit: None,
     sleef_step_bytes: 0,
+    fmod_lane_bytes: 0,
     sleef_trig_bytes: 0,
     sqrt_f32_packet: 0,
     sqrt_mkl: false,
@@ -936,6 +946,9 @@ pub const OP_SEMANTICS: &[OpSemantics] = &[
         sinh_overflows_with_exp: true,
         sinh_f32_limit: Some(crate::kernel::libm::sleef::SINH_F32_LIMIT),
         sleef_step_bytes: 128,
+        // aten/src/ATen/native/cpu/BinaryOpsKernel.cpp (torch 2.15): `fmod_kernel`,
+        // `remainder_kernel`, `div_floor_floating_vec`; lanes probed over lengths 8..129
+        fmod_lane_bytes: 64,
         nans: TORCH_NANS,
         complex_logaddexp_torch: true,
         ..OP_SEMANTICS_NUMPY

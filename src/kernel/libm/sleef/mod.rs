@@ -117,31 +117,84 @@ fn remainder<F: SleefFloat>(x: F, y: F) -> Result<((F, F), F, F), F> {
     Ok((r, s, de))
 }
 
+/// The NaN bits SLEEF's `fmod` loop leaves of NaN bits `m`: each of its `rounds` takes
+/// `vtoward0` (the bits minus one) of the NaN and the next AVX-512 operation quiets it.
+fn toward0_rounds(mut m: u64, rounds: u32, quiet: u64) -> u64 {
+    for _ in 0..rounds {
+        m = (m - 1) | quiet;
+    }
+    m
+}
+
 /// `fmod` of two floats as SLEEF's `xfmodf` (`Sleef_fmodf16`) computes it: exact but where the
 /// quotient `|x| / |y|` (both scaled by `2^25` for a subnormal `y`) overflows the float, which
-/// gives NaN (`fmod(1, 2^-133)`; the C library's is 0).
+/// gives NaN (`fmod(1, 2^-133)`; the C library's is 0). Its NaNs are the bits `libtorch_cpu.so`'s
+/// `Sleef_fmodf16` returns (probed on 35,000 random operands, every one reproduced): `+nan` for
+/// a zero `y`; a NaN `x` one round of the loop's `vtoward0` below itself (`0x7fc00000` →
+/// `0x7fffffff`), `x`'s sign kept; a NaN `y` two rounds below itself, `x`'s sign applied; an
+/// infinite `x` or an overflowing quotient the default NaN one round below (all ones), `x`'s
+/// sign applied.
 pub fn fmod_f32(x: f32, y: f32) -> f32 {
-    match remainder(x, y) {
+    const SIGN: u32 = 0x8000_0000;
+    const QUIET: u64 = 0x40_0000;
+    let sign = x.to_bits() & SIGN;
+    let (ax, ay) = (x.to_bits() & !SIGN, y.to_bits() & !SIGN);
+    let bits = |m: u64| f32::from_bits(m as u32);
+    if ay == 0 {
+        return f32::NAN;
+    }
+    if x.is_nan() {
+        return bits(toward0_rounds(ax as u64, 1, QUIET) | sign as u64);
+    }
+    if y.is_nan() {
+        return bits(toward0_rounds(ay as u64, 2, QUIET) ^ sign as u64);
+    }
+    let r = match remainder(x, y) {
         Err(early) => early,
         Ok(((rx, ry), s, de)) => {
             let sum = rx + ry;
             let ret = if sum == de { 0.0 } else { sum * s };
             mul_sign(ret, x)
         }
+    };
+    if x.is_infinite() || r.is_nan() {
+        return bits(toward0_rounds(0xffc0_0000, 1, QUIET) ^ sign as u64);
     }
+    r
 }
 
 /// `fmod` of two doubles as SLEEF's `xfmod` (`Sleef_fmodd8`) computes it: exact but where the
 /// quotient (both scaled by `2^54` for a subnormal `y`) overflows, which gives NaN; the
-/// result is the head of the double-double remainder.
+/// result is the head of the double-double remainder. Its NaNs, as `libtorch_cpu.so`'s
+/// `Sleef_fmodd8` returns them (probed on 35,000 random operands): `+nan` for a zero `y`; a
+/// NaN `y` (before a NaN `x`) quieted with the sign bit set, then `x`'s sign applied; a NaN `x`
+/// 21 rounds of `vtoward0` below itself, its sign kept; an infinite `x` or an overflowing
+/// quotient the default NaN 20 rounds below (`0xffffffffffffffec`), `x`'s sign applied.
 pub fn fmod_f64(x: f64, y: f64) -> f64 {
-    match remainder(x, y) {
+    const SIGN: u64 = 1 << 63;
+    const QUIET: u64 = 1 << 51;
+    let sign = x.to_bits() & SIGN;
+    let (ax, ay) = (x.to_bits() & !SIGN, y.to_bits() & !SIGN);
+    if ay == 0 {
+        return f64::NAN;
+    }
+    if y.is_nan() {
+        return f64::from_bits((ay | QUIET | SIGN) ^ sign);
+    }
+    if x.is_nan() {
+        return f64::from_bits(toward0_rounds(ax, 21, QUIET) | sign);
+    }
+    let r = match remainder(x, y) {
         Err(early) => early,
         Ok(((rx, ry), s, de)) => {
             let ret = if rx + ry == de { 0.0 } else { rx * s };
             mul_sign(ret, x)
         }
+    };
+    if x.is_infinite() || r.is_nan() {
+        return f64::from_bits(toward0_rounds(0xfff8_0000_0000_0000, 20, QUIET) ^ sign);
     }
+    r
 }
 
 /// `x` with its sign flipped where `y` is negative (`vmulsign`: a sign-bit XOR).
@@ -317,6 +370,63 @@ mod tests {
         assert!(fmod_f32(1.0, 1e-45).is_nan());
         // the scaled quotient 7·2^54 / (1e-310·2^54) overflows: SLEEF's NaN, the C library's is exact
         assert!(fmod_f64(7.0, 1e-310).is_nan());
+    }
+
+    /// The NaNs `libtorch_cpu.so`'s `Sleef_fmodf16` and `Sleef_fmodd8` return (probed through
+    /// `torch.fmod` on vector elements of float32/float64 arrays).
+    #[test]
+    fn fmod_nans_are_sleefs() {
+        let f32s = |x: u32, y: u32| fmod_f32(f32::from_bits(x), f32::from_bits(y)).to_bits();
+        for (x, y, want) in [
+            (0x7fc0_0000, 0x3f80_0000, 0x7fff_ffff), // nan, 1
+            (0xffc0_0000, 0x3f80_0000, 0xffff_ffff), // -nan, 1
+            (0x7fc0_1234, 0xc020_0000, 0x7fc0_1233), // a payload, -2.5
+            (0x7f80_0001, 0x3f80_0000, 0x7fc0_0000), // a signalling NaN, 1
+            (0xffc0_0000, 0x0000_0000, 0x7fc0_0000), // -nan, 0: SLEEF_NANf
+            (0x3f80_0000, 0x7fc0_0000, 0x7fff_fffe), // 1, nan
+            (0xc020_0000, 0x7fc0_1234, 0xffc0_1232), // -2.5, a payload
+            (0x7f80_0000, 0x3f80_0000, 0xffff_ffff), // inf, 1
+            (0xff80_0000, 0xc020_0000, 0x7fff_ffff), // -inf, -2.5
+            (0x3f80_0000, 0x0000_0003, 0xffff_ffff), // 1, 4e-45: the quotient overflows
+            (0xc020_0000, 0x0000_0003, 0x7fff_ffff), // -2.5, 4e-45
+        ] {
+            assert_eq!(f32s(x, y), want, "{x:#x} {y:#x}");
+        }
+        let f64s = |x: u64, y: u64| fmod_f64(f64::from_bits(x), f64::from_bits(y)).to_bits();
+        for (x, y, want) in [
+            (
+                0x7ff0_0000_0000_0000,
+                0x3ff0_0000_0000_0000,
+                0xffff_ffff_ffff_ffec,
+            ), // inf, 1
+            (
+                0xfff0_0000_0000_0000,
+                0x0007_6f90_0fae_eb92,
+                0x7fff_ffff_ffff_ffec,
+            ), // -inf, subnormal
+            (
+                0x7ff7_14c2_4ac2_a4e1,
+                0x781e_c92e_9ac4_9e73,
+                0x7fff_14c2_4ac2_a4cc,
+            ), // a NaN x
+            (
+                0x737b_9b6b_b522_c329,
+                0x7fff_87cb_f7fc_44fb,
+                0xffff_87cb_f7fc_44fb,
+            ), // a NaN y
+            (
+                0x7ff6_a823_1448_df98,
+                0x7ff5_2e29_3439_4cf9,
+                0xfffd_2e29_3439_4cf9,
+            ), // both: y's
+            (
+                0x8000_0000_0000_0001,
+                0x0000_0000_0000_0000,
+                0x7ff8_0000_0000_0000,
+            ), // by zero
+        ] {
+            assert_eq!(f64s(x, y), want, "{x:#x} {y:#x}");
+        }
     }
 
     /// Values SLEEF gives that the C library does not (probed on `libtorch_cpu.so`'s
