@@ -38,15 +38,18 @@ pub mod xla_complex;
 #[doc(hidden)] // internals: public for the doctests of their own rooms, not the API
 pub mod xla_math;
 
-/// `2^k` as an `f64`, exactly (0 or infinity beyond the range), as `2f64.powi(k)` gives it:
-/// the product of two powers whose exponent bits are written directly. No branch and no call
-/// to `powi`, so the ports' scalings vectorise.
+/// `2^k` as an `f64`, exactly (rounded to 0 below 2^-1074, infinite above 2^1023): the
+/// product of two powers whose exponent bits are written directly. No branch and no call to
+/// `powi` (which the ports' scalings made once per element), so their loops vectorise. Equal to
+/// `2f64.powi(k)` from `k = -1023` up (below, `powi` divides by an overflowed `2^-k` and gives 0).
 ///
 /// ```
 /// use promote::kernel::libm::pow2;
-/// for k in [-1100, -1075, -1074, -1023, -3, 0, 1023, 1024, 5000] {
+/// for k in [-1023, -150, -3, 0, 127, 1023, 1024, 5000] {
 ///     assert_eq!(pow2(k), 2f64.powi(k));
 /// }
+/// assert_eq!(pow2(-1074), f64::from_bits(1)); // the smallest subnormal
+/// assert_eq!(pow2(-1075), 0.0); // half of it, rounded to even
 /// ```
 #[inline(always)]
 pub fn pow2(k: i32) -> f64 {
