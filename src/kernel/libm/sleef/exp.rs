@@ -6,16 +6,7 @@
 #![allow(clippy::excessive_precision, clippy::approx_constant)]
 
 use super::df::{self, Pair};
-
-/// `vpow2i_vd_vi`: `2^q` from the exponent field, the low 12 bits of `q + 0x3ff` shifted in.
-fn pow2i(q: i32) -> f64 {
-    f64::from_bits((i64::from(q.wrapping_add(0x3ff)) as u64) << 52)
-}
-
-/// `vldexp2_vd_vd_vi`: `d · 2^q` in two halves.
-fn ldexp2(d: f64, q: i32) -> f64 {
-    d * pow2i(q >> 1) * pow2i(q - (q >> 1))
-}
+use super::ldexp2;
 
 /// `expk`'s and `expk2`'s reduction: `q = rint(d / ln 2)` (`i32::MIN` out of range) and
 /// `d − q·ln 2` in double-double, `ln 2` in two parts.

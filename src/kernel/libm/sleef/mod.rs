@@ -211,9 +211,14 @@ fn mul_sign<F: SleefFloat>(x: F, y: F) -> F {
 /// overflows at about 88.72 (`sinh(89.0)` is `2.2448064e38`).
 pub const SINH_F32_LIMIT: u32 = 89;
 
-/// `2^q` for a normal power (`vpow2i`: the exponent field set directly).
+/// `vpow2i_vd_vi`: `2^q` from the exponent field, the low 12 bits of `q + 0x3ff` shifted in.
 fn pow2i(q: i32) -> f64 {
-    f64::from_bits(((q + 0x3ff) as u64) << 52)
+    f64::from_bits((i64::from(q.wrapping_add(0x3ff)) as u64) << 52)
+}
+
+/// `vldexp2_vd_vd_vi`: `d · 2^q` in two halves.
+fn ldexp2(d: f64, q: i32) -> f64 {
+    d * pow2i(q >> 1) * pow2i(q - (q >> 1))
 }
 
 /// `exp` of a double as SLEEF's `xexp` (`Sleef_expd8_u10`, FMA build) computes it:
@@ -261,7 +266,7 @@ pub fn exp_f64(d: f64) -> f64 {
         p8,
     );
     let u = u.mul_add(s, 0.5).mul_add(s, 1.0).mul_add(s, 1.0);
-    u * pow2i(q >> 1) * pow2i(q - (q >> 1))
+    ldexp2(u, q)
 }
 
 /// `floor(log2(|y|))` of a finite nonzero double, subnormals included (`vgetexp`).

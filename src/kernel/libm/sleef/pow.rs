@@ -7,19 +7,10 @@
 #![allow(clippy::excessive_precision, clippy::approx_constant)]
 
 use super::df::{self, Pair};
+use super::ldexp2;
 
 /// `ln 2` as a double-double.
 const LN2: Pair<f64> = (0.693147180559945286226764, 2.319046813846299558417771e-17);
-
-/// `vpow2i_vd_vi`: `2^q` from the exponent field, the low 12 bits of `q + 0x3ff` shifted in.
-fn pow2i(q: i32) -> f64 {
-    f64::from_bits((i64::from(q.wrapping_add(0x3ff)) as u64) << 52)
-}
-
-/// `vldexp2_vd_vd_vi`: `d · 2^q` in two halves.
-fn ldexp2(d: f64, q: i32) -> f64 {
-    d * pow2i(q >> 1) * pow2i(q - (q >> 1))
-}
 
 /// `vgetexp_vd_vd` of a finite nonzero double: `floor(log2|d|)`, subnormals included.
 fn get_exp(d: f64) -> f64 {
